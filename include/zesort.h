@@ -1,0 +1,139 @@
+/*
+ * zesort.h — portable C API of zesort, a stable LSD radix sort for Intel GPUs
+ * (Level Zero), any OpenCL device, or the CPU.
+ *
+ * Ownership: a zesort_context owns every device object it creates (driver
+ * handles, buffers, compiled kernels). The caller's host arrays are only
+ * read/written during a call and never retained. All functions are
+ * thread-compatible: one context must not be used by two threads at once.
+ *
+ * Errors: every function returns a zesort_status. On failure the caller's
+ * arrays are left unchanged, and zesort_last_error(ctx) returns a one-line
+ * human readable message (never NULL). Nothing aborts, nothing prints.
+ */
+#ifndef ZESORT_H
+#define ZESORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result codes. 0 is success; all errors are negative. */
+typedef enum zesort_status {
+    ZESORT_OK = 0,
+    ZESORT_ERROR_INVALID_ARGUMENT = -1, /* NULL pointer, bad enum, bad bit range */
+    ZESORT_ERROR_NO_DEVICE = -2,        /* requested backend has no usable device */
+    ZESORT_ERROR_OUT_OF_HOST_MEMORY = -3,
+    ZESORT_ERROR_OUT_OF_DEVICE_MEMORY = -4, /* includes "allocation larger than the device allows" */
+    ZESORT_ERROR_UNSUPPORTED = -5,      /* valid request this build/backend cannot do (yet) */
+    ZESORT_ERROR_BACKEND = -6,          /* the driver failed (build, launch, copy) */
+    ZESORT_ERROR_TOO_LARGE = -7         /* n beyond ZESORT_MAX_KEYS */
+} zesort_status;
+
+/** Largest n a single sort accepts (offsets are 32-bit unsigned on the device). */
+#define ZESORT_MAX_KEYS UINT64_C(4294967295)
+
+/** Where the sort runs. AUTO prefers a Level Zero GPU, then an OpenCL GPU,
+ *  then an OpenCL CPU device, then the C fallback. */
+typedef enum zesort_backend {
+    ZESORT_BACKEND_AUTO = 0,
+    ZESORT_BACKEND_LEVEL_ZERO = 1,
+    ZESORT_BACKEND_OPENCL = 2,
+    ZESORT_BACKEND_CPU = 3
+} zesort_backend;
+
+/** Sorting algorithm. CM2/CM4: the C-for-Metal design with 2-bit / 4-bit
+ *  digits (16 / 8 passes for 32-bit keys). AUTO picks for the device. */
+typedef enum zesort_algo {
+    ZESORT_ALGO_AUTO = 0,
+    ZESORT_ALGO_CM2 = 1,
+    ZESORT_ALGO_CM4 = 2,
+    ZESORT_ALGO_ONESWEEP = 3 /* 8-bit digits; ZESORT_ERROR_UNSUPPORTED until implemented */
+} zesort_algo;
+
+/** Where the per-pass prefix table is scanned: on the host (the CM tutorial:
+ *  table read back, scanned, written again) or on the device (no round trip). */
+typedef enum zesort_scan {
+    ZESORT_SCAN_DEVICE = 0,
+    ZESORT_SCAN_HOST = 1
+} zesort_scan;
+
+/** Key type. Only U32 is supported in this version; the others return
+ *  ZESORT_ERROR_UNSUPPORTED. */
+typedef enum zesort_key_type {
+    ZESORT_KEY_U32 = 0,
+    ZESORT_KEY_I32 = 1,
+    ZESORT_KEY_F32 = 2,
+    ZESORT_KEY_U64 = 3,
+    ZESORT_KEY_I64 = 4,
+    ZESORT_KEY_F64 = 5
+} zesort_key_type;
+
+/** Options of one sort. Initialise with zesort_options_default(). */
+typedef struct zesort_options {
+    zesort_key_type key_type; /* default U32 */
+    zesort_algo algo;         /* default AUTO */
+    zesort_scan scan;         /* default DEVICE */
+    int descending;           /* 0 = ascending (default); stable either way */
+    unsigned bit_lo, bit_hi;  /* sort by bits [bit_lo, bit_hi) of the key; default 0..key bits */
+} zesort_options;
+
+typedef struct zesort_context zesort_context;
+
+/** Fills *opts with the defaults (u32, auto algorithm, device scan, ascending, all bits). */
+void zesort_options_default(zesort_options *opts);
+
+/** Creates a context on `backend`. On success *out owns a new context, to be
+ *  released with zesort_destroy(). On failure *out is NULL and the status is
+ *  returned; zesort_last_error(NULL) then describes the failure (thread-local).
+ *  Errors: INVALID_ARGUMENT, NO_DEVICE, OUT_OF_HOST_MEMORY, BACKEND. */
+zesort_status zesort_create(zesort_backend backend, zesort_context **out);
+
+/** Releases the context and every device object it owns. NULL is a no-op. */
+void zesort_destroy(zesort_context *ctx);
+
+/** Sorts n keys held in host memory, in place. `values` is NULL (keys only) or an
+ *  array of n uint32_t moved along with the keys (stable). On error both arrays
+ *  are unchanged.
+ *  Errors: INVALID_ARGUMENT, UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
+ *  OUT_OF_DEVICE_MEMORY, BACKEND. */
+zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+                          const zesort_options *opts);
+
+/** Like zesort_sort, and also reports the device time of the whole sort
+ *  (every pass, scan and transform; no host<->device copies) in *device_ms.
+ *  For the host scan mode the host scan time is included. */
+zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+                                const zesort_options *opts, double *device_ms);
+
+/** The message of the last error on ctx (or of the last failed zesort_create on
+ *  this thread when ctx is NULL). Owned by the library; valid until the next call. */
+const char *zesort_last_error(const zesort_context *ctx);
+
+/** Static name of a status, e.g. "ZESORT_ERROR_NO_DEVICE". */
+const char *zesort_status_name(zesort_status status);
+
+/** Backend actually in use by ctx (never AUTO) and a device description
+ *  ("PoCL: pthread-skylake-avx512-...") owned by ctx. */
+zesort_backend zesort_context_backend(const zesort_context *ctx);
+const char *zesort_context_device(const zesort_context *ctx);
+
+/** Names for printing / parsing: "auto", "level-zero", "opencl", "cpu";
+ *  "auto", "cm2", "cm4", "onesweep". Parsers return 0 on success, -1 if unknown. */
+const char *zesort_backend_name(zesort_backend backend);
+const char *zesort_algo_name(zesort_algo algo);
+int zesort_parse_backend(const char *name, zesort_backend *out);
+int zesort_parse_algo(const char *name, zesort_algo *out);
+
+/** Build facts: comma separated Intel targets with an embedded native binary,
+ *  and the embedded SPIR-V flavors ("sg,portable"). Static strings. */
+const char *zesort_aot_targets(void);
+const char *zesort_spirv_flavors(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZESORT_H */
