@@ -1,0 +1,126 @@
+/*
+ * zesort_ze.h — Level Zero interop API of zesort: append a GPU sort to a
+ * command list the caller owns, on device memory the caller owns, inside the
+ * caller's own pipeline (e.g. producer kernel -> sort -> consumer kernel).
+ *
+ * Ownership
+ *   The caller owns the ze_context_handle_t, ze_device_handle_t, command
+ *   lists, events and every device pointer passed in. The library never
+ *   frees, resets, closes, executes or synchronises any of them. A sorter
+ *   owns only what it creates itself: the modules and kernels it builds from
+ *   its embedded kernels (created on first use, destroyed by
+ *   zesort_ze_destroy()). The caller must have called zeInit() (it has
+ *   handles, so it has).
+ *
+ * Synchronisation
+ *   zesort_ze_append_sort*() only *append* commands and return at once; they
+ *   never wait for the device. The appended sort
+ *     - starts after every command appended to the list before it and after
+ *       every event in wait_events is signalled (it begins with a barrier),
+ *     - ends with a barrier that signals signal_event (when not NULL), so
+ *       commands appended after it also see the sorted keys.
+ *   On an immediate command list the sort is submitted as it is appended; on
+ *   a regular list it runs when the caller executes the list (the list may be
+ *   executed several times: every execution sorts the keys present then, and
+ *   the indirect variant re-reads n each time).
+ *   The keys and the temporary memory must stay allocated, and must not be
+ *   used by other commands, until the sort has completed. Two sorts appended
+ *   to one list may share one temporary buffer (the barriers order them);
+ *   sorts running concurrently (other lists/queues) need separate ones.
+ *
+ * Threads
+ *   A sorter is thread-compatible: do not use one sorter, or one command
+ *   list, from two threads at once. Separate sorters are independent.
+ *
+ * Errors
+ *   Every function returns a zesort_status (see zesort.h); on failure
+ *   zesort_ze_last_error(sorter) gives a one-line message. All arguments are
+ *   checked (and every kernel is built) before the first command is
+ *   appended, so a failed call normally leaves the command list untouched;
+ *   only a failure of the driver while appending (ZESORT_ERROR_BACKEND) may
+ *   leave a partial sort in the list, which the caller should then reset.
+ *
+ * Options
+ *   zesort_options as in zesort.h (NULL = defaults). Supported here: u32 keys,
+ *   ascending, algorithms AUTO (= CM4), CM2 and CM4, device scan only (the
+ *   host scan needs a host round trip: UNSUPPORTED), and bit ranges
+ *   [bit_lo, bit_hi) whose width is a multiple of the digit width (2 bits for
+ *   CM2, 4 for CM4). Every sort is stable.
+ */
+#ifndef ZESORT_ZE_H
+#define ZESORT_ZE_H
+
+#include <level_zero/ze_api.h>
+#include <stdint.h>
+
+#include "zesort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct zesort_ze_sorter zesort_ze_sorter;
+
+/** Creates a sorter for the caller's context and device (borrowed, never
+ *  released by the library; they must outlive the sorter). Kernels are built
+ *  lazily by the first append (or zesort_ze_temp_bytes never builds them).
+ *  On failure *out is NULL and zesort_ze_last_error(NULL) tells why.
+ *  Errors: INVALID_ARGUMENT (NULL handle or out), OUT_OF_HOST_MEMORY,
+ *  BACKEND (the device's properties cannot be read). */
+zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t device,
+                               zesort_ze_sorter **out);
+
+/** Destroys the sorter and the modules/kernels it created. The caller must
+ *  make sure no appended sort of this sorter is still pending or will still
+ *  be executed (regular lists keep referring to the kernels). NULL is a no-op. */
+void zesort_ze_destroy(zesort_ze_sorter *sorter);
+
+/** Message of the last failed call on sorter, or, for sorter NULL, of the
+ *  last failed zesort_ze_create / call with a NULL sorter on this thread.
+ *  Owned by the library, valid until the next call; never NULL. */
+const char *zesort_ze_last_error(const zesort_ze_sorter *sorter);
+
+/** Bytes of temporary device memory a sort of n keys needs with opts (NULL =
+ *  defaults), in *bytes. For the indirect variant pass its max_n. 0 for n == 0.
+ *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE (n > ZESORT_MAX_KEYS). */
+zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n,
+                                   const zesort_options *opts, uint64_t *bytes);
+
+/** Appends a stable sort of the n u32 keys at keys (device or shared USM on
+ *  the sorter's device, 4-byte aligned) to cmdlist, in place.
+ *  temp / temp_bytes: caller-owned device memory of at least
+ *  zesort_ze_temp_bytes(n) bytes (4-byte aligned; 256-byte alignment is best).
+ *  Waits on the num_wait_events events of wait_events before the first
+ *  command; signals signal_event (optional) after the last.
+ *  The count n is captured when this function is called.
+ *  Errors: INVALID_ARGUMENT (NULL sorter/cmdlist, NULL keys or temp when
+ *  needed, misalignment, wait_events NULL with num_wait_events > 0,
+ *  temp_bytes smaller than needed), TOO_LARGE, UNSUPPORTED (options, or the
+ *  grid exceeds the device's limits), OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY
+ *  and BACKEND (kernel build or append failed; message has the driver's
+ *  result and build log). */
+zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                    void *keys, uint64_t n, void *temp, uint64_t temp_bytes,
+                                    const zesort_options *opts, ze_event_handle_t signal_event,
+                                    uint32_t num_wait_events, ze_event_handle_t *wait_events);
+
+/** Like zesort_ze_append_sort, but n is read from device memory (*n_devptr,
+ *  one uint32_t on the device, 4-byte aligned) when the command list executes,
+ *  after the wait events — so a producer kernel can compute it. Grids are
+ *  sized for max_n; the value read must be <= max_n (a larger value is
+ *  undefined behaviour: the kernels would overrun keys and temp). temp_bytes
+ *  must be at least zesort_ze_temp_bytes(max_n). Errors as above, plus
+ *  INVALID_ARGUMENT for n_devptr NULL (when max_n > 0). */
+zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             const uint32_t *n_devptr, uint64_t max_n,
+                                             void *temp, uint64_t temp_bytes,
+                                             const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZESORT_ZE_H */

@@ -1,0 +1,592 @@
+/*
+ * backend_level_zero.c — the Level Zero device backend (zs_device_ops).
+ *
+ * One driver, one device (the first GPU, else the first device of any type:
+ * the test driver tests/ze_cl_driver reports a CPU-type device), one context,
+ * one asynchronous immediate command list. Commands are ordered by an event
+ * chain: every command waits on the previous command's event and signals its
+ * own. Those events come from kernel-timestamp pools, so finish() can sum the
+ * device time of every kernel and device-to-device copy of the region.
+ * Host<->device transfers go through a host USM staging buffer (the portable
+ * way: plain malloc'd memory is not guaranteed device-accessible) and are
+ * synchronous.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_backend.h"
+#include "ze_common.h"
+
+#define EVENTS_PER_POOL 256u
+#define STAGING_MAX_BYTES (64u << 20) /* host USM staging buffer, at most */
+
+struct zs_device {
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    ze_context_handle_t context;
+    ze_command_list_handle_t list;   /* immediate, asynchronous */
+    uint32_t compute_ordinal;
+    uint64_t max_alloc;              /* maxMemAllocSize */
+    double ns_per_tick;              /* kernel timestamp resolution */
+    uint64_t ts_mask;                /* valid bits of kernel timestamps */
+
+    zs_ze_kernels kernels;
+
+    /* Timestamp events: pools of EVENTS_PER_POOL, created on demand. */
+    ze_event_pool_handle_t *pools;
+    ze_event_handle_t *events;       /* events[i] lives in pools[i / EVENTS_PER_POOL] */
+    uint32_t npools, nevents;        /* created */
+    uint32_t used;                   /* signalled (or pending) since the last drain */
+    ze_event_handle_t last;          /* event of the newest pending command, or NULL */
+
+    /* Host synchronisation for transfers. */
+    ze_event_pool_handle_t sync_pool;
+    ze_event_handle_t sync_event;
+    void *staging;
+    uint64_t staging_bytes;
+
+    char msg[1024];
+};
+
+static const char *ze_message(zs_device *dev)
+{
+    return dev ? dev->msg : "no Level Zero device";
+}
+
+static zesort_status fail(zs_device *dev, const char *what, ze_result_t r)
+{
+    return zs_ze_fail(dev->msg, sizeof dev->msg, what, r);
+}
+
+/* ---- events ---------------------------------------------------------- */
+
+/* The next free timestamp event, growing the pools when needed. */
+static zesort_status next_event(zs_device *dev, ze_event_handle_t *out)
+{
+    if (dev->used == dev->nevents) {
+        if (dev->nevents % EVENTS_PER_POOL == 0) {
+            ze_event_pool_handle_t *pools = realloc(dev->pools, (dev->npools + 1) * sizeof *pools);
+            if (!pools) {
+                snprintf(dev->msg, sizeof dev->msg, "out of host memory for event pools");
+                return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+            }
+            dev->pools = pools;
+            ze_event_pool_desc_t desc = {
+                .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+                .flags = ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+                .count = EVENTS_PER_POOL,
+            };
+            ze_event_pool_handle_t pool = NULL;
+            ze_result_t r = zeEventPoolCreate(dev->context, &desc, 1, &dev->device, &pool);
+            if (r != ZE_RESULT_SUCCESS)
+                return fail(dev, "zeEventPoolCreate (kernel timestamps)", r);
+            dev->pools[dev->npools++] = pool;
+            ze_event_handle_t *events =
+                realloc(dev->events, (size_t)dev->npools * EVENTS_PER_POOL * sizeof *events);
+            if (!events) {
+                snprintf(dev->msg, sizeof dev->msg, "out of host memory for events");
+                return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+            }
+            dev->events = events;
+        }
+        ze_event_desc_t desc = {
+            .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+            .index = dev->nevents % EVENTS_PER_POOL,
+            .signal = ZE_EVENT_SCOPE_FLAG_HOST,
+            .wait = ZE_EVENT_SCOPE_FLAG_DEVICE,
+        };
+        ze_event_handle_t ev = NULL;
+        ze_result_t r = zeEventCreate(dev->pools[dev->nevents / EVENTS_PER_POOL], &desc, &ev);
+        if (r != ZE_RESULT_SUCCESS)
+            return fail(dev, "zeEventCreate", r);
+        dev->events[dev->nevents++] = ev;
+    }
+    *out = dev->events[dev->used++];
+    return ZESORT_OK;
+}
+
+/* Waits for the newest pending command (hence, by the chain, all of them). */
+static zesort_status wait_last(zs_device *dev)
+{
+    if (!dev->last)
+        return ZESORT_OK;
+    ze_result_t r = zeEventHostSynchronize(dev->last, UINT64_MAX);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeEventHostSynchronize", r);
+    dev->last = NULL;
+    return ZESORT_OK;
+}
+
+/* Waits for everything pending and makes every timestamp event reusable. */
+static zesort_status drain(zs_device *dev)
+{
+    zesort_status s = wait_last(dev);
+    for (uint32_t i = 0; i < dev->used; i++) {
+        ze_result_t r = zeEventHostReset(dev->events[i]);
+        if (r != ZE_RESULT_SUCCESS && s == ZESORT_OK)
+            s = fail(dev, "zeEventHostReset", r);
+    }
+    dev->used = 0;
+    return s;
+}
+
+/* ---- memory ---------------------------------------------------------- */
+
+static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
+{
+    *out = NULL;
+    if (bytes == 0)
+        bytes = 4;
+#if SIZE_MAX < UINT64_MAX
+    if (bytes > SIZE_MAX) {
+        snprintf(dev->msg, sizeof dev->msg, "allocation of %llu bytes exceeds the address space",
+                 (unsigned long long)bytes);
+        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+#endif
+    ze_device_mem_alloc_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    /* Above maxMemAllocSize the allocation needs the relaxed-limits extension
+     * (Intel GPUs cap single allocations at 4 GiB without it). */
+    ze_relaxed_allocation_limits_exp_desc_t relaxed = {
+        .stype = ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC,
+        .flags = ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE,
+    };
+    int big = dev->max_alloc && bytes > dev->max_alloc;
+    if (big)
+        desc.pNext = &relaxed;
+    void *ptr = NULL;
+    ze_result_t r = zeMemAllocDevice(dev->context, &desc, (size_t)bytes, 0, dev->device, &ptr);
+    if (r == ZE_RESULT_SUCCESS && ptr) {
+        *out = ptr;
+        return ZESORT_OK;
+    }
+    if (big) {
+        snprintf(dev->msg, sizeof dev->msg,
+                 "device allocation of %llu bytes exceeds the device's largest allocation "
+                 "(%llu bytes; %s)", (unsigned long long)bytes,
+                 (unsigned long long)dev->max_alloc, zs_ze_result_name(r));
+        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    if (r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY || r == ZE_RESULT_ERROR_UNSUPPORTED_SIZE) {
+        snprintf(dev->msg, sizeof dev->msg, "out of device memory allocating %llu bytes (%s)",
+                 (unsigned long long)bytes, zs_ze_result_name(r));
+        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    return fail(dev, "zeMemAllocDevice", r);
+}
+
+static void ze_release(zs_device *dev, zs_devptr buf)
+{
+    if (buf)
+        zeMemFree(dev->context, buf);
+}
+
+static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
+{
+    uint64_t want = bytes < STAGING_MAX_BYTES ? bytes : STAGING_MAX_BYTES;
+    if (want < 4096)
+        want = 4096;
+    if (dev->staging && dev->staging_bytes >= want)
+        return ZESORT_OK;
+    if (dev->staging) {
+        zeMemFree(dev->context, dev->staging);
+        dev->staging = NULL;
+        dev->staging_bytes = 0;
+    }
+    ze_host_mem_alloc_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    ze_result_t r = zeMemAllocHost(dev->context, &desc, (size_t)want, 64, &dev->staging);
+    if (r != ZE_RESULT_SUCCESS || !dev->staging) {
+        dev->staging = NULL;
+        if (r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY) {
+            snprintf(dev->msg, sizeof dev->msg, "out of host memory for a %llu-byte staging buffer",
+                     (unsigned long long)want);
+            return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        return fail(dev, "zeMemAllocHost (staging buffer)", r);
+    }
+    dev->staging_bytes = want;
+    return ZESORT_OK;
+}
+
+/* Appends one copy after every pending command and waits for it. */
+static zesort_status copy_sync(zs_device *dev, void *dst, const void *src, size_t bytes)
+{
+    ze_event_handle_t wait = dev->last;
+    ze_result_t r = zeCommandListAppendMemoryCopy(dev->list, dst, src, bytes, dev->sync_event,
+                                                  wait ? 1 : 0, wait ? &wait : NULL);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeCommandListAppendMemoryCopy", r);
+    r = zeEventHostSynchronize(dev->sync_event, UINT64_MAX);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeEventHostSynchronize (transfer)", r);
+    dev->last = NULL; /* everything before the copy completed too */
+    r = zeEventHostReset(dev->sync_event);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeEventHostReset (transfer)", r);
+    return ZESORT_OK;
+}
+
+static zesort_status ze_write(zs_device *dev, zs_devptr dst, const void *src, uint64_t bytes)
+{
+    zesort_status s = ensure_staging(dev, bytes);
+    if (s != ZESORT_OK)
+        return s;
+    for (uint64_t off = 0; off < bytes;) {
+        size_t part = (size_t)(bytes - off < dev->staging_bytes ? bytes - off : dev->staging_bytes);
+        memcpy(dev->staging, (const char *)src + off, part);
+        s = copy_sync(dev, (char *)dst + off, dev->staging, part);
+        if (s != ZESORT_OK)
+            return s;
+        off += part;
+    }
+    return ZESORT_OK;
+}
+
+static zesort_status ze_read(zs_device *dev, zs_devptr src, void *dst, uint64_t bytes)
+{
+    zesort_status s = ensure_staging(dev, bytes);
+    if (s != ZESORT_OK)
+        return s;
+    for (uint64_t off = 0; off < bytes;) {
+        size_t part = (size_t)(bytes - off < dev->staging_bytes ? bytes - off : dev->staging_bytes);
+        s = copy_sync(dev, dev->staging, (const char *)src + off, part);
+        if (s != ZESORT_OK)
+            return s;
+        memcpy((char *)dst + off, dev->staging, part);
+        off += part;
+    }
+    return ZESORT_OK;
+}
+
+/* ---- timed region ---------------------------------------------------- */
+
+static zesort_status ze_begin(zs_device *dev)
+{
+    /* A region abandoned after an error may still have commands in flight. */
+    return drain(dev);
+}
+
+static zesort_status ze_launch(zs_device *dev, const zs_step *step, zs_devptr const *buffers)
+{
+    if (step->kind != ZS_STEP_KERNEL) {
+        snprintf(dev->msg, sizeof dev->msg, "internal error: launch of a non-kernel step");
+        return ZESORT_ERROR_BACKEND;
+    }
+    if (step->groups == 0)
+        return ZESORT_OK;
+    ze_kernel_handle_t kernel;
+    ze_group_count_t groups;
+    zesort_status s = zs_ze_prepare_step(&dev->kernels, step, (void *const *)buffers, &kernel,
+                                         &groups, dev->msg, sizeof dev->msg);
+    if (s != ZESORT_OK)
+        return s;
+    ze_event_handle_t ev;
+    if ((s = next_event(dev, &ev)) != ZESORT_OK)
+        return s;
+    ze_event_handle_t wait = dev->last;
+    ze_result_t r = zeCommandListAppendLaunchKernel(dev->list, kernel, &groups, ev,
+                                                    wait ? 1 : 0, wait ? &wait : NULL);
+    if (r != ZE_RESULT_SUCCESS) {
+        dev->used--; /* never signalled */
+        snprintf(dev->msg, sizeof dev->msg, "zeCommandListAppendLaunchKernel(%s, %u groups of %u) failed: %s",
+                 zs_kernel_name(step->kernel), groups.groupCountX, step->local, zs_ze_result_name(r));
+        return zs_ze_status(r) == ZESORT_ERROR_UNSUPPORTED ? ZESORT_ERROR_UNSUPPORTED : ZESORT_ERROR_BACKEND;
+    }
+    dev->last = ev;
+    return ZESORT_OK;
+}
+
+static zesort_status ze_copy(zs_device *dev, zs_devptr dst, zs_devptr src, uint64_t bytes)
+{
+    if (bytes == 0)
+        return ZESORT_OK;
+    ze_event_handle_t ev;
+    zesort_status s = next_event(dev, &ev);
+    if (s != ZESORT_OK)
+        return s;
+    ze_event_handle_t wait = dev->last;
+    ze_result_t r = zeCommandListAppendMemoryCopy(dev->list, dst, src, (size_t)bytes, ev,
+                                                  wait ? 1 : 0, wait ? &wait : NULL);
+    if (r != ZE_RESULT_SUCCESS) {
+        dev->used--;
+        return fail(dev, "zeCommandListAppendMemoryCopy (device to device)", r);
+    }
+    dev->last = ev;
+    return ZESORT_OK;
+}
+
+/* Ticks between start and end, modulo the timestamp's valid bits. */
+static uint64_t ticks(const zs_device *dev, uint64_t start, uint64_t end)
+{
+    return (end - start) & dev->ts_mask;
+}
+
+static zesort_status ze_finish(zs_device *dev, double *device_ms)
+{
+    zesort_status s = wait_last(dev);
+    if (s != ZESORT_OK) {
+        drain(dev);
+        return s;
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < dev->used; i++) {
+        ze_kernel_timestamp_result_t ts;
+        memset(&ts, 0, sizeof ts);
+        ze_result_t r = zeEventQueryKernelTimestamp(dev->events[i], &ts);
+        if (r != ZE_RESULT_SUCCESS) {
+            /* Timestamps of copies are not promised by the specification. */
+            continue;
+        }
+        total += ticks(dev, ts.global.kernelStart, ts.global.kernelEnd);
+    }
+    if (device_ms)
+        *device_ms += (double)total * dev->ns_per_tick * 1e-6;
+    return drain(dev);
+}
+
+/* ---- lifetime -------------------------------------------------------- */
+
+static void ze_destroy(zs_device *dev)
+{
+    if (!dev)
+        return;
+    if (dev->list)
+        drain(dev);
+    zs_ze_kernels_release(&dev->kernels);
+    for (uint32_t i = 0; i < dev->nevents; i++)
+        zeEventDestroy(dev->events[i]);
+    for (uint32_t i = 0; i < dev->npools; i++)
+        zeEventPoolDestroy(dev->pools[i]);
+    free(dev->events);
+    free(dev->pools);
+    if (dev->sync_event)
+        zeEventDestroy(dev->sync_event);
+    if (dev->sync_pool)
+        zeEventPoolDestroy(dev->sync_pool);
+    if (dev->staging)
+        zeMemFree(dev->context, dev->staging);
+    if (dev->list)
+        zeCommandListDestroy(dev->list);
+    if (dev->context)
+        zeContextDestroy(dev->context);
+    free(dev);
+}
+
+static const zs_device_ops level_zero_ops = {
+    .name = "level-zero",
+    .alloc = ze_alloc,
+    .release = ze_release,
+    .write = ze_write,
+    .read = ze_read,
+    .begin = ze_begin,
+    .launch = ze_launch,
+    .copy = ze_copy,
+    .finish = ze_finish,
+    .destroy = ze_destroy,
+    .message = ze_message,
+};
+
+/* Picks a device by want_gpu (1: GPUs only, 0: other devices only, -1: any):
+ * the first acceptable GPU of any driver, else the first acceptable device. */
+static zesort_status pick_device(zs_device *dev, int want_gpu, char *msg, size_t msg_len)
+{
+    uint32_t ndrivers = 0;
+    ze_result_t r = zeDriverGet(&ndrivers, NULL);
+    if (r != ZE_RESULT_SUCCESS || ndrivers == 0) {
+        snprintf(msg, msg_len, "no Level Zero driver (zeDriverGet: %s, %u drivers)",
+                 zs_ze_result_name(r), ndrivers);
+        return ZESORT_ERROR_NO_DEVICE;
+    }
+    ze_driver_handle_t *drivers = calloc(ndrivers, sizeof *drivers);
+    if (!drivers) {
+        snprintf(msg, msg_len, "out of host memory");
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    zesort_status s = ZESORT_ERROR_NO_DEVICE;
+    snprintf(msg, msg_len, "no %sLevel Zero device (%u drivers)",
+             want_gpu == 1 ? "GPU " : want_gpu == 0 ? "non-GPU " : "", ndrivers);
+    if (zeDriverGet(&ndrivers, drivers) == ZE_RESULT_SUCCESS) {
+        int best = 0; /* 2: GPU found, 1: another device found */
+        for (uint32_t d = 0; d < ndrivers && best < 2; d++) {
+            uint32_t ndev = 0;
+            if (zeDeviceGet(drivers[d], &ndev, NULL) != ZE_RESULT_SUCCESS || ndev == 0)
+                continue;
+            ze_device_handle_t *devs = calloc(ndev, sizeof *devs);
+            if (!devs)
+                break;
+            if (zeDeviceGet(drivers[d], &ndev, devs) == ZE_RESULT_SUCCESS) {
+                for (uint32_t i = 0; i < ndev && best < 2; i++) {
+                    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+                    if (zeDeviceGetProperties(devs[i], &p) != ZE_RESULT_SUCCESS)
+                        continue;
+                    int gpu = p.type == ZE_DEVICE_TYPE_GPU;
+                    if ((want_gpu == 1 && !gpu) || (want_gpu == 0 && gpu))
+                        continue;
+                    int rank = gpu ? 2 : 1;
+                    if (rank > best) {
+                        best = rank;
+                        dev->driver = drivers[d];
+                        dev->device = devs[i];
+                        s = ZESORT_OK;
+                    }
+                }
+            }
+            free(devs);
+        }
+    }
+    free(drivers);
+    return s;
+}
+
+/* Timer resolution: with DEVICE_PROPERTIES_1_2 it is in cycles per second;
+ * drivers that only know the 1.0 structure give nanoseconds per cycle. */
+static void read_timer(zs_device *dev, const ze_device_properties_t *p10)
+{
+    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2};
+    double ns = 0;
+    if (zeDeviceGetProperties(dev->device, &p) == ZE_RESULT_SUCCESS && p.timerResolution) {
+        /* A 1.0-only driver may ignore the stype and answer in ns: a
+         * resolution of at most 1000 cannot be a frequency of a real timer. */
+        ns = p.timerResolution > 1000 ? 1e9 / (double)p.timerResolution : (double)p.timerResolution;
+    } else if (p10->timerResolution) {
+        ns = (double)p10->timerResolution;
+    }
+    dev->ns_per_tick = ns > 0 ? ns : 1.0;
+    uint32_t bits = p10->kernelTimestampValidBits;
+    dev->ts_mask = bits == 0 || bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/* Ordinal of a queue group with compute (kernel launches need one). */
+static zesort_status compute_ordinal(zs_device *dev)
+{
+    uint32_t n = 0;
+    ze_result_t r = zeDeviceGetCommandQueueGroupProperties(dev->device, &n, NULL);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeDeviceGetCommandQueueGroupProperties", r);
+    ze_command_queue_group_properties_t *g = calloc(n ? n : 1, sizeof *g);
+    if (!g) {
+        snprintf(dev->msg, sizeof dev->msg, "out of host memory");
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        g[i].stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+    r = zeDeviceGetCommandQueueGroupProperties(dev->device, &n, g);
+    zesort_status s = ZESORT_OK;
+    if (r != ZE_RESULT_SUCCESS) {
+        s = fail(dev, "zeDeviceGetCommandQueueGroupProperties", r);
+    } else {
+        s = ZESORT_ERROR_NO_DEVICE;
+        snprintf(dev->msg, sizeof dev->msg, "the Level Zero device has no compute queue group");
+        for (uint32_t i = 0; i < n; i++) {
+            if (g[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
+                dev->compute_ordinal = i;
+                s = ZESORT_OK;
+                break;
+            }
+        }
+    }
+    free(g);
+    return s;
+}
+
+static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
+{
+    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    ze_result_t r = zeDeviceGetProperties(dev->device, &p);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeDeviceGetProperties", r);
+    dev->max_alloc = p.maxMemAllocSize;
+    read_timer(dev, &p);
+    if (desc && desc_len)
+        snprintf(desc, desc_len, "Level Zero: %s", p.name);
+
+    zesort_status s = compute_ordinal(dev);
+    if (s != ZESORT_OK)
+        return s;
+
+    ze_context_desc_t cdesc = {.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    r = zeContextCreate(dev->driver, &cdesc, &dev->context);
+    if (r != ZE_RESULT_SUCCESS) {
+        dev->context = NULL;
+        return fail(dev, "zeContextCreate", r);
+    }
+    ze_command_queue_desc_t qdesc = {
+        .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+        .ordinal = dev->compute_ordinal,
+        .index = 0,
+        .flags = 0,
+        .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        .priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
+    };
+    r = zeCommandListCreateImmediate(dev->context, dev->device, &qdesc, &dev->list);
+    if (r != ZE_RESULT_SUCCESS) {
+        dev->list = NULL;
+        return fail(dev, "zeCommandListCreateImmediate", r);
+    }
+    ze_event_pool_desc_t pdesc = {
+        .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+        .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+        .count = 1,
+    };
+    r = zeEventPoolCreate(dev->context, &pdesc, 1, &dev->device, &dev->sync_pool);
+    if (r != ZE_RESULT_SUCCESS) {
+        dev->sync_pool = NULL;
+        return fail(dev, "zeEventPoolCreate", r);
+    }
+    ze_event_desc_t edesc = {
+        .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+        .index = 0,
+        .signal = ZE_EVENT_SCOPE_FLAG_HOST,
+        .wait = ZE_EVENT_SCOPE_FLAG_HOST,
+    };
+    r = zeEventCreate(dev->sync_pool, &edesc, &dev->sync_event);
+    if (r != ZE_RESULT_SUCCESS) {
+        dev->sync_event = NULL;
+        return fail(dev, "zeEventCreate", r);
+    }
+    return zs_ze_kernels_init(&dev->kernels, dev->context, dev->device, dev->msg, sizeof dev->msg);
+}
+
+zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
+                                 char *desc, size_t desc_len, char *msg, size_t msg_len)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !ops) {
+        if (msg && msg_len)
+            snprintf(msg, msg_len, "zs_level_zero_open: NULL output pointer");
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    char scratch[256];
+    if (!msg || !msg_len) {
+        msg = scratch;
+        msg_len = sizeof scratch;
+    }
+    /* Flags 0, not GPU_ONLY: the test driver reports a CPU-type device. */
+    ze_result_t r = zeInit(0);
+    if (r != ZE_RESULT_SUCCESS) {
+        /* Stop here: the Debian 1.8 loader crashes in zeDriverGet after a failed zeInit. */
+        snprintf(msg, msg_len, "no Level Zero driver: zeInit failed with %s", zs_ze_result_name(r));
+        return ZESORT_ERROR_NO_DEVICE;
+    }
+    zs_device *dev = calloc(1, sizeof *dev);
+    if (!dev) {
+        snprintf(msg, msg_len, "out of host memory");
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    zesort_status s = pick_device(dev, want_gpu, msg, msg_len);
+    if (s == ZESORT_OK) {
+        s = setup(dev, desc, desc_len);
+        if (s != ZESORT_OK)
+            snprintf(msg, msg_len, "%s", dev->msg);
+    }
+    if (s != ZESORT_OK) {
+        ze_destroy(dev);
+        return s;
+    }
+    dev->msg[0] = '\0';
+    *out = dev;
+    *ops = &level_zero_ops;
+    return ZESORT_OK;
+}

@@ -1,0 +1,381 @@
+/*
+ * interop_ze.c — the Level Zero interop API (include/zesort_ze.h): appends
+ * the launches of a plan to a caller's command list, on caller memory.
+ *
+ * Layout of the caller's temporary memory: every plan buffer except KEYS
+ * (TMP, TABLE, PARAMS, SUMS0..3), in that order, each starting on a 256-byte
+ * boundary relative to the start of temp.
+ *
+ * Ordering inside the list uses barriers (not events): the sort needs no
+ * event pool of its own, and a barrier also orders it after earlier commands
+ * of the list and before later ones, which is what a pipeline expects.
+ */
+#include "zesort_ze.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "ze_common.h"
+
+#define TEMP_ALIGN 256u
+
+struct zesort_ze_sorter {
+    zs_ze_kernels kernels; /* borrowed context/device, own modules/kernels */
+    char msg[1024];
+};
+
+static _Thread_local char thread_msg[512] = "no error";
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void set_msg(zesort_ze_sorter *s, const char *fmt, ...)
+{
+    char *dst = s ? s->msg : thread_msg;
+    size_t len = s ? sizeof s->msg : sizeof thread_msg;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, len, fmt, ap);
+    va_end(ap);
+}
+
+/* Sets the message of s (or of the thread when s is NULL), returns code. */
+#define FAIL(s, code, text) (set_msg((s), "%s", (text)), (code))
+
+const char *zesort_ze_last_error(const zesort_ze_sorter *sorter)
+{
+    return sorter ? sorter->msg : thread_msg;
+}
+
+zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t device,
+                               zesort_ze_sorter **out)
+{
+    if (!out)
+        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: out is NULL");
+    *out = NULL;
+    if (!context)
+        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: context handle is NULL");
+    if (!device)
+        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: device handle is NULL");
+    zesort_ze_sorter *s = calloc(1, sizeof *s);
+    if (!s)
+        return FAIL(NULL, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_ze_create: out of host memory");
+    zesort_status st = zs_ze_kernels_init(&s->kernels, context, device, s->msg, sizeof s->msg);
+    if (st != ZESORT_OK) {
+        snprintf(thread_msg, sizeof thread_msg, "zesort_ze_create: %.480s", s->msg);
+        free(s);
+        return st;
+    }
+    s->msg[0] = '\0';
+    *out = s;
+    return ZESORT_OK;
+}
+
+void zesort_ze_destroy(zesort_ze_sorter *sorter)
+{
+    if (!sorter)
+        return;
+    zs_ze_kernels_release(&sorter->kernels);
+    free(sorter);
+}
+
+/* Checks options and turns them into a plan request for n keys. */
+static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, const zesort_options *opts,
+                                  zs_plan_request *req)
+{
+    zesort_options def;
+    if (!opts) {
+        zesort_options_default(&def);
+        opts = &def;
+    }
+    if (n > ZESORT_MAX_KEYS) {
+        set_msg(s, "%llu keys exceed the maximum of %llu", (unsigned long long)n,
+                (unsigned long long)ZESORT_MAX_KEYS);
+        return ZESORT_ERROR_TOO_LARGE;
+    }
+    if ((unsigned)opts->key_type > ZESORT_KEY_F64 || (unsigned)opts->algo > ZESORT_ALGO_ONESWEEP ||
+        (unsigned)opts->scan > ZESORT_SCAN_HOST)
+        return FAIL(s, ZESORT_ERROR_INVALID_ARGUMENT, "invalid enum value in zesort_options");
+    if (opts->key_type != ZESORT_KEY_U32)
+        return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "the Level Zero interop sorts u32 keys only");
+    if (opts->algo == ZESORT_ALGO_ONESWEEP)
+        return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "the onesweep algorithm is not implemented");
+    if (opts->scan == ZESORT_SCAN_HOST)
+        return FAIL(s, ZESORT_ERROR_UNSUPPORTED,
+                    "the host scan needs a host round trip, which an appended sort cannot "
+                    "make: use ZESORT_SCAN_DEVICE");
+    if (opts->descending)
+        return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "descending order is not supported by the interop API yet");
+    if (opts->bit_lo > opts->bit_hi || opts->bit_hi > 32) {
+        set_msg(s, "invalid bit range [%u, %u) for 32-bit keys", opts->bit_lo, opts->bit_hi);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    int bits = opts->algo == ZESORT_ALGO_CM2 ? 2 : 4;
+    if ((opts->bit_hi - opts->bit_lo) % (unsigned)bits != 0) {
+        set_msg(s, "bit range [%u, %u) is not a whole number of %d-bit digits", opts->bit_lo,
+                opts->bit_hi, bits);
+        return ZESORT_ERROR_UNSUPPORTED;
+    }
+    memset(req, 0, sizeof *req);
+    req->radix_bits = bits;
+    req->host_scan = 0;
+    req->n = n;
+    req->shift_lo = opts->bit_lo;
+    req->key_bits = opts->bit_hi;
+    return ZESORT_OK;
+}
+
+static uint64_t align_up(uint64_t x)
+{
+    return (x + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN;
+}
+
+/* Offsets of the plan's buffers (not KEYS) in temp memory; returns the total. */
+static uint64_t temp_layout(const zs_plan *plan, uint64_t offsets[ZS_BUF_COUNT])
+{
+    uint64_t total = 0;
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
+        offsets[b] = UINT64_MAX;
+        if (b == ZS_BUF_KEYS || plan->buffer_bytes[b] == 0)
+            continue;
+        offsets[b] = total;
+        total += align_up(plan->buffer_bytes[b]);
+    }
+    return total;
+}
+
+static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, const zesort_options *opts,
+                                zs_plan *plan)
+{
+    zs_plan_request req;
+    zesort_status st = make_request(s, n, opts, &req);
+    if (st != ZESORT_OK)
+        return st;
+    if (zs_plan_build(&req, plan) != 0)
+        return FAIL(s, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
+    return ZESORT_OK;
+}
+
+zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n,
+                                   const zesort_options *opts, uint64_t *bytes)
+{
+    if (!sorter)
+        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: sorter is NULL");
+    if (!bytes)
+        return FAIL(sorter, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: bytes is NULL");
+    *bytes = 0;
+    zs_plan plan;
+    zesort_status st = build_plan(sorter, n, opts, &plan);
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = temp_layout(&plan, offsets);
+    zs_plan_free(&plan);
+    return ZESORT_OK;
+}
+
+/* What one append call works on. */
+typedef struct append_job {
+    zesort_ze_sorter *s;
+    ze_command_list_handle_t list;
+    void *buffers[ZS_BUF_COUNT];
+} append_job;
+
+static zesort_status append_failed(append_job *j, const char *what, ze_result_t r)
+{
+    zesort_status st = zs_ze_fail(j->s->msg, sizeof j->s->msg, what, r);
+    /* Commands may already be in the caller's list: say so. */
+    size_t used = strlen(j->s->msg);
+    snprintf(j->s->msg + used, sizeof j->s->msg - used,
+             " (the command list may hold a partial sort: reset it)");
+    return st == ZESORT_ERROR_OUT_OF_HOST_MEMORY || st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
+               ? st : ZESORT_ERROR_BACKEND;
+}
+
+static zesort_status barrier(append_job *j, ze_event_handle_t signal, uint32_t nwait,
+                             ze_event_handle_t *wait)
+{
+    ze_result_t r = zeCommandListAppendBarrier(j->list, signal, nwait, nwait ? wait : NULL);
+    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(j, "zeCommandListAppendBarrier", r);
+}
+
+/* Before anything is appended: builds every kernel the plan uses and checks
+ * its grid, so that argument, build and limit errors leave the list untouched. */
+static zesort_status precheck(append_job *j, const zs_plan *plan)
+{
+    for (size_t i = 0; i < plan->nsteps; i++) {
+        const zs_step *step = &plan->steps[i];
+        if (step->kind == ZS_STEP_HOST_SCAN)
+            return FAIL(j->s, ZESORT_ERROR_UNSUPPORTED, "internal error: host scan step in an appended sort");
+        if (step->kind != ZS_STEP_KERNEL || step->groups == 0)
+            continue;
+        ze_kernel_handle_t k;
+        ze_group_count_t g;
+        zesort_status st = zs_ze_prepare_step(&j->s->kernels, step, j->buffers, &k, &g, j->s->msg,
+                                              sizeof j->s->msg);
+        if (st != ZESORT_OK)
+            return st;
+    }
+    return ZESORT_OK;
+}
+
+/* Every step, each after a barrier that orders it after the previous one. */
+static zesort_status append_steps(append_job *j, const zs_plan *plan)
+{
+    for (size_t i = 0; i < plan->nsteps; i++) {
+        const zs_step *step = &plan->steps[i];
+        ze_result_t r = ZE_RESULT_SUCCESS;
+        if (step->kind == ZS_STEP_KERNEL) {
+            if (step->groups == 0)
+                continue;
+            ze_kernel_handle_t k;
+            ze_group_count_t g;
+            zesort_status st = zs_ze_prepare_step(&j->s->kernels, step, j->buffers, &k, &g,
+                                                  j->s->msg, sizeof j->s->msg);
+            if (st == ZESORT_OK)
+                st = barrier(j, NULL, 0, NULL);
+            if (st != ZESORT_OK)
+                return st;
+            r = zeCommandListAppendLaunchKernel(j->list, k, &g, NULL, 0, NULL);
+            if (r != ZE_RESULT_SUCCESS)
+                return append_failed(j, "zeCommandListAppendLaunchKernel", r);
+        } else if (step->kind == ZS_STEP_COPY) {
+            if (step->bytes == 0)
+                continue;
+            zesort_status st = barrier(j, NULL, 0, NULL);
+            if (st != ZESORT_OK)
+                return st;
+            r = zeCommandListAppendMemoryCopy(j->list, j->buffers[step->dst], j->buffers[step->src],
+                                              (size_t)step->bytes, NULL, 0, NULL);
+            if (r != ZE_RESULT_SUCCESS)
+                return append_failed(j, "zeCommandListAppendMemoryCopy", r);
+        }
+    }
+    return ZESORT_OK;
+}
+
+/* Shared body of the direct (n_devptr NULL) and indirect variants. */
+static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
+                                 uint64_t n, const uint32_t *n_devptr, void *temp,
+                                 uint64_t temp_bytes, const zesort_options *opts,
+                                 ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
+{
+    const char *fn = n_devptr ? "zesort_ze_append_sort_indirect" : "zesort_ze_append_sort";
+    if (!s) {
+        set_msg(NULL, "%s: sorter is NULL", fn);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    if (!list) {
+        set_msg(s, "%s: command list handle is NULL", fn);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    if (nwait > 0 && !wait) {
+        set_msg(s, "%s: %u wait events but wait_events is NULL", fn, nwait);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < nwait; i++) {
+        if (!wait[i]) {
+            set_msg(s, "%s: wait_events[%u] is NULL", fn, i);
+            return ZESORT_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    zs_plan plan;
+    zesort_status st = build_plan(s, n, opts, &plan);
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    uint64_t need = temp_layout(&plan, offsets);
+    append_job j = {.s = s, .list = list};
+    if (n > 0 && !keys) {
+        set_msg(s, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
+        st = ZESORT_ERROR_INVALID_ARGUMENT;
+    } else if (((uintptr_t)keys & 3u) || ((uintptr_t)temp & 3u) || ((uintptr_t)n_devptr & 3u)) {
+        set_msg(s, "%s: keys, temp and the count must be 4-byte aligned", fn);
+        st = ZESORT_ERROR_INVALID_ARGUMENT;
+    } else if (need > 0 && !temp) {
+        set_msg(s, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
+                fn, (unsigned long long)n, (unsigned long long)need);
+        st = ZESORT_ERROR_INVALID_ARGUMENT;
+    } else if (temp_bytes < need) {
+        snprintf(s->msg, sizeof s->msg,
+                 "%s: temp memory of %llu bytes is too small: a sort of %llu keys needs %llu "
+                 "bytes (see zesort_ze_temp_bytes)",
+                 fn, (unsigned long long)temp_bytes, (unsigned long long)n, (unsigned long long)need);
+        st = ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    if (st == ZESORT_OK) {
+        j.buffers[ZS_BUF_KEYS] = keys;
+        for (int b = 0; b < ZS_BUF_COUNT; b++)
+            if (b != ZS_BUF_KEYS && offsets[b] != UINT64_MAX)
+                j.buffers[b] = (char *)temp + offsets[b];
+        st = precheck(&j, &plan);
+    }
+    if (st != ZESORT_OK) {
+        zs_plan_free(&plan);
+        return st;
+    }
+
+    /* 1. Wait for the caller's events and everything already in the list. */
+    st = barrier(&j, NULL, nwait, wait);
+    /* 2. n into params[0] (kernels read it there); the rest of PARAMS zeroed.
+     *    Fill patterns are read when the fill is appended. */
+    if (st == ZESORT_OK && plan.nsteps > 0) {
+        uint32_t *params = j.buffers[ZS_BUF_PARAMS];
+        uint64_t pbytes = plan.buffer_bytes[ZS_BUF_PARAMS];
+        uint32_t zero = 0, n32 = (uint32_t)n;
+        ze_result_t r = ZE_RESULT_SUCCESS;
+        if (pbytes > sizeof(uint32_t))
+            r = zeCommandListAppendMemoryFill(list, params + 1, &zero, sizeof zero,
+                                              (size_t)(pbytes - sizeof(uint32_t)), NULL, 0, NULL);
+        if (r != ZE_RESULT_SUCCESS)
+            st = append_failed(&j, "zeCommandListAppendMemoryFill (params)", r);
+        else if (n_devptr)
+            r = zeCommandListAppendMemoryCopy(list, params, n_devptr, sizeof(uint32_t), NULL, 0, NULL);
+        else
+            r = zeCommandListAppendMemoryFill(list, params, &n32, sizeof n32, sizeof n32, NULL, 0, NULL);
+        if (st == ZESORT_OK && r != ZE_RESULT_SUCCESS)
+            st = append_failed(&j, n_devptr ? "zeCommandListAppendMemoryCopy (count)"
+                                            : "zeCommandListAppendMemoryFill (count)", r);
+    }
+    /* 3. The passes, each after a barrier. */
+    if (st == ZESORT_OK)
+        st = append_steps(&j, &plan);
+    /* 4. A closing barrier: signals the caller's event after the last pass. */
+    if (st == ZESORT_OK)
+        st = barrier(&j, signal, 0, NULL);
+    zs_plan_free(&plan);
+    if (st == ZESORT_OK)
+        s->msg[0] = '\0';
+    return st;
+}
+
+zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                    void *keys, uint64_t n, void *temp, uint64_t temp_bytes,
+                                    const zesort_options *opts, ze_event_handle_t signal_event,
+                                    uint32_t num_wait_events, ze_event_handle_t *wait_events)
+{
+    return append_sort(sorter, cmdlist, keys, n, NULL, temp, temp_bytes, opts, signal_event,
+                       num_wait_events, wait_events);
+}
+
+zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             const uint32_t *n_devptr, uint64_t max_n,
+                                             void *temp, uint64_t temp_bytes,
+                                             const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    if (sorter && !n_devptr && max_n > 0) {
+        set_msg(sorter, "zesort_ze_append_sort_indirect: n_devptr is NULL");
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
+        n_devptr = NULL;
+    return append_sort(sorter, cmdlist, keys, max_n, n_devptr, temp, temp_bytes, opts,
+                       signal_event, num_wait_events, wait_events);
+}

@@ -1,0 +1,301 @@
+/*
+ * ze_common.c — Level Zero helpers shared by the device backend and the
+ * interop API: result names, status mapping, lazy module/kernel creation from
+ * the embedded blobs (native binary for the device if one is accepted, else
+ * SPIR-V), and preparation of one kernel step of a plan.
+ */
+#include "ze_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *zs_ze_result_name(ze_result_t r)
+{
+    switch (r) {
+#define ZS_NAME(x) case x: return #x;
+    ZS_NAME(ZE_RESULT_SUCCESS)
+    ZS_NAME(ZE_RESULT_NOT_READY)
+    ZS_NAME(ZE_RESULT_ERROR_DEVICE_LOST)
+    ZS_NAME(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+    ZS_NAME(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+    ZS_NAME(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)
+    ZS_NAME(ZE_RESULT_ERROR_MODULE_LINK_FAILURE)
+    ZS_NAME(ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET)
+    ZS_NAME(ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE)
+    ZS_NAME(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS)
+    ZS_NAME(ZE_RESULT_ERROR_NOT_AVAILABLE)
+    ZS_NAME(ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE)
+    ZS_NAME(ZE_RESULT_ERROR_UNINITIALIZED)
+    ZS_NAME(ZE_RESULT_ERROR_UNSUPPORTED_VERSION)
+    ZS_NAME(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_ARGUMENT)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+    ZS_NAME(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_NULL_POINTER)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_SIZE)
+    ZS_NAME(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+    ZS_NAME(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_ENUMERATION)
+    ZS_NAME(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+    ZS_NAME(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_NAME)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_ATTRIBUTE_VALUE)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)
+    ZS_NAME(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE)
+    ZS_NAME(ZE_RESULT_ERROR_OVERLAPPING_REGIONS)
+    ZS_NAME(ZE_RESULT_ERROR_UNKNOWN)
+#undef ZS_NAME
+    default: return "ZE_RESULT_(unknown value)";
+    }
+}
+
+zesort_status zs_ze_status(ze_result_t r)
+{
+    switch (r) {
+    case ZE_RESULT_SUCCESS: return ZESORT_OK;
+    case ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY: return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    case ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY: return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+    case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE:
+    case ZE_RESULT_ERROR_UNSUPPORTED_VERSION:
+    case ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION:
+        return ZESORT_ERROR_UNSUPPORTED;
+    default: return ZESORT_ERROR_BACKEND;
+    }
+}
+
+zesort_status zs_ze_fail(char *msg, size_t msg_len, const char *what, ze_result_t r)
+{
+    if (msg && msg_len)
+        snprintf(msg, msg_len, "%s failed: %s (0x%x)", what, zs_ze_result_name(r), (unsigned)r);
+    return zs_ze_status(r);
+}
+
+zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
+                                 ze_device_handle_t device, char *msg, size_t msg_len)
+{
+    memset(k, 0, sizeof *k);
+    k->context = context;
+    k->device = device;
+    k->compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+    ze_result_t r = zeDeviceGetComputeProperties(device, &k->compute);
+    if (r != ZE_RESULT_SUCCESS)
+        return zs_ze_fail(msg, msg_len, "zeDeviceGetComputeProperties", r);
+    for (uint32_t i = 0; i < k->compute.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT; i++)
+        if (k->compute.subGroupSizes[i] == ZS_LANES)
+            k->has_sg32 = 1;
+    return ZESORT_OK;
+}
+
+void zs_ze_kernels_release(zs_ze_kernels *k)
+{
+    if (!k)
+        return;
+    for (int i = 0; i < ZS_K_COUNT; i++) {
+        if (k->kernel[i])
+            zeKernelDestroy(k->kernel[i]);
+        k->kernel[i] = NULL;
+        k->group_size[i] = 0;
+    }
+    for (int p = 0; p < ZS_PROG_COUNT; p++) {
+        if (k->module[p])
+            zeModuleDestroy(k->module[p]);
+        k->module[p] = NULL;
+        k->module_origin[p] = NULL;
+    }
+}
+
+/* Copies the build log of a failed module into msg (after `prefix`). */
+static void log_into(ze_module_build_log_handle_t log, const char *prefix, ze_result_t r,
+                     char *msg, size_t msg_len)
+{
+    int used = snprintf(msg, msg_len, "%s: %s", prefix, zs_ze_result_name(r));
+    if (!log || used < 0 || (size_t)used + 16 >= msg_len)
+        return;
+    size_t size = 0;
+    if (zeModuleBuildLogGetString(log, &size, NULL) != ZE_RESULT_SUCCESS || size <= 1)
+        return;
+    char *text = malloc(size);
+    if (!text)
+        return;
+    if (zeModuleBuildLogGetString(log, &size, text) == ZE_RESULT_SUCCESS) {
+        text[size - 1] = '\0';
+        /* The message is one line: fold the log's newlines. */
+        for (char *c = text; *c; c++)
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+        snprintf(msg + used, msg_len - (size_t)used, "; build log: %s", text);
+    }
+    free(text);
+}
+
+/* One zeModuleCreate attempt. On failure, a description (with the build log)
+ * goes into msg when msg is non-NULL. */
+static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_format_t format,
+                              ze_module_handle_t *out, char *msg, size_t msg_len)
+{
+    ze_module_desc_t desc = {
+        .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+        .pNext = NULL,
+        .format = format,
+        .inputSize = b->size,
+        .pInputModule = b->data,
+        .pBuildFlags = "",
+        .pConstants = NULL,
+    };
+    ze_module_build_log_handle_t log = NULL;
+    ze_module_handle_t module = NULL;
+    ze_result_t r = zeModuleCreate(k->context, k->device, &desc, &module, msg ? &log : NULL);
+    if (r == ZE_RESULT_SUCCESS) {
+        *out = module;
+    } else if (msg) {
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "zeModuleCreate (%s %s flavor)",
+                 b->target, b->flavor == ZS_FLAVOR_SG ? "sg" : "portable");
+        log_into(log, prefix, r, msg, msg_len);
+    }
+    if (log)
+        zeModuleBuildLogDestroy(log);
+    return r;
+}
+
+static const char *const program_names[ZS_PROG_COUNT] = {"cm2", "cm4", "scan"};
+
+/* Creates the module of program p: every embedded native blob first (the one
+ * built for this device is accepted, the others are rejected), then SPIR-V of
+ * the sg flavor when the device has 32-wide sub-groups, else (or when that
+ * fails) the portable flavor. */
+static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size_t msg_len)
+{
+    for (size_t i = 0; i < zs_blob_count; i++) {
+        const zs_blob *b = &zs_blobs[i];
+        if (b->program != p || b->flavor != ZS_FLAVOR_SG || strcmp(b->target, "spirv") == 0)
+            continue;
+        if (try_module(k, b, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL, 0) == ZE_RESULT_SUCCESS) {
+            k->module_origin[p] = b->target;
+            return ZESORT_OK;
+        }
+    }
+    zs_flavor order[2] = {ZS_FLAVOR_SG, ZS_FLAVOR_PORTABLE};
+    ze_result_t last = ZE_RESULT_ERROR_UNKNOWN;
+    int tried = 0;
+    for (int i = k->has_sg32 ? 0 : 1; i < 2; i++) {
+        const zs_blob *b = zs_find_blob(p, order[i], "spirv");
+        if (!b)
+            continue;
+        tried = 1;
+        last = try_module(k, b, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], msg, msg_len);
+        if (last == ZE_RESULT_SUCCESS) {
+            k->module_origin[p] = order[i] == ZS_FLAVOR_SG ? "spirv sg" : "spirv portable";
+            return ZESORT_OK;
+        }
+    }
+    if (!tried) {
+        snprintf(msg, msg_len, "no embedded SPIR-V for program %s: the build embedded no kernels",
+                 program_names[p]);
+        return ZESORT_ERROR_UNSUPPORTED;
+    }
+    /* msg holds the last attempt's description and build log. */
+    zesort_status s = zs_ze_status(last);
+    return s == ZESORT_ERROR_OUT_OF_HOST_MEMORY || s == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
+               ? s : ZESORT_ERROR_BACKEND;
+}
+
+static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, char *msg, size_t msg_len)
+{
+    if (k->kernel[id])
+        return ZESORT_OK;
+    zs_program p = zs_kernel_program(id);
+    if ((int)p < 0 || p >= ZS_PROG_COUNT) {
+        snprintf(msg, msg_len, "kernel %d belongs to no program", (int)id);
+        return ZESORT_ERROR_BACKEND;
+    }
+    if (!k->module[p]) {
+        zesort_status s = load_module(k, p, msg, msg_len);
+        if (s != ZESORT_OK)
+            return s;
+    }
+    ze_kernel_desc_t desc = {
+        .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC,
+        .pNext = NULL,
+        .flags = 0,
+        .pKernelName = zs_kernel_name(id),
+    };
+    ze_result_t r = zeKernelCreate(k->module[p], &desc, &k->kernel[id]);
+    if (r != ZE_RESULT_SUCCESS) {
+        k->kernel[id] = NULL;
+        snprintf(msg, msg_len, "zeKernelCreate(%s) from %s module failed: %s", desc.pKernelName,
+                 k->module_origin[p] ? k->module_origin[p] : "?", zs_ze_result_name(r));
+        return zs_ze_status(r) == ZESORT_ERROR_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
+                                                                 : ZESORT_ERROR_BACKEND;
+    }
+    return ZESORT_OK;
+}
+
+zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *const *buffers,
+                                 ze_kernel_handle_t *kernel, ze_group_count_t *groups,
+                                 char *msg, size_t msg_len)
+{
+    if (step->kind != ZS_STEP_KERNEL || (int)step->kernel < 0 || step->kernel >= ZS_K_COUNT ||
+        step->nargs < 0 || step->nargs > ZS_MAX_ARGS || step->local == 0) {
+        snprintf(msg, msg_len, "internal error: malformed kernel step");
+        return ZESORT_ERROR_BACKEND;
+    }
+    /* Grids are one-dimensional: the kernels use get_group_id(0) only. */
+    uint64_t max_x = k->compute.maxGroupCountX ? k->compute.maxGroupCountX : UINT32_MAX;
+    if (step->groups > max_x) {
+        snprintf(msg, msg_len,
+                 "%s needs %llu work-groups but the device launches at most %llu in X",
+                 zs_kernel_name(step->kernel), (unsigned long long)step->groups,
+                 (unsigned long long)max_x);
+        return ZESORT_ERROR_UNSUPPORTED;
+    }
+    zesort_status s = get_kernel(k, step->kernel, msg, msg_len);
+    if (s != ZESORT_OK)
+        return s;
+    ze_kernel_handle_t h = k->kernel[step->kernel];
+    ze_result_t r;
+    if (k->group_size[step->kernel] != step->local) {
+        r = zeKernelSetGroupSize(h, step->local, 1, 1);
+        if (r != ZE_RESULT_SUCCESS) {
+            snprintf(msg, msg_len, "zeKernelSetGroupSize(%s, %u) failed: %s",
+                     zs_kernel_name(step->kernel), step->local, zs_ze_result_name(r));
+            return zs_ze_status(r) == ZESORT_ERROR_UNSUPPORTED ? ZESORT_ERROR_UNSUPPORTED
+                                                               : ZESORT_ERROR_BACKEND;
+        }
+        k->group_size[step->kernel] = step->local;
+    }
+    for (int i = 0; i < step->nargs; i++) {
+        const zs_arg *a = &step->args[i];
+        if (a->is_buffer) {
+            if (a->value >= ZS_BUF_COUNT || !buffers[a->value]) {
+                snprintf(msg, msg_len, "internal error: %s argument %d names buffer %u, which has no memory",
+                         zs_kernel_name(step->kernel), i, a->value);
+                return ZESORT_ERROR_BACKEND;
+            }
+            void *ptr = buffers[a->value];
+            r = zeKernelSetArgumentValue(h, (uint32_t)i, sizeof ptr, &ptr);
+        } else {
+            uint32_t v = a->value;
+            r = zeKernelSetArgumentValue(h, (uint32_t)i, sizeof v, &v);
+        }
+        if (r != ZE_RESULT_SUCCESS) {
+            snprintf(msg, msg_len, "zeKernelSetArgumentValue(%s, %d) failed: %s",
+                     zs_kernel_name(step->kernel), i, zs_ze_result_name(r));
+            return ZESORT_ERROR_BACKEND;
+        }
+    }
+    *kernel = h;
+    groups->groupCountX = (uint32_t)step->groups;
+    groups->groupCountY = 1;
+    groups->groupCountZ = 1;
+    return ZESORT_OK;
+}

@@ -1,0 +1,62 @@
+/*
+ * ze_common.h — Level Zero pieces shared by the device backend
+ * (backend_level_zero.c) and the interop API (interop_ze.c): result names,
+ * mapping of ze_result_t to zesort_status, and the per-(context, device)
+ * cache of modules and kernels built from the embedded blobs, plus the
+ * preparation of one plan step (arguments, group size, group count).
+ *
+ * Internal to the library; not installed.
+ */
+#ifndef ZESORT_ZE_COMMON_H
+#define ZESORT_ZE_COMMON_H
+
+#include <level_zero/ze_api.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel_blobs.h"
+#include "plan.h"
+#include "zesort.h"
+
+/* Static name of a Level Zero result, e.g. "ZE_RESULT_ERROR_DEVICE_LOST". */
+const char *zs_ze_result_name(ze_result_t r);
+
+/* Maps a failed call's result to a zesort status: out-of-memory results keep
+ * their meaning, unsupported features stay UNSUPPORTED, the rest is BACKEND. */
+zesort_status zs_ze_status(ze_result_t r);
+
+/* Writes "<what> failed: <result name>" into msg and returns zs_ze_status(r). */
+zesort_status zs_ze_fail(char *msg, size_t msg_len, const char *what, ze_result_t r);
+
+/* Modules and kernels of one (context, device), created lazily on first use.
+ * The context and device are borrowed, never released here. */
+typedef struct zs_ze_kernels {
+    ze_context_handle_t context;
+    ze_device_handle_t device;
+    ze_device_compute_properties_t compute;
+    int has_sg32;                           /* device offers sub-groups of 32 */
+    ze_module_handle_t module[ZS_PROG_COUNT];
+    const char *module_origin[ZS_PROG_COUNT]; /* "native skl", "spirv sg", ... */
+    ze_kernel_handle_t kernel[ZS_K_COUNT];
+    uint32_t group_size[ZS_K_COUNT];       /* last group size set, 0 = none */
+} zs_ze_kernels;
+
+/* Queries the device's compute properties. Creates nothing. */
+zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
+                                 ze_device_handle_t device, char *msg, size_t msg_len);
+
+/* Destroys every kernel and module created; safe on a zeroed or partly
+ * initialised struct. */
+void zs_ze_kernels_release(zs_ze_kernels *k);
+
+/* Sets the arguments and group size of a ZS_STEP_KERNEL step on its kernel
+ * (creating module and kernel on first use) and fills *kernel and *groups for
+ * zeCommandListAppendLaunchKernel. `buffers` maps zs_buffer ids to device
+ * pointers. Kernel arguments are captured by Level Zero when the launch is
+ * appended, so the same kernel may be prepared again for the next step.
+ * UNSUPPORTED when step->groups exceeds the device's maxGroupCountX. */
+zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *const *buffers,
+                                 ze_kernel_handle_t *kernel, ze_group_count_t *groups,
+                                 char *msg, size_t msg_len);
+
+#endif
