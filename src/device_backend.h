@@ -25,13 +25,16 @@ typedef struct zs_device_ops {
     /* Wait for everything recorded since begin; add device time in ms of kernels/copies. */
     zesort_status (*finish)(zs_device *dev, double *device_ms);
     void (*destroy)(zs_device *dev);
+    /* One-line description of the last failure of any op above (owned by dev). */
+    const char *(*message)(zs_device *dev);
 } zs_device_ops;
 
-/* Device opening functions. Return NO_DEVICE when the API has no usable device;
+/* Device opening functions (want_gpu: 1 GPU devices only, 0 non-GPU only, -1 any,
+ * preferring GPUs). Return NO_DEVICE when the API has no usable device;
  * `msg` (256 bytes) receives a reason. want_gpu: 1 GPU only, 0 CPU only, -1 any. */
 zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
                              char *desc, size_t desc_len, char *msg, size_t msg_len);
-zesort_status zs_level_zero_open(zs_device **out, const zs_device_ops **ops,
+zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
                                  char *desc, size_t desc_len, char *msg, size_t msg_len);
 
 #endif

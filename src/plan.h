@@ -3,7 +3,7 @@
  * launches over named buffers. It knows nothing about Level Zero or OpenCL;
  * device backends execute a plan (see run_plan.c).
  *
- * Kernel interface (kernels/*.cl). Every kernel reads n from params[0]
+ * Kernel interface (kernels/cm_radix.cl, kernels/scan.cl). Every kernel reads n from params[0]
  * (a device buffer) so that the same launches serve a count known only on the
  * device (indirect sorts); grids are sized for the maximum n.
  *
@@ -82,7 +82,8 @@ typedef struct zs_plan_request {
     int radix_bits;     /* 2 or 4 */
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
-    unsigned key_bits;  /* 32 */
+    unsigned shift_lo;  /* first digit starts at this bit (0 for a full sort) */
+    unsigned key_bits;  /* digits cover bits [shift_lo, key_bits) */
 } zs_plan_request;
 
 /* Builds a plan. Returns 0, or -1 when out of host memory. */

@@ -1,0 +1,151 @@
+/*
+ * api_context.c — creating and describing contexts; backend selection,
+ * error messages and names.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "kernel_blobs.h"
+
+static _Thread_local char create_error[1024] = "no error";
+
+zesort_status zs_fail(zesort_context *ctx, zesort_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx ? ctx->err : create_error, sizeof create_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *zesort_last_error(const zesort_context *ctx) { return ctx ? ctx->err : create_error; }
+
+const char *zesort_status_name(zesort_status s)
+{
+    switch (s) {
+    case ZESORT_OK: return "ZESORT_OK";
+    case ZESORT_ERROR_INVALID_ARGUMENT: return "ZESORT_ERROR_INVALID_ARGUMENT";
+    case ZESORT_ERROR_NO_DEVICE: return "ZESORT_ERROR_NO_DEVICE";
+    case ZESORT_ERROR_OUT_OF_HOST_MEMORY: return "ZESORT_ERROR_OUT_OF_HOST_MEMORY";
+    case ZESORT_ERROR_OUT_OF_DEVICE_MEMORY: return "ZESORT_ERROR_OUT_OF_DEVICE_MEMORY";
+    case ZESORT_ERROR_UNSUPPORTED: return "ZESORT_ERROR_UNSUPPORTED";
+    case ZESORT_ERROR_BACKEND: return "ZESORT_ERROR_BACKEND";
+    case ZESORT_ERROR_TOO_LARGE: return "ZESORT_ERROR_TOO_LARGE";
+    }
+    return "ZESORT_ERROR_UNKNOWN";
+}
+
+static const char *const backend_names[] = {"auto", "level-zero", "opencl", "cpu"};
+static const char *const algo_names[] = {"auto", "cm2", "cm4", "onesweep"};
+
+const char *zesort_backend_name(zesort_backend b)
+{
+    return (unsigned)b < 4 ? backend_names[b] : "unknown";
+}
+
+const char *zesort_algo_name(zesort_algo a) { return (unsigned)a < 4 ? algo_names[a] : "unknown"; }
+
+int zesort_parse_backend(const char *name, zesort_backend *out)
+{
+    for (int i = 0; name && out && i < 4; ++i)
+        if (strcmp(name, backend_names[i]) == 0) {
+            *out = (zesort_backend)i;
+            return 0;
+        }
+    return -1;
+}
+
+int zesort_parse_algo(const char *name, zesort_algo *out)
+{
+    for (int i = 0; name && out && i < 4; ++i)
+        if (strcmp(name, algo_names[i]) == 0) {
+            *out = (zesort_algo)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *zesort_aot_targets(void) { return zs_aot_target_list; }
+const char *zesort_spirv_flavors(void) { return "sg,portable"; }
+
+zesort_backend zesort_context_backend(const zesort_context *ctx)
+{
+    return ctx ? ctx->backend : ZESORT_BACKEND_AUTO;
+}
+
+const char *zesort_context_device(const zesort_context *ctx)
+{
+    return ctx ? ctx->device_desc : "";
+}
+
+/* Opens one device backend into ctx; want_gpu as in device_backend.h. */
+static zesort_status open_device(zesort_context *ctx, zesort_backend b, int want_gpu, char *msg,
+                                 size_t msg_len)
+{
+    zesort_status st = b == ZESORT_BACKEND_LEVEL_ZERO
+                           ? zs_level_zero_open(want_gpu, &ctx->dev, &ctx->ops, ctx->device_desc,
+                                                sizeof ctx->device_desc, msg, msg_len)
+                           : zs_opencl_open(want_gpu, &ctx->dev, &ctx->ops, ctx->device_desc,
+                                            sizeof ctx->device_desc, msg, msg_len);
+    if (st == ZESORT_OK)
+        ctx->backend = b;
+    return st;
+}
+
+zesort_status zesort_create(zesort_backend backend, zesort_context **out)
+{
+    if (!out)
+        return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_create: out is NULL");
+    *out = NULL;
+    if ((unsigned)backend > ZESORT_BACKEND_CPU)
+        return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_create: unknown backend %d",
+                       (int)backend);
+    zesort_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return zs_fail(NULL, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_create: out of host memory");
+    snprintf(ctx->err, sizeof ctx->err, "no error");
+    char msg[512] = "";
+    zesort_status st = ZESORT_OK;
+    switch (backend) {
+    case ZESORT_BACKEND_LEVEL_ZERO:
+        st = open_device(ctx, backend, -1, msg, sizeof msg);
+        break;
+    case ZESORT_BACKEND_OPENCL:
+        st = open_device(ctx, backend, -1, msg, sizeof msg);
+        break;
+    case ZESORT_BACKEND_CPU:
+        break;
+    case ZESORT_BACKEND_AUTO: {
+        /* Level Zero GPU, then OpenCL GPU, then OpenCL CPU, then the C fallback. */
+        char ignored[512];
+        if (open_device(ctx, ZESORT_BACKEND_LEVEL_ZERO, 1, ignored, sizeof ignored) != ZESORT_OK &&
+            open_device(ctx, ZESORT_BACKEND_OPENCL, 1, ignored, sizeof ignored) != ZESORT_OK &&
+            open_device(ctx, ZESORT_BACKEND_OPENCL, 0, ignored, sizeof ignored) != ZESORT_OK)
+            ctx->backend = ZESORT_BACKEND_CPU;
+        break;
+    }
+    }
+    if (st != ZESORT_OK) {
+        zs_fail(NULL, st, "%s backend: %s", zesort_backend_name(backend), msg);
+        free(ctx);
+        return st;
+    }
+    if (!ctx->ops) {
+        ctx->backend = ZESORT_BACKEND_CPU;
+        snprintf(ctx->device_desc, sizeof ctx->device_desc, "host CPU (C fallback)");
+    }
+    *out = ctx;
+    return ZESORT_OK;
+}
+
+void zesort_destroy(zesort_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->ops)
+        ctx->ops->destroy(ctx->dev);
+    free(ctx);
+}

@@ -1,0 +1,171 @@
+/*
+ * api_sort.c — argument validation and dispatch of a sort to the planner and
+ * a device backend, or to the C fallback.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cpu.h"
+#include "context.h"
+#include "run_plan.h"
+#include "zesort_internal.h"
+
+void zesort_options_default(zesort_options *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->key_type = ZESORT_KEY_U32;
+    opts->algo = ZESORT_ALGO_AUTO;
+    opts->scan = ZESORT_SCAN_DEVICE;
+    opts->bit_lo = 0;
+    opts->bit_hi = 32;
+}
+
+static unsigned key_bits_of(zesort_key_type t)
+{
+    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 64u : 32u;
+}
+
+/* Checks what every sort needs; fills *opts_out with defaults when opts is NULL. */
+static zesort_status validate(zesort_context *ctx, const void *keys, uint64_t n,
+                              const zesort_options *opts, zesort_options *resolved)
+{
+    if (opts)
+        *resolved = *opts;
+    else
+        zesort_options_default(resolved);
+    if ((unsigned)resolved->key_type > ZESORT_KEY_F64)
+        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown key type %d",
+                       (int)resolved->key_type);
+    if ((unsigned)resolved->algo > ZESORT_ALGO_ONESWEEP)
+        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown algorithm %d",
+                       (int)resolved->algo);
+    if ((unsigned)resolved->scan > ZESORT_SCAN_HOST)
+        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown scan mode %d",
+                       (int)resolved->scan);
+    unsigned kb = key_bits_of(resolved->key_type);
+    if (resolved->bit_lo >= resolved->bit_hi || resolved->bit_hi > kb)
+        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT,
+                       "bit range %u:%u is not within 0:%u with lo < hi", resolved->bit_lo,
+                       resolved->bit_hi, kb);
+    if (n > 0 && !keys)
+        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n = %llu",
+                       (unsigned long long)n);
+    if (n > ZESORT_MAX_KEYS)
+        return zs_fail(ctx, ZESORT_ERROR_TOO_LARGE, "n = %llu exceeds the maximum of %llu keys",
+                       (unsigned long long)n, (unsigned long long)ZESORT_MAX_KEYS);
+    if (resolved->key_type != ZESORT_KEY_U32)
+        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "key type %d is not supported yet (u32 only)",
+                       (int)resolved->key_type);
+    if (resolved->descending)
+        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "descending order is not supported yet");
+    if (resolved->bit_lo != 0 || resolved->bit_hi != kb)
+        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "bit ranges are not supported yet");
+    if (resolved->algo == ZESORT_ALGO_ONESWEEP)
+        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "the onesweep algorithm is not implemented yet");
+    if (resolved->algo == ZESORT_ALGO_AUTO)
+        resolved->algo = ZESORT_ALGO_CM4; /* fewer passes: measured faster (README, bench) */
+    return ZESORT_OK;
+}
+
+zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+                                const zesort_options *opts, double *device_ms)
+{
+    if (!ctx)
+        return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_sort: ctx is NULL");
+    zesort_options o;
+    zesort_status st = validate(ctx, keys, n, opts, &o);
+    if (st != ZESORT_OK)
+        return st;
+    if (values)
+        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "key/value pairs are not supported yet");
+    if (device_ms)
+        *device_ms = 0;
+    if (n == 0)
+        return ZESORT_OK;
+    if (!ctx->ops) {
+        st = zs_cpu_sort_u32(keys, n, o.bit_lo, o.bit_hi);
+        return st == ZESORT_OK ? st : zs_fail(ctx, st, "out of host memory sorting %llu keys",
+                                              (unsigned long long)n);
+    }
+    zs_plan_request req = {
+        .radix_bits = o.algo == ZESORT_ALGO_CM2 ? 2 : 4,
+        .host_scan = o.scan == ZESORT_SCAN_HOST,
+        .n = n,
+        .shift_lo = o.bit_lo,
+        .key_bits = o.bit_hi,
+    };
+    zs_plan plan;
+    if (zs_plan_build(&req, &plan) != 0)
+        return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = ctx->err, .err_len = sizeof ctx->err};
+    st = zs_run_plan(&run, &plan, keys, device_ms, NULL, NULL);
+    zs_plan_free(&plan);
+    if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
+        zs_fail(ctx, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+    return st;
+}
+
+zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+                          const zesort_options *opts)
+{
+    return zesort_sort_timed(ctx, keys, values, n, opts, NULL);
+}
+
+/* ---- test hook: one CM pass with its intermediate tables ---- */
+
+typedef struct debug_pass {
+    zs_run *run;
+    uint64_t table_bytes;
+    uint32_t *count_table, *prefix_table;
+    size_t bucket_step;
+} debug_pass;
+
+static int debug_hook(void *user, size_t index, const zs_step *step)
+{
+    debug_pass *dp = user;
+    if (index == 0 && dp->count_table)
+        return zs_run_read(dp->run, ZS_BUF_TABLE, dp->count_table, dp->table_bytes) != ZESORT_OK;
+    if (index + 1 == dp->bucket_step && dp->prefix_table)
+        return zs_run_read(dp->run, ZS_BUF_TABLE, dp->prefix_table, dp->table_bytes) != ZESORT_OK;
+    (void)step;
+    return 0;
+}
+
+zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan scan,
+                               const uint32_t *keys, uint64_t n, unsigned shift,
+                               uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys)
+{
+    if (!ctx || !keys || n == 0 || n > ZESORT_MAX_KEYS || (radix_bits != 2 && radix_bits != 4) ||
+        shift + (unsigned)radix_bits > 32 || (unsigned)scan > ZESORT_SCAN_HOST)
+        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "zs_debug_cm_pass: bad arguments");
+    if (!ctx->ops)
+        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "the cpu backend has no CM passes");
+    zs_plan_request req = {.radix_bits = radix_bits, .host_scan = scan == ZESORT_SCAN_HOST,
+                           .n = n, .shift_lo = shift, .key_bits = shift + (unsigned)radix_bits};
+    zs_plan plan;
+    if (zs_plan_build(&req, &plan) != 0)
+        return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    uint32_t *work = malloc((size_t)n * sizeof *work);
+    if (!work) {
+        zs_plan_free(&plan);
+        return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
+    memcpy(work, keys, (size_t)n * sizeof *work);
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = ctx->err, .err_len = sizeof ctx->err};
+    debug_pass dp = {.run = &run, .table_bytes = plan.buffer_bytes[ZS_BUF_TABLE],
+                     .count_table = count_table, .prefix_table = prefix_table};
+    for (size_t i = 0; i < plan.nsteps; ++i)
+        if (plan.steps[i].kind == ZS_STEP_KERNEL &&
+            (plan.steps[i].kernel == ZS_K_CM2_BUCKET || plan.steps[i].kernel == ZS_K_CM4_BUCKET))
+            dp.bucket_step = i;
+    zesort_status st = zs_run_plan(&run, &plan, work, NULL, debug_hook, &dp);
+    zs_plan_free(&plan);
+    if (st == ZESORT_OK && out_keys)
+        memcpy(out_keys, work, (size_t)n * sizeof *work);
+    free(work);
+    if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
+        zs_fail(ctx, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+    return st;
+}

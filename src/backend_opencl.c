@@ -1,0 +1,339 @@
+/*
+ * backend_opencl.c — the OpenCL device backend: buffers, copies, launches and
+ * profiling-event timing on one OpenCL device (PoCL on the CPU, Intel NEO, ...).
+ *
+ * Program choice: on an Intel GPU the embedded native binaries (sg flavor) are
+ * tried first; otherwise the embedded OpenCL C source is built — sg flavor
+ * when the device has Intel sub-groups, else the portable flavor.
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_backend.h"
+#include "kernel_blobs.h"
+
+#define MAX_EVENTS 4096
+
+struct zs_device {
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue queue;
+    cl_program programs[ZS_PROG_COUNT];
+    cl_kernel kernels[ZS_K_COUNT];
+    int intel_gpu;
+    int has_sg;
+    cl_ulong max_alloc;
+    cl_event events[MAX_EVENTS];
+    size_t nevents;
+    char msg[1024];
+};
+
+static void set_msg(zs_device *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+}
+
+static zesort_status cl_status(zs_device *d, cl_int err, const char *what)
+{
+    set_msg(d, "OpenCL %s failed (error %d)", what, (int)err);
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+        err == CL_INVALID_BUFFER_SIZE)
+        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (err == CL_OUT_OF_HOST_MEMORY)
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    return ZESORT_ERROR_BACKEND;
+}
+
+static const char *ocl_message(zs_device *d) { return d->msg; }
+
+static zesort_status ocl_alloc(zs_device *d, uint64_t bytes, zs_devptr *out)
+{
+    if (bytes > d->max_alloc) {
+        set_msg(d, "a %llu-byte buffer exceeds the device's largest allocation (%llu bytes)",
+                (unsigned long long)bytes, (unsigned long long)d->max_alloc);
+        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    cl_int err;
+    cl_mem m = clCreateBuffer(d->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
+    if (!m)
+        return cl_status(d, err, "clCreateBuffer");
+    *out = m;
+    return ZESORT_OK;
+}
+
+static void ocl_release(zs_device *d, zs_devptr buf)
+{
+    (void)d;
+    clReleaseMemObject((cl_mem)buf);
+}
+
+static zesort_status ocl_write(zs_device *d, zs_devptr dst, const void *src, uint64_t bytes)
+{
+    cl_int err = clEnqueueWriteBuffer(d->queue, (cl_mem)dst, CL_TRUE, 0, (size_t)bytes, src, 0,
+                                      NULL, NULL);
+    return err == CL_SUCCESS ? ZESORT_OK : cl_status(d, err, "clEnqueueWriteBuffer");
+}
+
+static zesort_status ocl_read(zs_device *d, zs_devptr src, void *dst, uint64_t bytes)
+{
+    cl_int err = clEnqueueReadBuffer(d->queue, (cl_mem)src, CL_TRUE, 0, (size_t)bytes, dst, 0,
+                                     NULL, NULL);
+    return err == CL_SUCCESS ? ZESORT_OK : cl_status(d, err, "clEnqueueReadBuffer");
+}
+
+static void drop_events(zs_device *d)
+{
+    for (size_t i = 0; i < d->nevents; ++i)
+        clReleaseEvent(d->events[i]);
+    d->nevents = 0;
+}
+
+static zesort_status ocl_begin(zs_device *d)
+{
+    drop_events(d);
+    return ZESORT_OK;
+}
+
+/* Device time of the events recorded since begin: first start to last end. */
+static zesort_status ocl_finish(zs_device *d, double *ms)
+{
+    cl_int err = clFinish(d->queue);
+    if (err != CL_SUCCESS) {
+        drop_events(d);
+        return cl_status(d, err, "clFinish");
+    }
+    cl_ulong first = 0, last = 0;
+    for (size_t i = 0; i < d->nevents; ++i) {
+        cl_ulong s = 0, e = 0;
+        if (clGetEventProfilingInfo(d->events[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) !=
+                CL_SUCCESS ||
+            clGetEventProfilingInfo(d->events[i], CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) !=
+                CL_SUCCESS)
+            continue;
+        if (i == 0 || s < first)
+            first = s;
+        if (e > last)
+            last = e;
+    }
+    if (ms && d->nevents)
+        *ms += (double)(last - first) / 1e6;
+    drop_events(d);
+    return ZESORT_OK;
+}
+
+/* Too many events in one region: fold the ones so far into the total. */
+static cl_event *next_event(zs_device *d)
+{
+    return d->nevents < MAX_EVENTS ? &d->events[d->nevents] : NULL;
+}
+
+static void keep_event(zs_device *d, cl_event *ev)
+{
+    if (ev)
+        d->nevents++;
+}
+
+static int try_native(zs_device *d, zs_program prog, cl_program *out)
+{
+    for (size_t i = 0; i < zs_blob_count; ++i) {
+        const zs_blob *b = &zs_blobs[i];
+        if (b->program != prog || b->flavor != ZS_FLAVOR_SG || strcmp(b->target, "spirv") == 0)
+            continue;
+        size_t size = b->size;
+        const unsigned char *data = b->data;
+        cl_int status, err;
+        cl_program p = clCreateProgramWithBinary(d->context, 1, &d->device, &size, &data, &status,
+                                                 &err);
+        if (p && err == CL_SUCCESS && clBuildProgram(p, 1, &d->device, "", NULL, NULL) ==
+                                          CL_SUCCESS) {
+            *out = p;
+            return 1;
+        }
+        if (p)
+            clReleaseProgram(p);
+    }
+    return 0;
+}
+
+static zesort_status build_program(zs_device *d, zs_program prog)
+{
+    if (d->programs[prog])
+        return ZESORT_OK;
+    if (d->intel_gpu && try_native(d, prog, &d->programs[prog]))
+        return ZESORT_OK;
+    zs_flavor flavor = d->has_sg ? ZS_FLAVOR_SG : ZS_FLAVOR_PORTABLE;
+    const char *src = zs_program_source(prog);
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(d->context, 1, &src, NULL, &err);
+    if (!p)
+        return cl_status(d, err, "clCreateProgramWithSource");
+    err = clBuildProgram(p, 1, &d->device, zs_program_options(prog, flavor), NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[512] = "";
+        clGetProgramBuildInfo(p, d->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        for (char *c = log; *c; ++c)
+            if (*c == '\n')
+                *c = ' ';
+        clReleaseProgram(p);
+        set_msg(d, "OpenCL kernel build failed (error %d): %s", (int)err, log);
+        return ZESORT_ERROR_BACKEND;
+    }
+    d->programs[prog] = p;
+    return ZESORT_OK;
+}
+
+static zesort_status get_kernel(zs_device *d, zs_kernel k, cl_kernel *out)
+{
+    if (!d->kernels[k]) {
+        zesort_status st = build_program(d, zs_kernel_program(k));
+        if (st != ZESORT_OK)
+            return st;
+        cl_int err;
+        d->kernels[k] = clCreateKernel(d->programs[zs_kernel_program(k)], zs_kernel_name(k), &err);
+        if (!d->kernels[k])
+            return cl_status(d, err, "clCreateKernel");
+    }
+    *out = d->kernels[k];
+    return ZESORT_OK;
+}
+
+static zesort_status ocl_launch(zs_device *d, const zs_step *step, zs_devptr const *buffers)
+{
+    cl_kernel k;
+    zesort_status st = get_kernel(d, step->kernel, &k);
+    if (st != ZESORT_OK)
+        return st;
+    for (int a = 0; a < step->nargs; ++a) {
+        cl_int err;
+        if (step->args[a].is_buffer) {
+            cl_mem m = (cl_mem)buffers[step->args[a].value];
+            err = clSetKernelArg(k, (cl_uint)a, sizeof m, &m);
+        } else {
+            cl_uint v = step->args[a].value;
+            err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
+        }
+        if (err != CL_SUCCESS)
+            return cl_status(d, err, "clSetKernelArg");
+    }
+    size_t local = step->local, global = (size_t)step->groups * step->local;
+    cl_event *ev = next_event(d);
+    cl_int err = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, ev);
+    if (err != CL_SUCCESS)
+        return cl_status(d, err, "clEnqueueNDRangeKernel");
+    keep_event(d, ev);
+    return ZESORT_OK;
+}
+
+static zesort_status ocl_copy(zs_device *d, zs_devptr dst, zs_devptr src, uint64_t bytes)
+{
+    cl_event *ev = next_event(d);
+    cl_int err = clEnqueueCopyBuffer(d->queue, (cl_mem)src, (cl_mem)dst, 0, 0, (size_t)bytes, 0,
+                                     NULL, ev);
+    if (err != CL_SUCCESS)
+        return cl_status(d, err, "clEnqueueCopyBuffer");
+    keep_event(d, ev);
+    return ZESORT_OK;
+}
+
+static void ocl_destroy(zs_device *d)
+{
+    if (!d)
+        return;
+    drop_events(d);
+    for (int k = 0; k < ZS_K_COUNT; ++k)
+        if (d->kernels[k])
+            clReleaseKernel(d->kernels[k]);
+    for (int p = 0; p < ZS_PROG_COUNT; ++p)
+        if (d->programs[p])
+            clReleaseProgram(d->programs[p]);
+    if (d->queue)
+        clReleaseCommandQueue(d->queue);
+    if (d->context)
+        clReleaseContext(d->context);
+    free(d);
+}
+
+static const zs_device_ops opencl_ops = {
+    .name = "opencl",
+    .alloc = ocl_alloc,
+    .release = ocl_release,
+    .write = ocl_write,
+    .read = ocl_read,
+    .begin = ocl_begin,
+    .launch = ocl_launch,
+    .copy = ocl_copy,
+    .finish = ocl_finish,
+    .destroy = ocl_destroy,
+    .message = ocl_message,
+};
+
+/* First device of the wanted kind over all platforms. */
+static int find_device(int want_gpu, cl_device_id *out)
+{
+    cl_platform_id platforms[16];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS)
+        return 0;
+    cl_device_type type = want_gpu == 1 ? CL_DEVICE_TYPE_GPU
+                          : want_gpu == 0 ? CL_DEVICE_TYPE_CPU
+                                          : CL_DEVICE_TYPE_ALL;
+    for (cl_uint p = 0; p < np && p < 16; ++p) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], type, 1, out, &nd) == CL_SUCCESS && nd > 0)
+            return 1;
+    }
+    return 0;
+}
+
+zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops **ops, char *desc,
+                             size_t desc_len, char *msg, size_t msg_len)
+{
+    *out = NULL;
+    cl_device_id dev;
+    if (!find_device(want_gpu, &dev)) {
+        snprintf(msg, msg_len, "no OpenCL %s device found (is an ICD such as pocl-opencl-icd installed?)",
+                 want_gpu == 1 ? "GPU" : want_gpu == 0 ? "CPU" : "");
+        return ZESORT_ERROR_NO_DEVICE;
+    }
+    zs_device *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(msg, msg_len, "out of host memory");
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    d->device = dev;
+    cl_int err;
+    d->context = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (d->context)
+        d->queue = clCreateCommandQueue(d->context, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!d->context || !d->queue) {
+        snprintf(msg, msg_len, "cannot create an OpenCL context/queue (error %d)", (int)err);
+        ocl_destroy(d);
+        return ZESORT_ERROR_BACKEND;
+    }
+    char name[256] = "", platform_name[128] = "", ext[8192] = "";
+    cl_platform_id platform;
+    cl_uint vendor = 0;
+    cl_device_type type = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
+    d->intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
+    d->has_sg = d->intel_gpu && strstr(ext, "cl_intel_subgroups") != NULL;
+    snprintf(desc, desc_len, "%s: %s", platform_name, name);
+    *out = d;
+    *ops = &opencl_ops;
+    return ZESORT_OK;
+}

@@ -1,0 +1,112 @@
+/*
+ * run_plan.c — the generic plan executor shared by the device backends:
+ * allocation of plan buffers, upload, launches, host scans, download, timing.
+ */
+#include "run_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void release_all(zs_run *run)
+{
+    for (int b = 0; b < ZS_BUF_COUNT; ++b) {
+        if (run->buffers[b])
+            run->ops->release(run->dev, run->buffers[b]);
+        run->buffers[b] = NULL;
+    }
+}
+
+zesort_status zs_run_read(zs_run *run, zs_buffer b, void *dst, uint64_t bytes)
+{
+    return run->ops->read(run->dev, run->buffers[b], dst, bytes);
+}
+
+/* The CM tutorial's prefix step: the table goes to the host, is scanned, comes back. */
+static zesort_status host_scan(zs_run *run, const zs_step *step, double *ms)
+{
+    uint64_t bytes = step->table_len * sizeof(uint32_t);
+    uint32_t *table = malloc(bytes ? bytes : 1);
+    if (!table) {
+        snprintf(run->err, run->err_len, "out of host memory for a %llu-byte prefix table",
+                 (unsigned long long)bytes);
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    double t0 = now_ms();
+    zesort_status st = run->ops->read(run->dev, run->buffers[ZS_BUF_TABLE], table, bytes);
+    if (st == ZESORT_OK) {
+        zs_host_exclusive_scan(table, step->table_len);
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_TABLE], table, bytes);
+    }
+    *ms += now_ms() - t0;
+    free(table);
+    return st;
+}
+
+static zesort_status run_steps(zs_run *run, const zs_plan *plan, double *ms, zs_step_hook hook,
+                               void *hook_user)
+{
+    const zs_device_ops *ops = run->ops;
+    zesort_status st = ops->begin(run->dev);
+    for (size_t i = 0; st == ZESORT_OK && i < plan->nsteps; ++i) {
+        const zs_step *s = &plan->steps[i];
+        switch (s->kind) {
+        case ZS_STEP_KERNEL:
+            st = ops->launch(run->dev, s, run->buffers);
+            break;
+        case ZS_STEP_COPY:
+            st = ops->copy(run->dev, run->buffers[s->dst], run->buffers[s->src], s->bytes);
+            break;
+        case ZS_STEP_HOST_SCAN:
+            st = ops->finish(run->dev, ms);
+            if (st == ZESORT_OK)
+                st = host_scan(run, s, ms);
+            if (st == ZESORT_OK)
+                st = ops->begin(run->dev);
+            break;
+        }
+        if (st == ZESORT_OK && hook) {
+            st = ops->finish(run->dev, ms);
+            if (st == ZESORT_OK && hook(hook_user, i, s) != 0)
+                st = ZESORT_ERROR_BACKEND;
+            if (st == ZESORT_OK)
+                st = ops->begin(run->dev);
+        }
+    }
+    if (st == ZESORT_OK)
+        st = ops->finish(run->dev, ms);
+    return st;
+}
+
+zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, uint32_t *keys, double *device_ms,
+                          zs_step_hook hook, void *hook_user)
+{
+    double ms = 0;
+    zesort_status st = ZESORT_OK;
+    for (int b = 0; b < ZS_BUF_COUNT && st == ZESORT_OK; ++b)
+        if (plan->buffer_bytes[b])
+            st = run->ops->alloc(run->dev, plan->buffer_bytes[b], &run->buffers[b]);
+    if (st == ZESORT_OK) {
+        uint32_t params[4] = {(uint32_t)plan->n, 0, 0, 0};
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
+    }
+    if (st == ZESORT_OK)
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], keys,
+                             plan->buffer_bytes[ZS_BUF_KEYS]);
+    if (st == ZESORT_OK)
+        st = run_steps(run, plan, &ms, hook, hook_user);
+    if (st == ZESORT_OK)
+        st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], keys,
+                            plan->buffer_bytes[ZS_BUF_KEYS]);
+    release_all(run);
+    if (st == ZESORT_OK && device_ms)
+        *device_ms = ms;
+    return st;
+}

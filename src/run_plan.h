@@ -1,0 +1,30 @@
+/*
+ * run_plan.h — executes a plan on a device backend for keys in host memory.
+ */
+#ifndef ZESORT_RUN_PLAN_H
+#define ZESORT_RUN_PLAN_H
+
+#include "device_backend.h"
+
+/* Called after step `index` has completed (the device is idle), for tests
+ * that inspect intermediate buffers with zs_run_read(). Returns 0 to go on. */
+typedef int (*zs_step_hook)(void *user, size_t index, const zs_step *step);
+
+typedef struct zs_run {
+    const zs_device_ops *ops;
+    zs_device *dev;
+    zs_devptr buffers[ZS_BUF_COUNT];
+    char *err;       /* message buffer of the caller */
+    size_t err_len;
+} zs_run;
+
+/* Uploads keys, runs every step, downloads the result into keys. On failure
+ * keys are unchanged unless the final download itself failed. device_ms may
+ * be NULL; it receives device time of all steps plus host scan time. */
+zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, uint32_t *keys, double *device_ms,
+                          zs_step_hook hook, void *hook_user);
+
+/* Reads `bytes` of plan buffer `b` during a hook. */
+zesort_status zs_run_read(zs_run *run, zs_buffer b, void *dst, uint64_t bytes);
+
+#endif
