@@ -1,0 +1,208 @@
+/*
+ * cli.h — internal interface between the files of the `zesort` command-line
+ * tool. Each .c file does one job (argument parsing, file I/O, one command);
+ * this header is what they share. The CLI uses only the public API zesort.h.
+ *
+ * Exit status contract (DESIGN.md §5.2): 0 success, 2 usage error, 1 any
+ * other error. Every error is exactly one line on stderr starting "zesort: ".
+ */
+#ifndef ZESORT_CLI_H
+#define ZESORT_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zesort.h"
+
+/* ---- exit codes ---------------------------------------------------------- */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAILURE = 1, /* I/O, device, library failure, bad file contents */
+    CLI_EXIT_USAGE = 2    /* unknown flag/value, missing operand, bad combination,
+                             or a valid request the library does not support yet */
+};
+
+/* ---- report.c: the one-line error messages -------------------------------- */
+
+/* Prints "zesort: <message>" as one line on stderr (newlines in the message
+ * are replaced so the line stays one line) and returns CLI_EXIT_FAILURE. */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Same, for usage errors: adds a pointer to `zesort CMD --help` and returns
+ * CLI_EXIT_USAGE. `cmd` may be NULL for the top level. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reports a failed library call `what` (e.g. "sort") and returns the exit code:
+ * ZESORT_ERROR_UNSUPPORTED -> "not supported yet", CLI_EXIT_USAGE (the request
+ * is well formed but this library version cannot do it); anything else ->
+ * CLI_EXIT_FAILURE. `ctx` may be NULL (failed zesort_create). */
+int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx);
+
+/* ---- args.c: tokenizer and value parsers ---------------------------------- */
+
+/* Walks the arguments of one command. Accepts "--flag value", "--flag=value",
+ * operands anywhere, and "--" to end options. */
+typedef struct cli_args {
+    int argc;
+    char **argv;
+    int pos;              /* next argv index to look at */
+    int options_done;     /* "--" seen: everything else is an operand */
+    const char *inline_value; /* value after '=' in the current flag, or NULL */
+    char flag[64];        /* current flag name without "=value" */
+} cli_args;
+
+enum { CLI_ARG_END = 0, CLI_ARG_FLAG = 1, CLI_ARG_OPERAND = 2 };
+
+void cli_args_init(cli_args *a, int argc, char **argv);
+
+/* Next token: CLI_ARG_FLAG (name in a->flag), CLI_ARG_OPERAND (*operand set),
+ * or CLI_ARG_END. */
+int cli_args_next(cli_args *a, const char **operand);
+
+/* The value of the current flag (inline "=value" or the next argument).
+ * Returns 0, or a usage error exit code (already reported) when missing. */
+int cli_args_value(cli_args *a, const char *cmd, const char **value);
+
+/* A flag that takes no value must not be given one ("--descending=1"). */
+int cli_args_no_value(cli_args *a, const char *cmd);
+
+/* 1 when argv[0..argc) asks for help (--help or -h before a "--"). */
+int cli_wants_help(int argc, char **argv);
+
+/* Value parsers: return 0 on success, -1 when the text is not valid. */
+int cli_parse_key_type(const char *text, zesort_key_type *out);
+int cli_parse_scan(const char *text, zesort_scan *out);
+/* "LO:HI" with 0 <= LO < HI <= key_bits, decimal digits only. */
+int cli_parse_bits(const char *text, unsigned key_bits, unsigned *lo, unsigned *hi);
+/* A count: decimal digits with an optional binary suffix k, m, g (1k = 1024). */
+int cli_parse_count(const char *text, uint64_t *out);
+
+/* Splits a comma separated list into at most `max` pieces (copied into
+ * `storage`, which must hold strlen(text)+1 bytes). Returns the number of
+ * pieces or -1 for an empty piece or too many pieces. */
+int cli_split_list(const char *text, char *storage, const char **pieces, int max);
+
+/* ---- names ---------------------------------------------------------------- */
+const char *cli_key_type_name(zesort_key_type type);
+const char *cli_scan_name(zesort_scan scan);
+
+/* ---- keys.c: key arrays of any type --------------------------------------- */
+
+/* Bytes per key (4 or 8) and bits per key (32 or 64). */
+size_t cli_key_size(zesort_key_type type);
+unsigned cli_key_bits(zesort_key_type type);
+
+/* Fills `keys` (n keys of `type`) with uniform random bit patterns from a
+ * fixed seed, so benchmark runs are repeatable. */
+void cli_random_keys(void *keys, uint64_t n, zesort_key_type type, uint64_t seed);
+
+/* Maps the key at index i to an unsigned value whose natural order is the
+ * sort order of the type (signed: flip the sign bit; floats: IEEE-754
+ * totalOrder, negative floats have every bit flipped). */
+uint64_t cli_key_order(const void *keys, uint64_t i, zesort_key_type type);
+
+/* Index of the first position where keys are out of order (ascending, or
+ * descending when `descending`), or n when sorted. */
+uint64_t cli_first_unsorted(const void *keys, uint64_t n, zesort_key_type type, int descending);
+
+/* Sorts a copy on the host (qsort by full key order, ascending); the reference
+ * that a device result must equal bit for bit. */
+void cli_reference_sort(void *keys, uint64_t n, zesort_key_type type);
+
+/* An order-independent checksum of the multiset of keys, for inputs too big
+ * for a reference copy: equal multisets give equal sums. */
+uint64_t cli_multiset_hash(const void *keys, uint64_t n, zesort_key_type type);
+
+/* ---- verify.c: checking a device result --------------------------------- */
+
+/* What a sort's result is checked against. */
+typedef struct cli_expected {
+    const void *input;     /* the keys before sorting (n keys) */
+    const void *reference; /* the same keys sorted on the host, or NULL */
+    uint64_t input_hash;   /* cli_multiset_hash(input), used without reference */
+    zesort_key_type type;
+    int descending;
+} cli_expected;
+
+/* Checks that `keys` (n keys) is the sorted input: in order, and bit-equal to
+ * the reference (or, without one, the same multiset by hash). With `values`
+ * (sorted along, initially 0..n-1): each value names the input position of
+ * its key, and equal keys keep input order (stability). Returns 0, or -1
+ * with a one-line reason in msg. */
+int cli_verify_sort(const cli_expected *exp, const void *keys, const uint32_t *values, uint64_t n,
+                    char *msg, size_t msg_cap);
+
+/* ---- file_io.c: whole-file reads and atomic writes ------------------------ */
+
+/* Reads the whole file `path` into a new buffer (*data, free() it; never NULL
+ * on success, even for an empty file) of *size bytes. On failure reports the
+ * error and returns CLI_EXIT_FAILURE. */
+int cli_read_file(const char *path, void **data, size_t *size);
+
+/* An output being written: a temporary file next to the destination, renamed
+ * over it on commit. Until then an existing destination is untouched, and
+ * abort (or SIGINT/SIGTERM/SIGHUP) removes the temporary file. */
+typedef struct cli_output {
+    char *final_path;
+    char *temp_path;
+    int fd;
+} cli_output;
+
+/* Creates the temporary file (mkstemp in the destination's directory).
+ * Returns 0 or CLI_EXIT_FAILURE (reported). */
+int cli_output_open(cli_output *out, const char *path);
+/* Appends bytes; returns 0 or CLI_EXIT_FAILURE (reported). */
+int cli_output_write(cli_output *out, const void *data, size_t size);
+/* Flushes and closes the temporary file, still not visible under the final
+ * name. Returns 0 or CLI_EXIT_FAILURE (reported, temp file removed). */
+int cli_output_close(cli_output *out);
+/* Renames the closed temporary file over the destination. Returns 0 or
+ * CLI_EXIT_FAILURE (reported, temp file removed). */
+int cli_output_commit(cli_output *out);
+/* Removes the temporary file if it still exists. Safe to call twice. */
+void cli_output_abort(cli_output *out);
+
+/* Whole-buffer convenience: open + write + close + commit. */
+int cli_write_file_atomic(const char *path, const void *data, size_t size);
+
+/* 1 when both paths name the same existing file (same device and inode). */
+int cli_same_file(const char *a, const char *b);
+
+/* ---- commands ------------------------------------------------------------- */
+int cli_cmd_sort(int argc, char **argv);
+int cli_cmd_bench(int argc, char **argv);
+int cli_cmd_info(int argc, char **argv);
+int cli_cmd_demo(int argc, char **argv);
+
+/* ---- bench_plot.c --------------------------------------------------------- */
+
+/* One benchmark measurement, as printed, written to CSV and plotted. */
+typedef struct cli_measurement {
+    const char *algo;
+    const char *scan;
+    uint64_t n;
+    double median_ms;
+    double mkeys_per_s;
+} cli_measurement;
+
+/* 0 when a `gnuplot` executable is on PATH, else reports the error naming the
+ * Debian package and returns CLI_EXIT_FAILURE. Checked before benchmarking. */
+int cli_plot_check(void);
+
+/* Draws Mkeys/s against n, one line per algo/scan, into the PNG `path`
+ * (atomically). Returns 0 or CLI_EXIT_FAILURE (reported). */
+int cli_plot_png(const char *path, const cli_measurement *m, size_t count, const char *title);
+
+/* ---- help.c / version ----------------------------------------------------- */
+
+/* Prints the help of `cmd` (NULL: the top-level help) to stdout. Returns 0,
+ * or -1 if cmd is not a command. */
+int cli_print_help(const char *cmd);
+
+/* The version string, generated by meson from the project version. */
+extern const char *const zesort_cli_version;
+
+/* Monotonic wall clock in milliseconds (for progress/report, not for bench). */
+double cli_now_ms(void);
+
+#endif

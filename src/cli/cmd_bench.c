@@ -1,0 +1,499 @@
+/*
+ * cmd_bench.c — `zesort bench`: device time of whole sorts of uniform random
+ * keys for every algorithm × n × scan mode, median of --repeat runs after one
+ * warm-up, each result verified before it is reported. Prints a table and the
+ * speed ratios (the 2-bit vs 4-bit comparison is a product feature, DESIGN.md
+ * §1.1), and optionally writes a CSV and a PNG plot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char CMD[] = "bench";
+
+enum { MAX_LIST = 32 };
+#define BENCH_SEED UINT64_C(0x5EED2024)
+/* Beyond this n a host reference copy + qsort costs more than it is worth;
+ * a multiset checksum proves the permutation instead. */
+#define REFERENCE_MAX_N (UINT64_C(1) << 24)
+
+typedef struct bench_request {
+    uint64_t n[MAX_LIST];
+    int n_count;
+    zesort_algo algo[MAX_LIST];
+    int algo_count;
+    zesort_scan scan[2];
+    int scan_count; /* 0: default (host+device for cm2/cm4, device otherwise) */
+    zesort_key_type type;
+    int pairs;
+    zesort_backend backend;
+    int repeat;
+    const char *csv_path;
+    const char *plot_path;
+} bench_request;
+
+/* ---- arguments --------------------------------------------------------------- */
+
+static int parse_n_list(const char *text, bench_request *req)
+{
+    char storage[512];
+    const char *piece[MAX_LIST];
+    if (strlen(text) >= sizeof storage)
+        return cli_usage(CMD, "--n list too long");
+    int count = cli_split_list(text, storage, piece, MAX_LIST);
+    if (count < 0)
+        return cli_usage(CMD, "bad --n list '%s'", text);
+    for (int i = 0; i < count; ++i) {
+        if (cli_parse_count(piece[i], &req->n[i]) || req->n[i] == 0 ||
+            req->n[i] > ZESORT_MAX_KEYS)
+            return cli_usage(CMD, "bad --n value '%s': expected a count from 1 to %llu "
+                             "(suffix k, m, g allowed)", piece[i],
+                             (unsigned long long)ZESORT_MAX_KEYS);
+    }
+    req->n_count = count;
+    return 0;
+}
+
+static int parse_algo_list(const char *text, bench_request *req)
+{
+    char storage[512];
+    const char *piece[MAX_LIST];
+    if (strlen(text) >= sizeof storage)
+        return cli_usage(CMD, "--algo list too long");
+    int count = cli_split_list(text, storage, piece, MAX_LIST);
+    if (count < 0)
+        return cli_usage(CMD, "bad --algo list '%s'", text);
+    for (int i = 0; i < count; ++i) {
+        if (zesort_parse_algo(piece[i], &req->algo[i]))
+            return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", piece[i]);
+        for (int j = 0; j < i; ++j) {
+            if (req->algo[j] == req->algo[i])
+                return cli_usage(CMD, "algorithm '%s' given twice", piece[i]);
+        }
+    }
+    req->algo_count = count;
+    return 0;
+}
+
+static int parse_scan_list(const char *text, bench_request *req)
+{
+    char storage[64];
+    const char *piece[2];
+    int count = strlen(text) < sizeof storage ? cli_split_list(text, storage, piece, 2) : -1;
+    if (count < 0)
+        return cli_usage(CMD, "bad --scan list '%s' (host, device or host,device)", text);
+    for (int i = 0; i < count; ++i) {
+        if (cli_parse_scan(piece[i], &req->scan[i]))
+            return cli_usage(CMD, "unknown scan mode '%s' (host, device)", piece[i]);
+    }
+    if (count == 2 && req->scan[0] == req->scan[1])
+        return cli_usage(CMD, "scan mode '%s' given twice", piece[0]);
+    req->scan_count = count;
+    return 0;
+}
+
+static int takes_value(const char *flag)
+{
+    static const char *const flags[] = {"--n",      "--algo", "--scan", "--type",
+                                        "--backend", "--repeat", "--csv", "--plot"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
+        if (strcmp(flag, flags[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int parse_bench_args(int argc, char **argv, bench_request *req)
+{
+    memset(req, 0, sizeof *req);
+    req->n[0] = UINT64_C(1048576);
+    req->n[1] = UINT64_C(4194304);
+    req->n_count = 2;
+    req->algo[0] = ZESORT_ALGO_CM2;
+    req->algo[1] = ZESORT_ALGO_CM4;
+    req->algo_count = 2;
+    req->type = ZESORT_KEY_U32;
+    req->backend = ZESORT_BACKEND_AUTO;
+    req->repeat = 5;
+
+    cli_args a;
+    cli_args_init(&a, argc, argv);
+    const char *operand, *v;
+    int kind, rc;
+    while ((kind = cli_args_next(&a, &operand)) != CLI_ARG_END) {
+        if (kind == CLI_ARG_OPERAND)
+            return cli_usage(CMD, "unexpected operand '%s'", operand);
+        const char *f = a.flag;
+        if (strcmp(f, "--pairs") == 0) {
+            if ((rc = cli_args_no_value(&a, CMD)))
+                return rc;
+            req->pairs = 1;
+            continue;
+        }
+        if (!takes_value(f))
+            return cli_usage(CMD, "unknown option '%s'", f);
+        if ((rc = cli_args_value(&a, CMD, &v)))
+            return rc;
+        if (strcmp(f, "--n") == 0) {
+            if ((rc = parse_n_list(v, req)))
+                return rc;
+        } else if (strcmp(f, "--algo") == 0) {
+            if ((rc = parse_algo_list(v, req)))
+                return rc;
+        } else if (strcmp(f, "--scan") == 0) {
+            if ((rc = parse_scan_list(v, req)))
+                return rc;
+        } else if (strcmp(f, "--type") == 0) {
+            if (cli_parse_key_type(v, &req->type))
+                return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
+        } else if (strcmp(f, "--backend") == 0) {
+            if (zesort_parse_backend(v, &req->backend))
+                return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
+        } else if (strcmp(f, "--repeat") == 0) {
+            uint64_t r;
+            if (cli_parse_count(v, &r) || r < 1 || r > 1000)
+                return cli_usage(CMD, "bad --repeat '%s': expected 1 to 1000", v);
+            req->repeat = (int)r;
+        } else if (strcmp(f, "--csv") == 0) {
+            req->csv_path = v;
+        } else { /* --plot */
+            req->plot_path = v;
+        }
+    }
+    return 0;
+}
+
+/* ---- measuring ---------------------------------------------------------------- */
+
+/* One configuration to measure at every n. */
+typedef struct bench_combo {
+    zesort_algo algo;
+    zesort_scan scan;
+} bench_combo;
+
+static int build_combos(const bench_request *req, bench_combo *combo)
+{
+    int count = 0;
+    for (int i = 0; i < req->algo_count; ++i) {
+        zesort_algo algo = req->algo[i];
+        if (req->scan_count > 0) {
+            for (int s = 0; s < req->scan_count; ++s)
+                combo[count++] = (bench_combo){algo, req->scan[s]};
+        } else if (algo == ZESORT_ALGO_CM2 || algo == ZESORT_ALGO_CM4) {
+            /* The CM tutorial's host scan next to the device scan: both kept. */
+            combo[count++] = (bench_combo){algo, ZESORT_SCAN_HOST};
+            combo[count++] = (bench_combo){algo, ZESORT_SCAN_DEVICE};
+        } else {
+            combo[count++] = (bench_combo){algo, ZESORT_SCAN_DEVICE};
+        }
+    }
+    return count;
+}
+
+static zesort_options combo_options(const bench_request *req, const bench_combo *c)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = req->type;
+    o.algo = c->algo;
+    o.scan = c->scan;
+    o.bit_lo = 0;
+    o.bit_hi = cli_key_bits(req->type);
+    return o;
+}
+
+/* A tiny sort per configuration before the long runs, so an unsupported
+ * combination fails in a second instead of after minutes of measuring. */
+static int probe_combos(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
+                        int count)
+{
+    enum { PROBE_N = 1000 };
+    uint64_t keys[PROBE_N];
+    uint32_t values[PROBE_N];
+    for (int i = 0; i < count; ++i) {
+        zesort_options o = combo_options(req, &combo[i]);
+        cli_random_keys(keys, PROBE_N, req->type, BENCH_SEED);
+        for (uint32_t j = 0; j < PROBE_N; ++j)
+            values[j] = j;
+        zesort_status st = zesort_sort(ctx, keys, req->pairs ? values : NULL, PROBE_N, &o);
+        if (st != ZESORT_OK) {
+            char what[96];
+            snprintf(what, sizeof what, "bench %s %s%s scan=%s", zesort_algo_name(o.algo),
+                     cli_key_type_name(o.key_type), req->pairs ? " pairs" : "",
+                     cli_scan_name(o.scan));
+            return cli_fail_status(what, st, ctx);
+        }
+    }
+    return 0;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+static double median(double *v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+/* Buffers for one n, shared by every configuration measured at that n. */
+typedef struct bench_data {
+    uint64_t n;
+    void *input, *work, *reference;
+    uint32_t *values; /* pairs only */
+    cli_expected expected;
+} bench_data;
+
+static void free_data(bench_data *d)
+{
+    free(d->input);
+    free(d->work);
+    free(d->reference);
+    free(d->values);
+    memset(d, 0, sizeof *d);
+}
+
+static int make_data(const bench_request *req, uint64_t n, bench_data *d)
+{
+    memset(d, 0, sizeof *d);
+    size_t bytes = (size_t)n * cli_key_size(req->type);
+    d->n = n;
+    d->input = malloc(bytes);
+    d->work = malloc(bytes);
+    if (req->pairs)
+        d->values = malloc((size_t)n * sizeof(uint32_t));
+    else if (n <= REFERENCE_MAX_N)
+        d->reference = malloc(bytes);
+    if (!d->input || !d->work || (req->pairs && !d->values) ||
+        (!req->pairs && n <= REFERENCE_MAX_N && !d->reference)) {
+        free_data(d);
+        return cli_fail("out of host memory for %llu keys", (unsigned long long)n);
+    }
+    cli_random_keys(d->input, n, req->type, BENCH_SEED);
+    if (d->reference) {
+        memcpy(d->reference, d->input, bytes);
+        cli_reference_sort(d->reference, n, req->type);
+    }
+    d->expected = (cli_expected){d->input, d->reference,
+                                 cli_multiset_hash(d->input, n, req->type), req->type, 0};
+    return 0;
+}
+
+static void reset_work(const bench_request *req, bench_data *d)
+{
+    memcpy(d->work, d->input, (size_t)d->n * cli_key_size(req->type));
+    if (d->values) {
+        for (uint64_t i = 0; i < d->n; ++i)
+            d->values[i] = (uint32_t)i;
+    }
+}
+
+/* Warm-up + `repeat` timed sorts of fresh copies; verifies the last result. */
+static int measure(const bench_request *req, zesort_context *ctx, const bench_combo *c,
+                   bench_data *d, double *median_ms)
+{
+    zesort_options o = combo_options(req, c);
+    double *times = malloc((size_t)req->repeat * sizeof *times);
+    if (!times)
+        return cli_fail("out of host memory");
+    int rc = 0;
+    for (int r = -1; r < req->repeat && rc == 0; ++r) { /* r == -1: warm-up */
+        reset_work(req, d);
+        double ms = 0;
+        zesort_status st = zesort_sort_timed(ctx, d->work, d->values, d->n, &o, &ms);
+        if (st != ZESORT_OK)
+            rc = cli_fail_status("bench sort", st, ctx);
+        else if (r >= 0)
+            times[r] = ms;
+    }
+    if (rc == 0) {
+        char why[160];
+        if (cli_verify_sort(&d->expected, d->work, d->values, d->n, why, sizeof why) != 0)
+            rc = cli_fail("bench: %s scan=%s n=%llu: result is wrong: %s", zesort_algo_name(c->algo),
+                          cli_scan_name(c->scan), (unsigned long long)d->n, why);
+        else
+            *median_ms = median(times, req->repeat);
+    }
+    free(times);
+    return rc;
+}
+
+/* ---- reporting ----------------------------------------------------------------- */
+
+static void print_row(const char *backend, const char *device, const cli_measurement *m)
+{
+    printf("%-10s  %-32.32s  %-8s  %-6s  %11llu  %10.3f  %11.2f\n", backend, device, m->algo,
+           m->scan, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s);
+    fflush(stdout); /* rows appear as they are measured */
+}
+
+/* CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int write_csv(const bench_request *req, const char *backend, const char *device,
+                     const cli_measurement *m, size_t count)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return cli_fail("out of host memory");
+    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat\n", f);
+    for (size_t i = 0; i < count; ++i) {
+        csv_field(f, backend);
+        fputc(',', f);
+        csv_field(f, device);
+        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d\n", m[i].algo, cli_key_type_name(req->type),
+                req->pairs, (unsigned long long)m[i].n, m[i].median_ms, m[i].mkeys_per_s,
+                m[i].scan, req->repeat);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return cli_fail("out of host memory");
+    }
+    int rc = cli_write_file_atomic(req->csv_path, text, size);
+    free(text);
+    return rc;
+}
+
+static const cli_measurement *find(const cli_measurement *m, size_t count, const char *algo,
+                                   const char *scan, uint64_t n)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (m[i].n == n && strcmp(m[i].algo, algo) == 0 && strcmp(m[i].scan, scan) == 0)
+            return &m[i];
+    }
+    return NULL;
+}
+
+/* Speed ratios: every algorithm against the first one given (cm4/cm2 by
+ * default) per scan mode and n, then device scan against host scan. */
+static void print_ratios(const bench_request *req, const cli_measurement *m, size_t count)
+{
+    static const char *const scans[] = {"host", "device"};
+    int printed = 0;
+    const char *base = zesort_algo_name(req->algo[0]);
+    for (int a = 1; a < req->algo_count; ++a) {
+        const char *algo = zesort_algo_name(req->algo[a]);
+        for (int s = 0; s < 2; ++s) {
+            for (int i = 0; i < req->n_count; ++i) {
+                const cli_measurement *x = find(m, count, algo, scans[s], req->n[i]);
+                const cli_measurement *y = find(m, count, base, scans[s], req->n[i]);
+                if (!x || !y || y->mkeys_per_s <= 0)
+                    continue;
+                if (!printed++)
+                    printf("\nspeed ratios (Mkeys/s of the first over the second):\n");
+                printf("  %s/%s  scan=%-6s  n=%-11llu  %.2fx\n", algo, base, scans[s],
+                       (unsigned long long)req->n[i], x->mkeys_per_s / y->mkeys_per_s);
+            }
+        }
+    }
+    for (int a = 0; a < req->algo_count; ++a) {
+        const char *algo = zesort_algo_name(req->algo[a]);
+        for (int i = 0; i < req->n_count; ++i) {
+            const cli_measurement *d = find(m, count, algo, "device", req->n[i]);
+            const cli_measurement *h = find(m, count, algo, "host", req->n[i]);
+            if (!d || !h || h->mkeys_per_s <= 0)
+                continue;
+            if (!printed++)
+                printf("\nspeed ratios (Mkeys/s of the first over the second):\n");
+            printf("  %s device-scan/host-scan  n=%-11llu  %.2fx\n", algo,
+                   (unsigned long long)req->n[i], d->mkeys_per_s / h->mkeys_per_s);
+        }
+    }
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int run_bench(const bench_request *req)
+{
+    bench_combo combo[2 * MAX_LIST];
+    int combos = build_combos(req, combo);
+    size_t total = (size_t)combos * (size_t)req->n_count;
+    cli_measurement *m = calloc(total, sizeof *m);
+    if (!m)
+        return cli_fail("out of host memory");
+
+    zesort_context *ctx = NULL;
+    int rc = 0;
+    zesort_status st = zesort_create(req->backend, &ctx);
+    if (st != ZESORT_OK) {
+        rc = cli_fail_status("backend set-up", st, NULL);
+        goto done;
+    }
+    if ((rc = probe_combos(req, ctx, combo, combos)))
+        goto done;
+
+    const char *backend = zesort_backend_name(zesort_context_backend(ctx));
+    const char *device = zesort_context_device(ctx);
+    printf("zesort bench: %s keys%s, backend %s, device %s, median of %d after a warm-up\n",
+           cli_key_type_name(req->type), req->pairs ? " + u32 values" : "", backend, device,
+           req->repeat);
+    printf("%-10s  %-32s  %-8s  %-6s  %11s  %10s  %11s\n", "backend", "device", "algo", "scan", "n",
+           "median_ms", "mkeys_per_s");
+
+    size_t done_count = 0;
+    for (int i = 0; i < req->n_count && rc == 0; ++i) {
+        bench_data d;
+        if ((rc = make_data(req, req->n[i], &d)))
+            break;
+        for (int c = 0; c < combos && rc == 0; ++c) {
+            double ms = 0;
+            if ((rc = measure(req, ctx, &combo[c], &d, &ms)))
+                break;
+            cli_measurement *x = &m[done_count++];
+            x->algo = zesort_algo_name(combo[c].algo);
+            x->scan = cli_scan_name(combo[c].scan);
+            x->n = req->n[i];
+            x->median_ms = ms;
+            x->mkeys_per_s = ms > 0 ? (double)req->n[i] / (ms * 1e3) : 0.0;
+            print_row(backend, device, x);
+        }
+        free_data(&d);
+    }
+    if (rc)
+        goto done;
+    print_ratios(req, m, done_count);
+    if (req->csv_path && (rc = write_csv(req, backend, device, m, done_count)))
+        goto done;
+    if (req->plot_path) {
+        char title[256];
+        snprintf(title, sizeof title, "zesort %s%s sort on %s (%s)", cli_key_type_name(req->type),
+                 req->pairs ? " pairs" : "", device, backend);
+        rc = cli_plot_png(req->plot_path, m, done_count, title);
+    }
+done:
+    zesort_destroy(ctx);
+    free(m);
+    return rc;
+}
+
+int cli_cmd_bench(int argc, char **argv)
+{
+    bench_request req;
+    int rc = parse_bench_args(argc, argv, &req);
+    if (rc)
+        return rc;
+    /* Checked first: a missing gnuplot must not waste a long benchmark. */
+    if (req.plot_path && (rc = cli_plot_check()))
+        return rc;
+    return run_bench(&req);
+}

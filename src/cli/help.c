@@ -1,0 +1,146 @@
+/*
+ * help.c — the help texts. Every flag is described here; keep in step with
+ * the parsers in cmd_*.c and with DESIGN.md §5.2.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char top_help[] =
+    "usage: zesort COMMAND [ARGS]\n"
+    "\n"
+    "Stable LSD radix sort of raw key files on Intel GPUs (Level Zero), any\n"
+    "OpenCL device, or the CPU.\n"
+    "\n"
+    "commands:\n"
+    "  sort INPUT OUTPUT [options]   sort a key file (optionally with a values file)\n"
+    "  bench [options]               measure sort speed per algorithm, n and scan mode\n"
+    "  info                          show version, usable backends and devices, build facts\n"
+    "  demo [options]                sort a few million random keys with cm2 and cm4\n"
+    "  help [COMMAND]                show this help or a command's help\n"
+    "\n"
+    "options:\n"
+    "  -h, --help                    show help (also: zesort COMMAND --help)\n"
+    "  --version                     print the version\n"
+    "\n"
+    "exit status: 0 success, 2 usage error (unknown flag or value, missing operand,\n"
+    "bad combination, or a request this version does not support yet), 1 any other\n"
+    "error. Errors are one line on stderr starting with 'zesort: '.\n";
+
+static const char sort_help[] =
+    "usage: zesort sort INPUT OUTPUT [--type T] [--values VALUES_IN VALUES_OUT]\n"
+    "                   [--algo A] [--backend B] [--scan S] [--descending] [--bits LO:HI]\n"
+    "\n"
+    "Sorts the keys in INPUT and writes them to OUTPUT. Files are raw little-endian\n"
+    "arrays of the key type (no header); values are u32. The sort is stable.\n"
+    "OUTPUT is written to a temporary file in its directory and renamed when\n"
+    "complete: after an error an existing OUTPUT is untouched and no partial file is\n"
+    "left. INPUT may be the same file as OUTPUT.\n"
+    "\n"
+    "options:\n"
+    "  --type T          key type: u32 (default), i32, f32, u64, i64, f64. Signed keys\n"
+    "                    sort by value, floats by IEEE-754 totalOrder\n"
+    "                    (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN)\n"
+    "  --values VALUES_IN VALUES_OUT\n"
+    "                    also move a file of u32 values along with the keys; it must\n"
+    "                    hold exactly as many values as INPUT holds keys (else exit 2).\n"
+    "                    VALUES_OUT is written atomically like OUTPUT and must differ\n"
+    "                    from it\n"
+    "  --algo A          cm2 (2-bit digits, 16 passes for 32-bit keys), cm4 (4-bit\n"
+    "                    digits, 8 passes), onesweep (8-bit digits), auto (default:\n"
+    "                    the library picks for the device)\n"
+    "  --backend B       auto (default: Level Zero GPU, else OpenCL GPU, else OpenCL\n"
+    "                    CPU, else the C fallback), level-zero, opencl, cpu\n"
+    "  --scan S          where each pass's prefix table is scanned: device (default,\n"
+    "                    no round trip) or host (the CM tutorial's way)\n"
+    "  --descending      sort in descending order (still stable)\n"
+    "  --ascending       sort in ascending order (the default)\n"
+    "  --bits LO:HI      sort only by key bits [LO, HI), 0 <= LO < HI <= key bits\n"
+    "                    (default 0:32 or 0:64); e.g. 12:8 or 0:40 on u32 is exit 2\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "Options may come before or after the operands; '--flag=value' also works and\n"
+    "'--' ends the options. Requests this library version cannot do yet (key types\n"
+    "other than u32, values, descending, partial bit ranges, onesweep) fail with\n"
+    "'not supported yet' and exit 2. A file whose size is not a multiple of the\n"
+    "element size, or a missing/unreadable file, is exit 1.\n";
+
+static const char bench_help[] =
+    "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"
+    "                    [--pairs] [--backend B] [--repeat R] [--csv FILE] [--plot FILE.png]\n"
+    "\n"
+    "For every algorithm, n and scan mode: sorts uniform random keys (fixed seed)\n"
+    "once to warm up, then R times, and reports the median device time of the\n"
+    "whole sort (all passes, scans and key transforms; host<->device copies\n"
+    "excluded). Every result is verified (sorted and a permutation of the input;\n"
+    "with --pairs also stable). Prints a table, then speed ratios: each algorithm\n"
+    "against the first one given (cm4/cm2 by default) and device scan against host\n"
+    "scan.\n"
+    "\n"
+    "options:\n"
+    "  --n N[,N...]      key counts (default 1048576,4194304); suffix k, m, g multiply\n"
+    "                    by 2^10, 2^20, 2^30 (e.g. 1m,4m)\n"
+    "  --algo A[,A...]   algorithms: cm2, cm4, onesweep, auto (default cm2,cm4)\n"
+    "  --scan S[,S]      scan modes: host, device or host,device (default: both for\n"
+    "                    cm2 and cm4, device for the others)\n"
+    "  --type T          key type: u32 (default), i32, f32, u64, i64, f64\n"
+    "  --pairs           also sort u32 values along with the keys\n"
+    "  --backend B       auto (default), level-zero, opencl, cpu\n"
+    "  --repeat R        timed runs per measurement, median reported (default 5)\n"
+    "  --csv FILE        write one row per measurement, header:\n"
+    "                    backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat\n"
+    "  --plot FILE.png   draw Mkeys/s against n per algorithm and scan with gnuplot\n"
+    "                    (Debian package gnuplot-nox; exit 1 if it is missing)\n"
+    "  -h, --help        show this help\n";
+
+static const char info_help[] =
+    "usage: zesort info\n"
+    "\n"
+    "Prints one 'key: value' line per fact:\n"
+    "  version           the zesort version\n"
+    "  backends          backends usable now (a context could be created), of\n"
+    "                    level-zero, opencl, cpu\n"
+    "  device-BACKEND    the device each usable backend runs on\n"
+    "  default-backend   what --backend auto picks here\n"
+    "  algorithms        algorithms that backend runs\n"
+    "  key-types         key types that backend sorts\n"
+    "  aot-targets       Intel GPU targets with an embedded native kernel binary\n"
+    "  spirv-flavors     embedded SPIR-V kernel flavors\n"
+    "\n"
+    "options:\n"
+    "  -h, --help        show this help\n";
+
+static const char demo_help[] =
+    "usage: zesort demo [--n N] [--backend B]\n"
+    "\n"
+    "On the best device present (Level Zero GPU, else OpenCL GPU, else OpenCL CPU,\n"
+    "else the C fallback) sorts N random u32 keys with cm2 and with cm4 (device\n"
+    "scan), verifies each result against a host sort and prints the device,\n"
+    "algorithm, Mkeys/s (device time) and whether the result is verified.\n"
+    "\n"
+    "options:\n"
+    "  --n N             number of keys (default 4m = 4194304; suffix k, m, g)\n"
+    "  --backend B       auto (default), level-zero, opencl, cpu\n"
+    "  -h, --help        show this help\n";
+
+int cli_print_help(const char *cmd)
+{
+    const char *text = NULL;
+    if (!cmd)
+        text = top_help;
+    else if (strcmp(cmd, "sort") == 0)
+        text = sort_help;
+    else if (strcmp(cmd, "bench") == 0)
+        text = bench_help;
+    else if (strcmp(cmd, "info") == 0)
+        text = info_help;
+    else if (strcmp(cmd, "demo") == 0)
+        text = demo_help;
+    else if (strcmp(cmd, "help") == 0)
+        text = top_help;
+    if (!text)
+        return -1;
+    fputs(text, stdout);
+    return 0;
+}
