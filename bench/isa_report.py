@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""ISA report: what Intel's compiler makes of every zesort kernel, per target.
+
+For each program (cm2, cm4, scan) compiled as the embedded native binaries are
+(sg flavor), and each Intel target, this runs `ocloc compile` with IGC's shader
+dump on and reads, per kernel: SIMD width, GRF count, instruction count, send
+(memory message) count, GRF spill bytes and flag spills. Per-key figures divide
+by the keys a hardware thread handles (256 for the CM kernels; IGC unrolls the
+8-batch loop fully, so "per batch" is the kernel's count / 8).
+
+Output: a Markdown table on stdout (or --out FILE). Exit status 1 if any kernel
+spills GRF on any target (flag-register spills are reported, not failed).
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+PROGRAMS = [("cm2", "cm_radix.cl", "-DRADIX_BITS=2"),
+            ("cm4", "cm_radix.cl", "-DRADIX_BITS=4"),
+            ("scan", "scan.cl", "")]
+KEYS_PER_THREAD = {"cm_count": 256, "cm_bucket": 256}
+BATCHES = 8
+
+
+def analyse(asm_path):
+    text = open(asm_path, encoding="utf-8", errors="replace").read()
+    name = re.search(r"^//\.kernel (\S+)", text, re.M).group(1)
+    simd = int(re.search(r"_simd(\d+)_", os.path.basename(asm_path)).group(1))
+    grf = re.search(r"numGRF=(\d+)", text)
+    inst = re.search(r"^//\.instCount (\d+)", text, re.M)
+    spill = re.search(r"^//\.spill size (\d+)", text, re.M)
+    flag_spills = sum(int(x) for x in re.findall(r"^//\.spill flag (?:store|load) (\d+)", text, re.M))
+    body = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("//")
+            and not re.match(r"^\s*L\d+:", l)]
+    sends = sum(1 for l in body if re.search(r"\bsends?c?\.", l) or re.search(r"\bsends?c?\s", l))
+    return {"kernel": name, "simd": simd, "grf": int(grf.group(1)) if grf else 0,
+            "inst": int(inst.group(1)) if inst else len(body), "sends": sends,
+            "spill": int(spill.group(1)) if spill else 0, "flag_spills": flag_spills}
+
+
+def compile_target(ocloc, srcdir, src, defines, target, workdir):
+    dump = os.path.join(workdir, "dump")
+    env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump)
+    opts = "-I%s %s -DZS_FLAVOR_SG=1 -cl-std=CL2.0" % (srcdir, defines)
+    cmd = [ocloc, "compile", "-file", os.path.join(srcdir, src), "-device", target,
+           "-out_dir", workdir, "-output", "k", "-output_no_suffix", "-q", "-options", opts]
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError("ocloc failed: %s\n%s%s" % (" ".join(cmd), res.stdout, res.stderr))
+    # keep the widest SIMD variant IGC chose for each kernel
+    best = {}
+    for asm in glob.glob(os.path.join(dump, "*_simd*_entry_*.asm")):
+        r = analyse(asm)
+        if r["kernel"] not in best or r["simd"] > best[r["kernel"]]["simd"]:
+            best[r["kernel"]] = r
+    return sorted(best.values(), key=lambda r: r["kernel"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ocloc", default="ocloc")
+    ap.add_argument("--srcdir", default=os.path.join(os.path.dirname(__file__), "..", "kernels"))
+    ap.add_argument("--targets", default="skl,tgllp,dg2")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    srcdir = os.path.abspath(args.srcdir)
+    rows, spilled = [], []
+    for target in [t for t in args.targets.split(",") if t]:
+        for prog, src, defines in PROGRAMS:
+            with tempfile.TemporaryDirectory() as work:
+                for r in compile_target(args.ocloc, srcdir, src, defines, target, work):
+                    keys = KEYS_PER_THREAD.get(r["kernel"])
+                    per_key = "%.1f" % (r["inst"] / keys) if keys else "-"
+                    per_batch = "%d" % round(r["inst"] / BATCHES) if keys else "-"
+                    send_key = "%.3f" % (r["sends"] / keys) if keys else "-"
+                    rows.append("| %s | %s | %s | %d | %d | %d | %s | %s | %d | %s | %d |" % (
+                        target, prog, r["kernel"], r["simd"], r["grf"], r["inst"], per_batch,
+                        per_key, r["sends"], send_key, r["spill"]))
+                    if r["spill"]:
+                        spilled.append("%s/%s/%s" % (target, prog, r["kernel"]))
+    out = ["| target | program | kernel | SIMD | GRF | instructions | per batch of 32 | per key "
+           "| sends | sends per key | spill bytes |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+    text = "\n".join(out) + "\n"
+    if args.out:
+        open(args.out, "w").write(text)
+    sys.stdout.write(text)
+    if spilled:
+        sys.stderr.write("isa_report: GRF spills in %s\n" % ", ".join(spilled))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
