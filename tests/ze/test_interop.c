@@ -1,0 +1,617 @@
+/*
+ * test_interop.c — Check tests of the Level Zero interop API (zesort_ze.h)
+ * on whatever Level Zero driver is present (in `meson test`: the test driver
+ * tests/ze_cl_driver over PoCL, with the loader's validation layer on).
+ *
+ * A small pipeline is built around the sort: a producer kernel writes keys
+ * (and a count) into device memory, the sort is appended to the same command
+ * list, and a consumer kernel reads the sorted keys; events chain them.
+ * The producer/consumer SPIR-V is made by ocloc at build time
+ * (pipeline_kernels.cl); its path is argv[1].
+ *
+ * Exit status 77 (skip) when no Level Zero driver is present.
+ * Tests run without fork (CK_NOFORK): a driver with worker threads does not
+ * survive fork().
+ */
+#include <check.h>
+#include <level_zero/ze_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zesort_ze.h"
+
+static const char *spv_path;
+
+static struct {
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    ze_context_handle_t ctx;
+    uint32_t ordinal;
+    ze_command_list_handle_t imm;
+    ze_module_handle_t module;
+    ze_kernel_handle_t produce, consume;
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t ev[8];
+    void *host;       /* host USM staging for readback */
+    size_t host_bytes;
+    zesort_ze_sorter *sorter;
+} g;
+
+#define ZE_OK(call) ck_assert_msg((call) == ZE_RESULT_SUCCESS, "%s failed", #call)
+
+/* ---- set-up ---------------------------------------------------------- */
+
+static int find_device(void)
+{
+    uint32_t nd = 0;
+    if (zeDriverGet(&nd, NULL) != ZE_RESULT_SUCCESS || nd == 0)
+        return -1;
+    ze_driver_handle_t drivers[8];
+    nd = nd > 8 ? 8 : nd;
+    if (zeDriverGet(&nd, drivers) != ZE_RESULT_SUCCESS)
+        return -1;
+    int best = 0;
+    for (uint32_t d = 0; d < nd; d++) {
+        uint32_t n = 8;
+        ze_device_handle_t devs[8];
+        if (zeDeviceGet(drivers[d], &n, devs) != ZE_RESULT_SUCCESS)
+            continue;
+        for (uint32_t i = 0; i < n; i++) {
+            ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+            if (zeDeviceGetProperties(devs[i], &p) != ZE_RESULT_SUCCESS)
+                continue;
+            int rank = p.type == ZE_DEVICE_TYPE_GPU ? 2 : 1;
+            if (rank > best) {
+                best = rank;
+                g.driver = drivers[d];
+                g.device = devs[i];
+            }
+        }
+    }
+    return best ? 0 : -1;
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *data = len > 0 ? malloc((size_t)len) : NULL;
+    if (data && fread(data, 1, (size_t)len, f) != (size_t)len) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = (size_t)len;
+    return data;
+}
+
+static void fatal(const char *what, ze_result_t r)
+{
+    fprintf(stderr, "test_interop: set-up failed: %s (0x%x)\n", what, (unsigned)r);
+    exit(1);
+}
+
+static void setup_ze(void)
+{
+    ze_result_t r;
+    uint32_t n = 0;
+    zeDeviceGetCommandQueueGroupProperties(g.device, &n, NULL);
+    ze_command_queue_group_properties_t qg[16];
+    n = n > 16 ? 16 : n;
+    for (uint32_t i = 0; i < n; i++)
+        qg[i] = (ze_command_queue_group_properties_t){.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES};
+    zeDeviceGetCommandQueueGroupProperties(g.device, &n, qg);
+    for (uint32_t i = 0; i < n; i++)
+        if (qg[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
+            g.ordinal = i;
+            break;
+        }
+    ze_context_desc_t cd = {.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    if ((r = zeContextCreate(g.driver, &cd, &g.ctx)) != ZE_RESULT_SUCCESS)
+        fatal("zeContextCreate", r);
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = g.ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    if ((r = zeCommandListCreateImmediate(g.ctx, g.device, &qd, &g.imm)) != ZE_RESULT_SUCCESS)
+        fatal("zeCommandListCreateImmediate", r);
+
+    size_t size = 0;
+    void *spv = read_file(spv_path, &size);
+    if (!spv) {
+        fprintf(stderr, "test_interop: cannot read %s\n", spv_path);
+        exit(1);
+    }
+    ze_module_desc_t md = {.stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+                           .format = ZE_MODULE_FORMAT_IL_SPIRV,
+                           .inputSize = size,
+                           .pInputModule = spv,
+                           .pBuildFlags = ""};
+    if ((r = zeModuleCreate(g.ctx, g.device, &md, &g.module, NULL)) != ZE_RESULT_SUCCESS)
+        fatal("zeModuleCreate(pipeline_kernels.spv)", r);
+    free(spv);
+    ze_kernel_desc_t kd = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = "produce"};
+    if ((r = zeKernelCreate(g.module, &kd, &g.produce)) != ZE_RESULT_SUCCESS)
+        fatal("zeKernelCreate(produce)", r);
+    kd.pKernelName = "consume";
+    if ((r = zeKernelCreate(g.module, &kd, &g.consume)) != ZE_RESULT_SUCCESS)
+        fatal("zeKernelCreate(consume)", r);
+    zeKernelSetGroupSize(g.produce, 64, 1, 1);
+    zeKernelSetGroupSize(g.consume, 64, 1, 1);
+
+    ze_event_pool_desc_t pd = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+                               .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+                               .count = 8};
+    if ((r = zeEventPoolCreate(g.ctx, &pd, 1, &g.device, &g.pool)) != ZE_RESULT_SUCCESS)
+        fatal("zeEventPoolCreate", r);
+    for (uint32_t i = 0; i < 8; i++) {
+        ze_event_desc_t ed = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+                              .index = i,
+                              .signal = ZE_EVENT_SCOPE_FLAG_HOST,
+                              .wait = ZE_EVENT_SCOPE_FLAG_HOST};
+        if ((r = zeEventCreate(g.pool, &ed, &g.ev[i])) != ZE_RESULT_SUCCESS)
+            fatal("zeEventCreate", r);
+    }
+    zesort_status st = zesort_ze_create(g.ctx, g.device, &g.sorter);
+    if (st != ZESORT_OK) {
+        fprintf(stderr, "test_interop: zesort_ze_create: %s\n", zesort_ze_last_error(NULL));
+        exit(1);
+    }
+}
+
+static void teardown_ze(void)
+{
+    zesort_ze_destroy(g.sorter);
+    if (g.host)
+        zeMemFree(g.ctx, g.host);
+    for (int i = 0; i < 8; i++)
+        zeEventDestroy(g.ev[i]);
+    zeEventPoolDestroy(g.pool);
+    zeKernelDestroy(g.produce);
+    zeKernelDestroy(g.consume);
+    zeModuleDestroy(g.module);
+    zeCommandListDestroy(g.imm);
+    zeContextDestroy(g.ctx);
+}
+
+/* Events are reset between tests (each test signals some of them). */
+static void reset_events(void)
+{
+    for (int i = 0; i < 8; i++)
+        zeEventHostReset(g.ev[i]);
+}
+
+/* ---- helpers --------------------------------------------------------- */
+
+static void *dev_alloc(size_t bytes)
+{
+    ze_device_mem_alloc_desc_t d = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    void *p = NULL;
+    ZE_OK(zeMemAllocDevice(g.ctx, &d, bytes ? bytes : 4, 0, g.device, &p));
+    return p;
+}
+
+/* Copies device memory into dst after everything in the immediate list. */
+static void read_back(void *dst, const void *src, size_t bytes)
+{
+    if (bytes > g.host_bytes) {
+        if (g.host)
+            zeMemFree(g.ctx, g.host);
+        ze_host_mem_alloc_desc_t d = {.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        ZE_OK(zeMemAllocHost(g.ctx, &d, bytes, 64, &g.host));
+        g.host_bytes = bytes;
+    }
+    ze_event_handle_t e = g.ev[7];
+    ZE_OK(zeCommandListAppendBarrier(g.imm, NULL, 0, NULL));
+    ZE_OK(zeCommandListAppendMemoryCopy(g.imm, g.host, src, bytes, e, 0, NULL));
+    ZE_OK(zeEventHostSynchronize(e, UINT64_MAX));
+    ZE_OK(zeEventHostReset(e));
+    memcpy(dst, g.host, bytes);
+}
+
+static uint32_t hash_key(uint32_t i, uint32_t seed) /* = produce() */
+{
+    uint32_t x = (i * 0x9E3779B9u) ^ seed;
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return x;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint32_t *expected_sorted(uint32_t n, uint32_t seed)
+{
+    uint32_t *e = malloc((n ? n : 1) * sizeof *e);
+    ck_assert_ptr_nonnull(e);
+    for (uint32_t i = 0; i < n; i++)
+        e[i] = hash_key(i, seed);
+    qsort(e, n, sizeof *e, cmp_u32);
+    return e;
+}
+
+static void append_produce(ze_command_list_handle_t list, void *keys, void *count, uint32_t n,
+                           uint32_t seed, ze_event_handle_t signal, uint32_t nwait,
+                           ze_event_handle_t *wait)
+{
+    ZE_OK(zeKernelSetArgumentValue(g.produce, 0, sizeof keys, &keys));
+    ZE_OK(zeKernelSetArgumentValue(g.produce, 1, sizeof count, &count));
+    ZE_OK(zeKernelSetArgumentValue(g.produce, 2, sizeof n, &n));
+    ZE_OK(zeKernelSetArgumentValue(g.produce, 3, sizeof seed, &seed));
+    ze_group_count_t gc = {(n + 63) / 64 ? (n + 63) / 64 : 1, 1, 1};
+    ZE_OK(zeCommandListAppendLaunchKernel(list, g.produce, &gc, signal, nwait, wait));
+}
+
+static void append_consume(ze_command_list_handle_t list, void *keys, void *out, void *count,
+                           uint32_t max_n, ze_event_handle_t signal, uint32_t nwait,
+                           ze_event_handle_t *wait)
+{
+    ZE_OK(zeKernelSetArgumentValue(g.consume, 0, sizeof keys, &keys));
+    ZE_OK(zeKernelSetArgumentValue(g.consume, 1, sizeof out, &out));
+    ZE_OK(zeKernelSetArgumentValue(g.consume, 2, sizeof count, &count));
+    ze_group_count_t gc = {(max_n + 63) / 64 ? (max_n + 63) / 64 : 1, 1, 1};
+    ZE_OK(zeCommandListAppendLaunchKernel(list, g.consume, &gc, signal, nwait, wait));
+}
+
+static void *temp_for(uint64_t n, const zesort_options *o, uint64_t *bytes)
+{
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n, o, bytes), ZESORT_OK);
+    return dev_alloc((size_t)*bytes);
+}
+
+/* producer -> sort -> consumer on `list`, chained by events; checks out. */
+static void pipeline(ze_command_list_handle_t list, ze_command_queue_handle_t queue, uint32_t n,
+                     zesort_algo algo)
+{
+    reset_events();
+    zesort_options o;
+    zesort_options_default(&o);
+    o.algo = algo;
+    uint64_t tb;
+    void *temp = temp_for(n, &o, &tb);
+    void *keys = dev_alloc(n * 4u), *out = dev_alloc(n * 4u), *count = dev_alloc(4);
+
+    append_produce(list, keys, count, n, 12345u, g.ev[0], 0, NULL);
+    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, n, temp, tb, &o, g.ev[1], 1, &g.ev[0]);
+    ck_assert_msg(st == ZESORT_OK, "append_sort: %s", zesort_ze_last_error(g.sorter));
+    append_consume(list, keys, out, count, n, g.ev[2], 1, &g.ev[1]);
+    if (queue) {
+        ZE_OK(zeCommandListClose(list));
+        ZE_OK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
+        ZE_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+    }
+    ZE_OK(zeEventHostSynchronize(g.ev[2], UINT64_MAX));
+
+    uint32_t *got = malloc(n * 4u + 4), *want = expected_sorted(n, 12345u);
+    read_back(got, out, n * 4u);
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_msg(got[i] == want[i] + 1u, "n=%u: out[%u] = %08x, want %08x", n, i, got[i],
+                      want[i] + 1u);
+    free(got);
+    free(want);
+    zeMemFree(g.ctx, keys);
+    zeMemFree(g.ctx, out);
+    zeMemFree(g.ctx, count);
+    zeMemFree(g.ctx, temp);
+}
+
+/* ---- tests: pipelines ------------------------------------------------ */
+
+START_TEST(pipeline_immediate_cm4)
+{
+    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_CM4);
+}
+END_TEST
+
+START_TEST(pipeline_immediate_cm2)
+{
+    pipeline(g.imm, NULL, 4097, ZESORT_ALGO_CM2);
+}
+END_TEST
+
+START_TEST(pipeline_small_sizes)
+{
+    static const uint32_t sizes[] = {1, 31, 32, 255, 256, 257};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        pipeline(g.imm, NULL, sizes[i], ZESORT_ALGO_AUTO);
+}
+END_TEST
+
+START_TEST(pipeline_regular_list)
+{
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = g.ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    ze_command_queue_handle_t q;
+    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, &q));
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = g.ordinal};
+    ze_command_list_handle_t list;
+    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    pipeline(list, q, 65537, ZESORT_ALGO_CM4);
+    ZE_OK(zeCommandListDestroy(list));
+    ZE_OK(zeCommandQueueDestroy(q));
+}
+END_TEST
+
+/* The count comes from the producer kernel; grids are sized for max_n; keys
+ * beyond the count are not touched. */
+START_TEST(indirect_count)
+{
+    reset_events();
+    const uint32_t max_n = 70000, n = 54321;
+    uint64_t tb;
+    void *temp = temp_for(max_n, NULL, &tb);
+    void *keys = dev_alloc(max_n * 4u), *out = dev_alloc(max_n * 4u), *count = dev_alloc(4);
+    uint32_t sentinel = 0x5A5A5A5Au;
+    ZE_OK(zeCommandListAppendMemoryFill(g.imm, keys, &sentinel, 4, max_n * 4u, NULL, 0, NULL));
+    ZE_OK(zeCommandListAppendBarrier(g.imm, NULL, 0, NULL));
+    append_produce(g.imm, keys, count, n, 777u, g.ev[0], 0, NULL);
+    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, g.imm, keys, count, max_n, temp, tb,
+                                                      NULL, g.ev[1], 1, &g.ev[0]);
+    ck_assert_msg(st == ZESORT_OK, "append_sort_indirect: %s", zesort_ze_last_error(g.sorter));
+    append_consume(g.imm, keys, out, count, max_n, g.ev[2], 1, &g.ev[1]);
+    ZE_OK(zeEventHostSynchronize(g.ev[2], UINT64_MAX));
+
+    uint32_t *got = malloc(max_n * 4u), *want = expected_sorted(n, 777u);
+    read_back(got, out, n * 4u);
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_msg(got[i] == want[i] + 1u, "out[%u] = %08x, want %08x", i, got[i], want[i] + 1u);
+    read_back(got, keys, max_n * 4u);
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_msg(got[i] == want[i], "keys[%u] = %08x, want %08x", i, got[i], want[i]);
+    for (uint32_t i = n; i < max_n; i++)
+        ck_assert_msg(got[i] == sentinel, "keys[%u] beyond the count changed: %08x", i, got[i]);
+    free(got);
+    free(want);
+    zeMemFree(g.ctx, keys);
+    zeMemFree(g.ctx, out);
+    zeMemFree(g.ctx, count);
+    zeMemFree(g.ctx, temp);
+}
+END_TEST
+
+/* Two sorts (cm2 then cm4) appended to one list, sharing one temp buffer,
+ * with no events in between: the sort's barriers order them. */
+START_TEST(two_sorts_one_list)
+{
+    reset_events();
+    const uint32_t n1 = 30000, n2 = 9999;
+    zesort_options o2, o4;
+    zesort_options_default(&o2);
+    zesort_options_default(&o4);
+    o2.algo = ZESORT_ALGO_CM2;
+    o4.algo = ZESORT_ALGO_CM4;
+    uint64_t t1, t2;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n1, &o2, &t1), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n2, &o4, &t2), ZESORT_OK);
+    uint64_t tb = t1 > t2 ? t1 : t2;
+    void *temp = dev_alloc((size_t)tb);
+    void *a = dev_alloc(n1 * 4u), *b = dev_alloc(n2 * 4u), *count = dev_alloc(4);
+    append_produce(g.imm, a, count, n1, 1u, NULL, 0, NULL);
+    append_produce(g.imm, b, count, n2, 2u, g.ev[0], 0, NULL);
+    /* ev[0] covers both producers only through the sort's leading barrier. */
+    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, a, n1, temp, tb, &o2, NULL, 1, &g.ev[0]),
+                     ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, b, n2, temp, tb, &o4, g.ev[1], 0, NULL),
+                     ZESORT_OK);
+    ZE_OK(zeEventHostSynchronize(g.ev[1], UINT64_MAX));
+    uint32_t *got = malloc(n1 * 4u);
+    uint32_t *w1 = expected_sorted(n1, 1u), *w2 = expected_sorted(n2, 2u);
+    read_back(got, a, n1 * 4u);
+    ck_assert_msg(memcmp(got, w1, n1 * 4u) == 0, "first sort (cm2) wrong");
+    read_back(got, b, n2 * 4u);
+    ck_assert_msg(memcmp(got, w2, n2 * 4u) == 0, "second sort (cm4) wrong");
+    free(got);
+    free(w1);
+    free(w2);
+    zeMemFree(g.ctx, a);
+    zeMemFree(g.ctx, b);
+    zeMemFree(g.ctx, count);
+    zeMemFree(g.ctx, temp);
+}
+END_TEST
+
+/* n = 0: no temp memory needed, nothing sorted, the event is still signalled. */
+START_TEST(empty_sort_signals)
+{
+    reset_events();
+    uint64_t tb = 1;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 0, NULL, &tb), ZESORT_OK);
+    ck_assert_uint_eq(tb, 0);
+    ZE_OK(zeEventHostSignal(g.ev[0]));
+    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, NULL, 0, NULL, 0, NULL, g.ev[1], 1, &g.ev[0]),
+                     ZESORT_OK);
+    ZE_OK(zeEventHostSynchronize(g.ev[1], UINT64_MAX));
+    ck_assert_int_eq(zesort_ze_append_sort_indirect(g.sorter, g.imm, NULL, NULL, 0, NULL, 0, NULL,
+                                                    g.ev[2], 0, NULL),
+                     ZESORT_OK);
+    ZE_OK(zeEventHostSynchronize(g.ev[2], UINT64_MAX));
+}
+END_TEST
+
+/* ---- tests: errors --------------------------------------------------- */
+
+static int contains(const char *msg, const char *part)
+{
+    return msg && strstr(msg, part) != NULL;
+}
+
+START_TEST(create_null_handles)
+{
+    zesort_ze_sorter *s = (zesort_ze_sorter *)&s;
+    ck_assert_int_eq(zesort_ze_create(NULL, g.device, &s), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(contains(zesort_ze_last_error(NULL), "context"), "%s", zesort_ze_last_error(NULL));
+    ck_assert_int_eq(zesort_ze_create(g.ctx, NULL, &s), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(NULL), "device"), "%s", zesort_ze_last_error(NULL));
+    ck_assert_int_eq(zesort_ze_create(g.ctx, g.device, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
+    zesort_ze_destroy(NULL); /* no-op */
+}
+END_TEST
+
+START_TEST(append_invalid_arguments)
+{
+    uint64_t tb;
+    const uint64_t n = 1000;
+    void *temp = temp_for(n, NULL, &tb);
+    void *keys = dev_alloc(n * 4);
+    zesort_ze_sorter *s = g.sorter;
+    zesort_status st;
+
+    st = zesort_ze_append_sort(NULL, g.imm, keys, n, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(NULL), "sorter"), "%s", zesort_ze_last_error(NULL));
+
+    st = zesort_ze_append_sort(s, NULL, keys, n, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "command list"), "%s", zesort_ze_last_error(s));
+
+    st = zesort_ze_append_sort(s, g.imm, NULL, n, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+
+    st = zesort_ze_append_sort(s, g.imm, keys, n, NULL, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+
+    /* n too large for the temp memory given */
+    st = zesort_ze_append_sort(s, g.imm, keys, n, temp, tb - 1, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "too small"), "%s", zesort_ze_last_error(s));
+    st = zesort_ze_append_sort(s, g.imm, keys, 4 * n, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "too small"), "%s", zesort_ze_last_error(s));
+    st = zesort_ze_append_sort_indirect(s, g.imm, keys, temp, 4 * n, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+
+    st = zesort_ze_append_sort(s, g.imm, keys, n, temp, tb, NULL, NULL, 2, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "wait"), "%s", zesort_ze_last_error(s));
+
+    st = zesort_ze_append_sort_indirect(s, g.imm, keys, NULL, n, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "n_devptr"), "%s", zesort_ze_last_error(s));
+
+    st = zesort_ze_append_sort(s, g.imm, (char *)keys + 2, n - 1, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+
+    uint64_t big;
+    ck_assert_int_eq(zesort_ze_temp_bytes(s, ZESORT_MAX_KEYS + 1, NULL, &big), ZESORT_ERROR_TOO_LARGE);
+    ck_assert_int_eq(zesort_ze_temp_bytes(NULL, n, NULL, &big), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_temp_bytes(s, n, NULL, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
+
+    /* The list is still usable after all those refusals. */
+    reset_events();
+    ck_assert_int_eq(zesort_ze_append_sort(s, g.imm, keys, n, temp, tb, NULL, g.ev[3], 0, NULL), ZESORT_OK);
+    ZE_OK(zeEventHostSynchronize(g.ev[3], UINT64_MAX));
+    zeMemFree(g.ctx, keys);
+    zeMemFree(g.ctx, temp);
+}
+END_TEST
+
+START_TEST(unsupported_options)
+{
+    zesort_options o;
+    uint64_t tb;
+    zesort_options_default(&o);
+    o.scan = ZESORT_SCAN_HOST;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    ck_assert_msg(contains(zesort_ze_last_error(g.sorter), "host"), "%s", zesort_ze_last_error(g.sorter));
+    zesort_options_default(&o);
+    o.key_type = ZESORT_KEY_F64;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    zesort_options_default(&o);
+    o.algo = ZESORT_ALGO_ONESWEEP;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    zesort_options_default(&o);
+    o.bit_lo = 3;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    o.bit_lo = 40;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    zesort_options_default(&o);
+    o.algo = (zesort_algo)99;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+/* A failure inside the driver while appending comes back as a clear error:
+ * appending to a closed regular command list is refused by the driver. */
+START_TEST(driver_refusal_is_reported)
+{
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = g.ordinal};
+    ze_command_list_handle_t list;
+    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    ZE_OK(zeCommandListClose(list));
+    uint64_t tb;
+    void *temp = temp_for(1000, NULL, &tb);
+    void *keys = dev_alloc(4000);
+    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, 1000, temp, tb, NULL, NULL, 0, NULL);
+    ck_assert_msg(st == ZESORT_ERROR_BACKEND || st == ZESORT_ERROR_UNSUPPORTED,
+                  "append to a closed list gave %s", zesort_status_name(st));
+    ck_assert_msg(contains(zesort_ze_last_error(g.sorter), "zeCommandList"), "%s",
+                  zesort_ze_last_error(g.sorter));
+    zeCommandListDestroy(list);
+    zeMemFree(g.ctx, keys);
+    zeMemFree(g.ctx, temp);
+}
+END_TEST
+
+static Suite *interop_suite(void)
+{
+    Suite *s = suite_create("ze-interop");
+    TCase *tc = tcase_create("pipeline");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, pipeline_immediate_cm4);
+    tcase_add_test(tc, pipeline_immediate_cm2);
+    tcase_add_test(tc, pipeline_small_sizes);
+    tcase_add_test(tc, pipeline_regular_list);
+    tcase_add_test(tc, indirect_count);
+    tcase_add_test(tc, two_sorts_one_list);
+    tcase_add_test(tc, empty_sort_signals);
+    suite_add_tcase(s, tc);
+    TCase *te = tcase_create("errors");
+    tcase_set_timeout(te, 600);
+    tcase_add_test(te, create_null_handles);
+    tcase_add_test(te, append_invalid_arguments);
+    tcase_add_test(te, unsupported_options);
+    tcase_add_test(te, driver_refusal_is_reported);
+    suite_add_tcase(s, te);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_interop PIPELINE_KERNELS.spv\n");
+        return 2;
+    }
+    spv_path = argv[1];
+    ze_result_t r = zeInit(0);
+    if (r != ZE_RESULT_SUCCESS) {
+        /* Stop here: the Debian loader crashes on zeDriverGet after a failed zeInit. */
+        printf("SKIP: no Level Zero driver (zeInit: 0x%x)\n", (unsigned)r);
+        return 77;
+    }
+    if (find_device() != 0) {
+        printf("SKIP: no Level Zero device\n");
+        return 77;
+    }
+    setup_ze();
+    SRunner *sr = srunner_create(interop_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    teardown_ze();
+    return failed ? 1 : 0;
+}
