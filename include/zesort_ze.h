@@ -46,6 +46,23 @@
  *   host scan needs a host round trip: UNSUPPORTED), and bit ranges
  *   [bit_lo, bit_hi) whose width is a multiple of the digit width (2 bits for
  *   CM2, 4 for CM4). Every sort is stable.
+ *
+ * Example (producer kernel -> sort -> consumer kernel, one command list):
+ *
+ *   zesort_ze_sorter *sorter;
+ *   zesort_ze_create(context, device, &sorter);
+ *   uint64_t temp_bytes;
+ *   zesort_ze_temp_bytes(sorter, max_n, NULL, &temp_bytes);
+ *   zeMemAllocDevice(context, &dev_desc, temp_bytes, 0, device, &temp);
+ *
+ *   zeCommandListAppendLaunchKernel(list, produce, &groups, produced, 0, NULL);
+ *   zesort_ze_append_sort_indirect(sorter, list, keys, count_on_device, max_n,
+ *                                  temp, temp_bytes, NULL, sorted, 1, &produced);
+ *   zeCommandListAppendLaunchKernel(list, consume, &groups, NULL, 1, &sorted);
+ *   // (or zesort_ze_append_sort(sorter, list, keys, n, temp, temp_bytes, ...)
+ *   //  when n is known on the host)
+ *
+ * tests/ze/test_interop.c runs exactly this pipeline.
  */
 #ifndef ZESORT_ZE_H
 #define ZESORT_ZE_H
