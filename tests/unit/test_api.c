@@ -1,0 +1,375 @@
+/*
+ * test_api.c — the public API's contract outside the sort itself: argument
+ * checks, error codes and messages, data left unchanged on error, names and
+ * parsers, options, and backend selection on this machine (no GPU).
+ *
+ *   test_api [cpu|opencl]   backend whose context the error tests use (default cpu)
+ *
+ * The sort results themselves are covered by test_backends.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_data.h"
+#include "zesort.h"
+#include "zesort_internal.h"
+
+#define SKIP_EXIT 77
+
+static zesort_backend g_backend = ZESORT_BACKEND_CPU;
+static zesort_context *g_ctx;
+
+static zesort_context *ctx(void)
+{
+    if (!g_ctx) {
+        zesort_status st = zesort_create(g_backend, &g_ctx);
+        ck_assert_msg(st == ZESORT_OK, "zesort_create(%s): %s: %s",
+                      zesort_backend_name(g_backend), zesort_status_name(st),
+                      zesort_last_error(NULL));
+    }
+    return g_ctx;
+}
+
+static void assert_message(const zesort_context *c)
+{
+    const char *msg = zesort_last_error(c);
+    ck_assert_ptr_nonnull(msg);
+    ck_assert_msg(msg[0] != '\0', "empty zesort_last_error after a failure");
+}
+
+/* Sorting `opts` on 100 keys (+ values) must fail with `want` and
+ * leave both arrays exactly as they were. */
+static void expect_sort_error(zesort_options opts, int with_values, zesort_status want)
+{
+    /* room for 100 keys of 64 bits: a key type the library rejects must not
+     * matter for memory safety either */
+    uint32_t keys[200], values[100], keys0[200], values0[100];
+    td_fill(keys, 200, TD_UNIFORM, 8);
+    for (uint32_t i = 0; i < 100; i++)
+        values[i] = i * 3u;
+    memcpy(keys0, keys, sizeof keys);
+    memcpy(values0, values, sizeof values);
+    zesort_status st = zesort_sort(ctx(), keys, with_values ? values : NULL, 100, &opts);
+    ck_assert_msg(st == want, "got %s, want %s (%s)", zesort_status_name(st),
+                  zesort_status_name(want), zesort_last_error(ctx()));
+    assert_message(ctx());
+    ck_assert_mem_eq(keys, keys0, sizeof keys);
+    ck_assert_mem_eq(values, values0, sizeof values);
+}
+
+/* ---- NULL arguments ---- */
+
+START_TEST(null_context)
+{
+    uint32_t keys[4] = {4, 3, 2, 1};
+    zesort_options o;
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_sort(NULL, keys, NULL, 4, &o), ZESORT_ERROR_INVALID_ARGUMENT);
+    assert_message(NULL);
+    ck_assert_uint_eq(keys[0], 4);
+    double ms;
+    ck_assert_int_eq(zesort_sort_timed(NULL, keys, NULL, 4, &o, &ms),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_uint_eq(keys[0], 4);
+}
+END_TEST
+
+START_TEST(null_keys)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_sort(ctx(), NULL, NULL, 10, &o), ZESORT_ERROR_INVALID_ARGUMENT);
+    assert_message(ctx());
+}
+END_TEST
+
+START_TEST(null_create_out)
+{
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_CPU, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
+    assert_message(NULL);
+}
+END_TEST
+
+START_TEST(destroy_null_is_noop) { zesort_destroy(NULL); }
+END_TEST
+
+START_TEST(last_error_never_null)
+{
+    ck_assert_ptr_nonnull(zesort_last_error(NULL));
+    ck_assert_ptr_nonnull(zesort_last_error(ctx()));
+}
+END_TEST
+
+/* ---- bad enums and ranges ---- */
+
+START_TEST(bad_backend_enum)
+{
+    zesort_context *c = (zesort_context *)&c; /* must be overwritten with NULL */
+    ck_assert_int_eq(zesort_create((zesort_backend)42, &c), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(c);
+    assert_message(NULL);
+}
+END_TEST
+
+START_TEST(bad_algo_enum)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    o.algo = (zesort_algo)17;
+    expect_sort_error(o, 0, ZESORT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(bad_scan_enum)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    o.scan = (zesort_scan)5;
+    expect_sort_error(o, 0, ZESORT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(bad_key_type_enum)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = (zesort_key_type)99;
+    expect_sort_error(o, 0, ZESORT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(bad_bit_ranges)
+{
+    static const unsigned ranges[][2] = {{9, 4}, {0, 33}, {32, 40}};
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+        zesort_options o;
+        zesort_options_default(&o);
+        o.bit_lo = ranges[k][0];
+        o.bit_hi = ranges[k][1];
+        expect_sort_error(o, 1, ZESORT_ERROR_INVALID_ARGUMENT);
+    }
+}
+END_TEST
+
+/* ---- valid but unsupported requests ---- */
+
+START_TEST(unsupported_key_types)
+{
+    for (int t = ZESORT_KEY_I32; t <= ZESORT_KEY_F64; t++) {
+        zesort_options o;
+        zesort_options_default(&o);
+        o.key_type = (zesort_key_type)t;
+        expect_sort_error(o, 0, ZESORT_ERROR_UNSUPPORTED);
+    }
+}
+END_TEST
+
+START_TEST(onesweep_unsupported)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    o.algo = ZESORT_ALGO_ONESWEEP;
+    expect_sort_error(o, 0, ZESORT_ERROR_UNSUPPORTED);
+}
+END_TEST
+
+START_TEST(too_large)
+{
+    /* the size check comes before any access to the (small) arrays */
+    uint32_t keys[4] = {4, 3, 2, 1};
+    zesort_options o;
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_sort(ctx(), keys, NULL, ZESORT_MAX_KEYS + 1, &o),
+                     ZESORT_ERROR_TOO_LARGE);
+    assert_message(ctx());
+    ck_assert_uint_eq(keys[0], 4);
+}
+END_TEST
+
+START_TEST(debug_pass_bad_arguments)
+{
+    uint32_t keys[8] = {0}, out[8], table[16];
+    ck_assert_int_ne(zs_debug_cm_pass(ctx(), 3, ZESORT_SCAN_DEVICE, keys, 8, 0, table, table, out),
+                     ZESORT_OK);
+    ck_assert_int_ne(zs_debug_cm_pass(ctx(), 2, ZESORT_SCAN_DEVICE, NULL, 8, 0, table, table, out),
+                     ZESORT_OK);
+    ck_assert_int_ne(zs_debug_cm_pass(NULL, 2, ZESORT_SCAN_DEVICE, keys, 8, 0, table, table, out),
+                     ZESORT_OK);
+}
+END_TEST
+
+/* ---- edge sizes that must succeed ---- */
+
+START_TEST(empty_sort_ok)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    uint32_t k = 5;
+    ck_assert_int_eq(zesort_sort(ctx(), &k, NULL, 0, &o), ZESORT_OK);
+    ck_assert_uint_eq(k, 5);
+}
+END_TEST
+
+START_TEST(null_options_or_defaults)
+{
+    /* defaults as documented */
+    zesort_options o;
+    memset(&o, 0x5A, sizeof o);
+    zesort_options_default(&o);
+    ck_assert_int_eq(o.key_type, ZESORT_KEY_U32);
+    ck_assert_int_eq(o.algo, ZESORT_ALGO_AUTO);
+    ck_assert_int_eq(o.scan, ZESORT_SCAN_DEVICE);
+    ck_assert_int_eq(o.descending, 0);
+    ck_assert_uint_eq(o.bit_lo, 0);
+    ck_assert_uint_eq(o.bit_hi, 32);
+    uint32_t keys[5] = {9, 2, 7, 2, 0};
+    const uint32_t want[5] = {0, 2, 2, 7, 9};
+    ck_assert_int_eq(zesort_sort(ctx(), keys, NULL, 5, &o), ZESORT_OK);
+    ck_assert_mem_eq(keys, want, sizeof want);
+}
+END_TEST
+
+/* ---- names and parsers ---- */
+
+START_TEST(names_and_parsers)
+{
+    static const char *const backends[] = {"auto", "level-zero", "opencl", "cpu"};
+    static const char *const algos[] = {"auto", "cm2", "cm4", "onesweep"};
+    for (int i = 0; i < 4; i++) {
+        zesort_backend b = (zesort_backend)-1;
+        ck_assert_str_eq(zesort_backend_name((zesort_backend)i), backends[i]);
+        ck_assert_int_eq(zesort_parse_backend(backends[i], &b), 0);
+        ck_assert_int_eq(b, i);
+        zesort_algo a = (zesort_algo)-1;
+        ck_assert_str_eq(zesort_algo_name((zesort_algo)i), algos[i]);
+        ck_assert_int_eq(zesort_parse_algo(algos[i], &a), 0);
+        ck_assert_int_eq(a, i);
+    }
+    zesort_backend b = ZESORT_BACKEND_CPU;
+    zesort_algo a = ZESORT_ALGO_CM2;
+    ck_assert_int_eq(zesort_parse_backend("cuda", &b), -1);
+    ck_assert_int_eq(zesort_parse_algo("cm8", &a), -1);
+    ck_assert_int_eq(zesort_parse_backend("", &b), -1);
+    ck_assert_int_eq(zesort_parse_algo("CM2x", &a), -1);
+    ck_assert_str_eq(zesort_status_name(ZESORT_OK), "ZESORT_OK");
+    ck_assert_str_eq(zesort_status_name(ZESORT_ERROR_NO_DEVICE), "ZESORT_ERROR_NO_DEVICE");
+    ck_assert_str_eq(zesort_status_name(ZESORT_ERROR_TOO_LARGE), "ZESORT_ERROR_TOO_LARGE");
+    ck_assert_ptr_nonnull(zesort_status_name((zesort_status)-100));
+    ck_assert_ptr_nonnull(zesort_backend_name((zesort_backend)77));
+    ck_assert_ptr_nonnull(zesort_algo_name((zesort_algo)77));
+}
+END_TEST
+
+START_TEST(build_facts)
+{
+    const char *t = zesort_aot_targets();
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "dg2"));
+    const char *f = zesort_spirv_flavors();
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(strstr(f, "sg"));
+    ck_assert_ptr_nonnull(strstr(f, "portable"));
+}
+END_TEST
+
+/* ---- backend selection on this machine ---- */
+
+/* No GPU and no alternative driver: Level Zero has no device. An error, not a crash. */
+START_TEST(level_zero_without_gpu)
+{
+    unsetenv("ZE_ENABLE_ALT_DRIVERS");
+    zesort_context *c = (zesort_context *)&c;
+    zesort_status st = zesort_create(ZESORT_BACKEND_LEVEL_ZERO, &c);
+    ck_assert_msg(st == ZESORT_ERROR_NO_DEVICE, "level-zero create: %s: %s",
+                  zesort_status_name(st), zesort_last_error(NULL));
+    ck_assert_ptr_null(c);
+    assert_message(NULL);
+}
+END_TEST
+
+START_TEST(cpu_backend_always_there)
+{
+    zesort_context *c = NULL;
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_CPU, &c), ZESORT_OK);
+    ck_assert_int_eq(zesort_context_backend(c), ZESORT_BACKEND_CPU);
+    ck_assert_ptr_nonnull(zesort_context_device(c));
+    zesort_destroy(c);
+}
+END_TEST
+
+/* auto never reports AUTO; with PoCL and no GPU it picks OpenCL. */
+START_TEST(auto_backend_resolves)
+{
+    unsetenv("ZE_ENABLE_ALT_DRIVERS");
+    zesort_context *c = NULL;
+    zesort_status st = zesort_create(ZESORT_BACKEND_AUTO, &c);
+    ck_assert_msg(st == ZESORT_OK, "auto create: %s: %s", zesort_status_name(st),
+                  zesort_last_error(NULL));
+    zesort_backend b = zesort_context_backend(c);
+    ck_assert_int_ne(b, ZESORT_BACKEND_AUTO);
+    const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
+    if (!(skip && strcmp(skip, "1") == 0))
+        ck_assert_msg(b == ZESORT_BACKEND_OPENCL, "auto picked %s, expected opencl (PoCL)",
+                      zesort_backend_name(b));
+    zesort_destroy(c);
+}
+END_TEST
+
+static Suite *api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 0);
+    tcase_add_test(tc, null_context);
+    tcase_add_test(tc, null_keys);
+    tcase_add_test(tc, null_create_out);
+    tcase_add_test(tc, destroy_null_is_noop);
+    tcase_add_test(tc, last_error_never_null);
+    tcase_add_test(tc, bad_backend_enum);
+    tcase_add_test(tc, bad_algo_enum);
+    tcase_add_test(tc, bad_scan_enum);
+    tcase_add_test(tc, bad_key_type_enum);
+    tcase_add_test(tc, bad_bit_ranges);
+    tcase_add_test(tc, unsupported_key_types);
+    tcase_add_test(tc, onesweep_unsupported);
+    tcase_add_test(tc, too_large);
+    tcase_add_test(tc, debug_pass_bad_arguments);
+    tcase_add_test(tc, empty_sort_ok);
+    tcase_add_test(tc, null_options_or_defaults);
+    tcase_add_test(tc, names_and_parsers);
+    tcase_add_test(tc, build_facts);
+    suite_add_tcase(s, tc);
+
+    TCase *sel = tcase_create("backend_selection");
+    tcase_set_timeout(sel, 0);
+    tcase_add_test(sel, level_zero_without_gpu);
+    tcase_add_test(sel, cpu_backend_always_there);
+    tcase_add_test(sel, auto_backend_resolves);
+    suite_add_tcase(s, sel);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2)
+        return 2;
+    if (argc == 2 && strcmp(argv[1], "opencl") == 0) {
+        const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
+        if (skip && strcmp(skip, "1") == 0)
+            return SKIP_EXIT;
+        g_backend = ZESORT_BACKEND_OPENCL;
+    } else if (argc == 2 && strcmp(argv[1], "cpu") != 0) {
+        fprintf(stderr, "usage: test_api [cpu|opencl]\n");
+        return 2;
+    }
+    SRunner *sr = srunner_create(api_suite());
+    if (!getenv("CK_FORK"))
+        srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    zesort_destroy(g_ctx);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
