@@ -1,0 +1,264 @@
+/* ze_cl_driver internals: a Level Zero driver (test tool) on top of OpenCL.
+ *
+ * Every Level Zero handle type is a pointer to an incomplete struct
+ * (struct _ze_context_handle_t, ...); the driver completes those structs
+ * here, so handles are type-checked without casts.
+ *
+ * Concurrency: one global mutex (g.lock) guards all mutable driver state
+ * (allocation table, event states, worker queues) and one condition variable
+ * (g.changed, on CLOCK_MONOTONIC) is broadcast whenever any of it changes.
+ * The driver is a test tool: simple and obviously correct beats fast.
+ */
+#ifndef ZECL_INTERNAL_H
+#define ZECL_INTERNAL_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ddi_tables.h"
+
+enum { ZECL_MAX_DEVICES = 8 };
+
+struct _ze_driver_handle_t {
+    int unused;
+};
+
+struct _ze_device_handle_t {
+    cl_device_id cl;
+    char name[ZE_MAX_DEVICE_NAME];
+    cl_uint vendor_id;
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_uint simd_width;
+    cl_ulong max_alloc;
+    cl_ulong global_mem;
+    cl_ulong local_mem;
+    size_t max_group_size;
+    size_t max_item_sizes[3];
+    size_t max_param_size;
+    size_t printf_buffer_size;
+    int has_fp16, has_fp64, has_int64_atomics;
+    cl_device_fp_config fp32_config, fp64_config;
+    uint8_t uuid[ZE_MAX_DEVICE_UUID_SIZE];
+};
+
+struct _ze_context_handle_t {
+    int unused;
+};
+
+/* One live allocation of zeMemAlloc*: user pointer (aligned) inside an
+   OpenCL fine-grained SVM block starting at base. */
+struct zecl_alloc {
+    char *ptr;
+    void *base;
+    size_t size;
+    ze_memory_type_t type;
+    ze_device_handle_t device;
+    uint64_t id;
+};
+
+struct _ze_module_handle_t {
+    ze_device_handle_t device;
+    cl_program program;
+    uint32_t num_kernels;
+    char **kernel_names;
+};
+
+struct _ze_module_build_log_handle_t {
+    char *text;
+};
+
+enum zecl_arg_kind { ZECL_ARG_UNKNOWN, ZECL_ARG_POINTER, ZECL_ARG_LOCAL, ZECL_ARG_VALUE };
+
+/* The value of one kernel argument, as set by zeKernelSetArgumentValue. */
+struct zecl_arg {
+    int set;
+    enum zecl_arg_kind kind; /* how it is passed to OpenCL */
+    size_t size;
+    void *pointer;           /* ZECL_ARG_POINTER */
+    unsigned char *bytes;    /* ZECL_ARG_VALUE: size bytes */
+};
+
+struct _ze_kernel_handle_t {
+    ze_module_handle_t module;
+    cl_kernel cl;
+    char *name;
+    uint32_t num_args;
+    enum zecl_arg_kind *declared; /* kind from OpenCL arg info, or UNKNOWN */
+    struct zecl_arg *args;
+    uint32_t group_size[3];
+    size_t max_group_size;
+    size_t required_size[3];      /* reqd_work_group_size, or zeros */
+    ze_kernel_indirect_access_flags_t indirect;
+    /* OpenCL kernel objects are not thread-safe: setting arguments and
+       enqueueing happen under this lock (API thread or worker thread). */
+    pthread_mutex_t cl_lock;
+};
+
+struct _ze_event_pool_handle_t {
+    ze_event_pool_flags_t flags;
+    uint32_t count;
+};
+
+struct _ze_event_handle_t {
+    ze_event_pool_handle_t pool;
+    uint32_t index;
+    int signaled;        /* guarded by g.lock */
+    uint64_t ts_start;   /* timestamps (ns ticks) of the signalling command */
+    uint64_t ts_end;
+};
+
+struct _ze_fence_handle_t {
+    ze_command_queue_handle_t queue;
+    int signaled;        /* guarded by g.lock */
+};
+
+enum zecl_cmd_kind {
+    ZECL_CMD_LAUNCH,
+    ZECL_CMD_COPY,
+    ZECL_CMD_FILL,
+    ZECL_CMD_BARRIER,     /* also signal-event and wait-on-events */
+    ZECL_CMD_EVENT_RESET,
+    ZECL_CMD_WRITE_TIMESTAMP,
+    ZECL_CMD_QUERY_TIMESTAMPS,
+};
+
+/* One recorded command. Everything it needs is captured at append time. */
+struct zecl_cmd {
+    enum zecl_cmd_kind kind;
+    ze_event_handle_t signal;
+    uint32_t num_waits;
+    ze_event_handle_t *waits;
+    union {
+        struct {
+            ze_kernel_handle_t kernel;
+            uint32_t group_size[3];
+            ze_group_count_t groups;
+            const ze_group_count_t *indirect; /* read at execution time */
+            struct zecl_arg *args;            /* snapshot, kernel->num_args */
+        } launch;
+        struct {
+            void *dst;
+            const void *src;
+            size_t size;
+        } copy;
+        struct {
+            void *dst;
+            unsigned char pattern[128];
+            size_t pattern_size;
+            size_t size;
+        } fill;
+        struct {
+            ze_event_handle_t event;
+        } reset;
+        struct {
+            uint64_t *dst;
+        } timestamp;
+        struct {
+            uint32_t count;
+            ze_event_handle_t *events;
+            void *dst;
+            size_t *offsets; /* NULL: packed */
+        } query;
+    } u;
+};
+
+/* A thread executing commands in order on its own in-order OpenCL queue.
+   One per command queue and per immediate command list. */
+struct zecl_work {
+    ze_command_list_handle_t list;  /* a regular list to run, or NULL */
+    struct zecl_cmd *cmd;           /* a single owned command, or NULL */
+    ze_fence_handle_t fence;        /* signalled after this item, or NULL */
+};
+
+struct zecl_worker {
+    pthread_t thread;
+    cl_command_queue queue;
+    struct zecl_work *items;        /* FIFO, guarded by g.lock */
+    size_t head, count, cap;
+    int busy;                       /* an item is executing */
+    int stop;
+};
+
+struct _ze_command_queue_handle_t {
+    ze_device_handle_t device;
+    ze_command_queue_mode_t mode;
+    struct zecl_worker *worker;
+};
+
+struct _ze_command_list_handle_t {
+    ze_device_handle_t device;
+    int immediate;
+    ze_command_queue_mode_t mode;   /* immediate lists */
+    struct zecl_worker *worker;     /* immediate lists */
+    int closed;
+    struct zecl_cmd *cmds;          /* regular lists */
+    size_t num_cmds, cap_cmds;
+    int in_flight;                  /* submissions executing; guarded by g.lock */
+};
+
+struct zecl_global {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int initialized;
+    ze_result_t init_result;
+    int device_lost;               /* an OpenCL command failed */
+    int debug;                     /* ZE_CL_DRIVER_DEBUG set: explain errors on stderr */
+    cl_platform_id platform;
+    cl_context context;
+    uint32_t num_devices;
+    struct _ze_device_handle_t devices[ZECL_MAX_DEVICES];
+    struct _ze_driver_handle_t driver;
+    struct zecl_alloc *allocs;     /* sorted by ptr */
+    size_t num_allocs, cap_allocs;
+    uint64_t next_alloc_id;
+};
+
+extern struct zecl_global g;
+
+/* --- helpers shared by the files of the driver --- */
+
+/* Explain an error on stderr when ZE_CL_DRIVER_DEBUG is set; returns r. */
+ze_result_t zecl_fail(ze_result_t r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The device timer: CLOCK_MONOTONIC_RAW in ns, the clock PoCL profiles with. */
+uint64_t zecl_now_ns(void);
+/* Wait on g.changed (g.lock held) until deadline_ns, a zecl_deadline()
+   (UINT64_MAX: forever); returns 0 on timeout. */
+int zecl_wait_until(uint64_t deadline_ns);
+uint64_t zecl_deadline(uint64_t timeout_ns);
+/* Spec "count" idiom check shared by the getters. */
+ze_result_t zecl_check_init(void);
+
+/* Allocation table (g.lock held): the allocation containing p, or NULL. */
+struct zecl_alloc *zecl_find_alloc_locked(const void *p);
+
+/* Workers. */
+ze_result_t zecl_worker_start(ze_device_handle_t device, struct zecl_worker **out);
+void zecl_worker_stop(struct zecl_worker *w);
+/* Queue a work item; takes ownership of item.cmd, counts item.list in flight. */
+ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_work item);
+/* Wait until w has nothing queued or executing. */
+ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns);
+
+/* Kernels: set every argument of a launch snapshot (k->cl_lock held). */
+cl_int zecl_apply_args(ze_kernel_handle_t k, const struct zecl_arg *args);
+
+/* Commands. */
+void zecl_cmd_free(struct zecl_cmd *c);
+/* Signal an event (g.lock held) with the timestamps of its command. */
+void zecl_event_signal_locked(ze_event_handle_t e, uint64_t start, uint64_t end);
+
+/* SPIR-V -> LLVM bitcode (SPIR 1.2) through llvm-spirv; on failure returns
+   a message in *log (malloc'd). */
+int zecl_spirv_to_bitcode(const void *spirv, size_t size, unsigned char **bc,
+                          size_t *bc_size, char **log);
+
+char *zecl_strdup(const char *s);
+/* printf into a malloc'd string (never NULL on success). */
+char *zecl_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
