@@ -52,20 +52,18 @@ ZS_SG_KERNEL __kernel void cm_count(__global const uint *keys, __global uint *ta
                 counters[b] += (d == b) ? 1u : 0u;
         }
     }
-    for (uint b = 0; b < BINS; ++b) {
-        const uint total = zs_reduce_add(counters[b], ZS_SG_SCRATCH_ARG);
-        if (lane == 0)
-            table[b * chunks + chunk] = total;
-    }
+    const uint total = zs_bin_totals(counters, BINS, ZS_SG_SCRATCH_ARG);
+    if (lane < BINS) /* lane b writes bin b: BINS coalesced-ish stores */
+        table[lane * chunks + chunk] = total;
 }
 
 /*
  * Step 3 — bucket. Lane b (< BINS) owns the next free output slot of bin b,
- * starting from the scanned table. For each batch of 32 keys, RADIX_BITS + 1
- * ballots (digit bits and a valid bit) give every lane its peers — the lanes
- * with the same digit — as a packed lane mask; the rank among them is
- * popcount(peers & lanes_below_me), so equal digits keep input order (stable).
- * The same masks evaluated for digit == lane id give bin b's count in the batch.
+ * starting from the scanned table. For each batch of 32 keys every lane gets
+ * its peers — the lanes with the same digit — as a packed lane mask; its rank
+ * among them is popcount(peers & lanes_below_me), so equal digits keep input
+ * order (stable). The mask of lanes whose digit equals my lane id gives bin
+ * b's count in the batch, which advances bin b's slot.
  */
 ZS_SG_KERNEL __kernel void cm_bucket(__global const uint *keys_in, __global uint *keys_out,
                                      __global const uint *table, __global const uint *params,
@@ -88,14 +86,8 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const uint *keys_in, __global uint
         const uint key = valid ? keys_in[i] : 0u;
         const uint d = zs_digit(key, shift);
 
-        uint masks[RADIX_BITS + 1];
-        zs_ballot_bits(d | (valid << RADIX_BITS), RADIX_BITS + 1u, masks, ZS_SG_SCRATCH_ARG);
-        uint peers = masks[RADIX_BITS]; /* start from the valid lanes */
-        uint owned = masks[RADIX_BITS];
-        for (uint j = 0; j < RADIX_BITS; ++j) {
-            peers &= ((d >> j) & 1u) ? masks[j] : ~masks[j];
-            owned &= ((lane >> j) & 1u) ? masks[j] : ~masks[j];
-        }
+        uint peers, owned;
+        zs_digit_masks(d, valid, RADIX_BITS, &peers, &owned, ZS_SG_SCRATCH_ARG);
         const uint rank = popcount(peers & below);
         const uint slot = zs_shuffle(next, d, ZS_SG_SCRATCH_ARG) + rank;
         if (valid)

@@ -28,12 +28,6 @@
 
 inline uint zs_lane(void) { return get_sub_group_local_id(); }
 
-inline uint zs_reduce_add(uint x, ZS_SG_SCRATCH_PARAM)
-{
-    (void)zs_unused_scratch;
-    return sub_group_reduce_add(x);
-}
-
 /* Value of x held by lane `src` (every lane may ask for a different lane). */
 inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
 {
@@ -41,13 +35,38 @@ inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
     return intel_sub_group_shuffle(x, src);
 }
 
-/* masks[j] = packed lane mask of bit j of `value` over the 32 lanes, j < nbits
- * (the CM cm_pack_mask, one ballot per bit). */
-inline void zs_ballot_bits(uint value, uint nbits, uint *masks, ZS_SG_SCRATCH_PARAM)
+/* Packed lane masks of one batch (the CM cm_pack_mask + cm_cbit step):
+ *   *peers = valid lanes whose digit equals mine,
+ *   *owned = valid lanes whose digit equals my lane id.
+ * Built from `bits` + 1 ballots (one per digit bit, one for validity), each
+ * lane AND-ing a ballot or its complement, instead of one ballot per bin. */
+inline void zs_digit_masks(uint digit, uint valid, uint bits, uint *peers, uint *owned,
+                           ZS_SG_SCRATCH_PARAM)
 {
     (void)zs_unused_scratch;
-    for (uint j = 0; j < nbits; ++j)
-        masks[j] = sub_group_ballot((value >> j) & 1u).x;
+    const uint lane = zs_lane();
+    uint p = sub_group_ballot(valid != 0u).x;
+    uint o = p;
+    for (uint j = 0; j < bits; ++j) {
+        const uint m = sub_group_ballot((digit >> j) & 1u).x;
+        p &= ((digit >> j) & 1u) ? m : ~m;
+        o &= ((lane >> j) & 1u) ? m : ~m;
+    }
+    *peers = p;
+    *owned = o;
+}
+
+/* Lane b (< nbins) receives the sum over all lanes of counters[b]. */
+inline uint zs_bin_totals(const uint *counters, uint nbins, ZS_SG_SCRATCH_PARAM)
+{
+    (void)zs_unused_scratch;
+    const uint lane = zs_lane();
+    uint mine = 0;
+    for (uint b = 0; b < nbins; ++b) {
+        const uint total = sub_group_reduce_add(counters[b]);
+        mine = lane == b ? total : mine;
+    }
+    return mine;
 }
 
 #else /* portable */
@@ -59,18 +78,6 @@ inline void zs_ballot_bits(uint value, uint nbits, uint *masks, ZS_SG_SCRATCH_PA
 
 inline uint zs_lane(void) { return (uint)get_local_id(0); }
 
-inline uint zs_reduce_add(uint x, ZS_SG_SCRATCH_PARAM)
-{
-    uint lane = zs_lane();
-    zs_scratch[lane] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint sum = 0;
-    for (uint i = 0; i < ZS_LANES; ++i)
-        sum += zs_scratch[i];
-    barrier(CLK_LOCAL_MEM_FENCE); /* scratch is reused by the next primitive */
-    return sum;
-}
-
 inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
 {
     zs_scratch[zs_lane()] = x;
@@ -80,20 +87,44 @@ inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
     return r;
 }
 
-/* One exchange serves all nbits ballots: each lane publishes its value once
- * and packs the masks itself (cheaper than nbits separate exchanges). */
-inline void zs_ballot_bits(uint value, uint nbits, uint *masks, ZS_SG_SCRATCH_PARAM)
+/* Same masks as the sg flavor. Without ballots, one exchange of the tagged
+ * digits through local memory and two compares per lane are cheaper than
+ * emulating bits + 1 ballots. */
+inline void zs_digit_masks(uint digit, uint valid, uint bits, uint *peers, uint *owned,
+                           ZS_SG_SCRATCH_PARAM)
 {
-    zs_scratch[zs_lane()] = value;
+    const uint lane = zs_lane();
+    const uint tag = 1u << bits; /* marks a valid lane */
+    zs_scratch[lane] = valid ? (digit | tag) : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < nbits; ++j)
-        masks[j] = 0;
+    const uint want_peer = valid ? (digit | tag) : 0xFFFFFFFFu;
+    const uint want_owned = (lane & (tag - 1u)) | tag;
+    uint p = 0, o = 0;
     for (uint i = 0; i < ZS_LANES; ++i) {
-        uint v = zs_scratch[i];
-        for (uint j = 0; j < nbits; ++j)
-            masks[j] |= ((v >> j) & 1u) << i;
+        const uint v = zs_scratch[i];
+        p |= (v == want_peer ? 1u : 0u) << i;
+        o |= (v == want_owned ? 1u : 0u) << i;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    *peers = p;
+    *owned = o;
+}
+
+/* Lane b (< nbins) receives the sum over all lanes of counters[b]: the
+ * counters are transposed through local memory, one row sum per lane. */
+inline uint zs_bin_totals(const uint *counters, uint nbins, ZS_SG_SCRATCH_PARAM)
+{
+    const uint lane = zs_lane();
+    uint mine = 0;
+    for (uint b = 0; b < nbins; ++b) {
+        zs_scratch[lane] = counters[b];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lane == b)
+            for (uint i = 0; i < ZS_LANES; ++i)
+                mine += zs_scratch[i];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return mine;
 }
 
 #endif /* ZS_FLAVOR_SG */
