@@ -99,7 +99,7 @@ static void write_script(FILE *gp, const char *png, const cli_measurement *m, si
           "set format x '2^{%L}'\n"
           "set yrange [0:*]\n"
           "set grid\n"
-          "set key left top\n", gp);
+          "set key below\n", gp);
 
     size_t *first = malloc((count ? count : 1) * sizeof *first);
     size_t series = first ? series_of(m, count, first) : 0;

@@ -327,8 +327,9 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
 
 static void print_row(const char *backend, const char *device, const cli_measurement *m)
 {
-    printf("%-10s  %-32.32s  %-8s  %-6s  %11llu  %10.3f  %11.2f\n", backend, device, m->algo,
-           m->scan, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s);
+    /* Device last and untruncated: driver names are long. */
+    printf("%-10s  %-8s  %-6s  %11llu  %10.4f  %11.2f  %s\n", backend, m->algo, m->scan,
+           (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
     fflush(stdout); /* rows appear as they are measured */
 }
 
@@ -447,8 +448,8 @@ static int run_bench(const bench_request *req)
     printf("zesort bench: %s keys%s, backend %s, device %s, median of %d after a warm-up\n",
            cli_key_type_name(req->type), req->pairs ? " + u32 values" : "", backend, device,
            req->repeat);
-    printf("%-10s  %-32s  %-8s  %-6s  %11s  %10s  %11s\n", "backend", "device", "algo", "scan", "n",
-           "median_ms", "mkeys_per_s");
+    printf("%-10s  %-8s  %-6s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan", "n",
+           "median_ms", "mkeys_per_s", "device");
 
     size_t done_count = 0;
     for (int i = 0; i < req->n_count && rc == 0; ++i) {

@@ -66,8 +66,10 @@ static int demo_one(zesort_context *ctx, zesort_algo algo, const cli_expected *e
     char why[160];
     int ok = cli_verify_sort(exp, work, NULL, n, why, sizeof why) == 0;
     *mkeys = ms > 0 ? (double)n / (ms * 1e3) : 0.0;
-    printf("%-40.40s  %-9s  %9.2f  %10.2f  %10.0f  %s\n", zesort_context_device(ctx),
-           zesort_algo_name(algo), *mkeys, ms, wall, ok ? "yes" : "NO");
+    /* Device last and untruncated: driver names are long ("Portable Computing
+     * Language: pthread-skylake-avx512-...") and the columns stay aligned. */
+    printf("%-9s  %9.2f  %10.2f  %10.0f  %-8s  %s\n", zesort_algo_name(algo), *mkeys, ms, wall,
+           ok ? "yes" : "NO", zesort_context_device(ctx));
     fflush(stdout);
     if (!ok)
         return cli_fail("demo: %s result is wrong: %s", zesort_algo_name(algo), why);
@@ -103,8 +105,8 @@ int cli_cmd_demo(int argc, char **argv)
     printf("zesort demo: stable radix sort of %llu random u32 keys, C-for-Metal design\n"
            "backend: %s (the best one present)\n\n",
            (unsigned long long)n, zesort_backend_name(zesort_context_backend(ctx)));
-    printf("%-40s  %-9s  %9s  %10s  %10s  %s\n", "device", "algorithm", "Mkeys/s", "device_ms",
-           "wall_ms", "verified");
+    printf("%-9s  %9s  %10s  %10s  %-8s  %s\n", "algorithm", "Mkeys/s", "device_ms", "wall_ms",
+           "verified", "device");
 
     static const zesort_algo algos[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4};
     double mkeys[2] = {0, 0};

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""keyfile.py -- test helper for test_cli.sh: makes raw key/value files and
+checks `zesort sort` results against Python's (stable) sort.
+
+  keyfile.py gen TYPE N SEED PATH [--dups]     random keys (floats include
+                                              +-0, +-inf and NaNs of both signs)
+  keyfile.py iota N PATH                      u32 values 0..N-1
+  keyfile.py check TYPE IN OUT [--descending] [--bits LO:HI] [--values VIN VOUT]
+                                              exit 0 when OUT (and VOUT) is what a
+                                              stable sort of IN must give
+"""
+import random
+import struct
+import sys
+
+FMT = {"u32": "I", "i32": "I", "f32": "I", "u64": "Q", "i64": "Q", "f64": "Q"}
+
+
+def width(t):
+    return 8 if FMT[t] == "Q" else 4
+
+
+def order(t, v):
+    """The unsigned value whose order is the sort order (DESIGN.md 1.3)."""
+    bits = width(t) * 8
+    sign = 1 << (bits - 1)
+    allbits = (1 << bits) - 1
+    if t in ("i32", "i64"):
+        return v ^ sign
+    if t in ("f32", "f64"):
+        return (~v & allbits) if v & sign else (v | sign)
+    return v
+
+
+def read(t, path):
+    data = open(path, "rb").read()
+    w = width(t)
+    if len(data) % w:
+        sys.exit(f"{path}: size {len(data)} not a multiple of {w}")
+    return list(struct.unpack(f"<{len(data) // w}{FMT[t]}", data))
+
+
+def write(t, path, keys):
+    open(path, "wb").write(struct.pack(f"<{len(keys)}{FMT[t]}", *keys))
+
+
+def gen(t, n, seed, path, dups):
+    rnd = random.Random(seed)
+    bits = width(t) * 8
+    keys = [rnd.getrandbits(bits) for _ in range(n)]
+    if dups:  # few distinct keys: stability matters
+        keys = [rnd.getrandbits(3) * 0x01010101 % (1 << bits) for _ in range(n)]
+    if t in ("f32", "f64") and n >= 16:
+        if t == "f32":
+            special = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+                       0xFFC00000, 0x7F800001, 0x3F800000, 0xBF800000]
+        else:
+            special = [0, 1 << 63, 0x7FF0 << 48, 0xFFF0 << 48, 0x7FF8 << 48,
+                       0xFFF8 << 48, (0x7FF0 << 48) | 1, 0x3FF0 << 48, 0xBFF0 << 48]
+        for i, s in enumerate(special):
+            keys[rnd.randrange(n)] = s
+    write(t, path, keys)
+
+
+def check(t, inp, out, descending, bits, values):
+    keys = read(t, inp)
+    got = read(t, out)
+    lo, hi = bits if bits else (0, width(t) * 8)
+    mask = (1 << (hi - lo)) - 1
+
+    def sort_key(i):
+        return (order(t, keys[i]) >> lo) & mask
+
+    idx = list(range(len(keys)))
+    # Stable descending: sort by the negated key, keeping input order for ties.
+    idx.sort(key=(lambda i: -sort_key(i)) if descending else sort_key)
+    want = [keys[i] for i in idx]
+    if got != want:
+        bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        sys.exit(f"keys differ at index {bad} (got {len(got)} keys, want {len(want)})")
+    if values:
+        vin = read("u32", values[0])
+        vout = read("u32", values[1])
+        if vout != [vin[i] for i in idx]:
+            sys.exit("values differ from a stable sort")
+
+
+def main(argv):
+    if argv[1] == "gen":
+        gen(argv[2], int(argv[3]), int(argv[4]), argv[5], "--dups" in argv)
+    elif argv[1] == "iota":
+        write("u32", argv[3], list(range(int(argv[2]))))
+    elif argv[1] == "check":
+        t, inp, out = argv[2], argv[3], argv[4]
+        rest = argv[5:]
+        bits = values = None
+        if "--bits" in rest:
+            lo, hi = rest[rest.index("--bits") + 1].split(":")
+            bits = (int(lo), int(hi))
+        if "--values" in rest:
+            i = rest.index("--values")
+            values = (rest[i + 1], rest[i + 2])
+        check(t, inp, out, "--descending" in rest, bits, values)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

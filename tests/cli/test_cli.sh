@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# test_cli.sh ZESORT — end-to-end tests of the `zesort` command-line tool
+# against the contract in DESIGN.md §5.2: exit codes, one-line errors, atomic
+# outputs, sort results (checked by tests/cli/keyfile.py), info, bench, demo.
+# Ends with "N passed, N failed"; exits non-zero when anything failed.
+set -u
+
+Z=${1:?usage: test_cli.sh PATH/TO/zesort}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KF=(python3 "$HERE/keyfile.py")
+T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-cli-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL - $1"
+    [ -s "$T/err" ] && sed 's/^/       stderr: /' "$T/err" | head -5
+    return 0
+}
+
+# Environment for zesort (set for the level-zero backend only).
+ZENV=()
+# run ARGS...: runs zesort, sets $rc, stdout in $T/out, stderr in $T/err.
+run() {
+    env "${ZENV[@]}" "$Z" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# One line on stderr, starting "zesort: ".
+one_error_line() {
+    [ "$(wc -l <"$T/err")" -eq 1 ] && head -c 8 "$T/err" | grep -q '^zesort: '
+}
+
+# expect NAME RC ARGS...: exit status RC; for RC != 0 also the one-line error.
+expect() {
+    local name=$1 want=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -ne "$want" ]; then
+        bad "$name: exit $rc, want $want"
+    elif [ "$want" -ne 0 ] && ! one_error_line; then
+        bad "$name: stderr is not one 'zesort: ' line"
+    elif [ "$want" -ne 0 ] && [ -s "$T/out" ]; then
+        bad "$name: error printed something on stdout"
+    else
+        ok "$name"
+    fi
+}
+
+# No temporary file of ours left in directory $1.
+no_temp_files() {
+    ! ls -A "$1" | grep -q '^\.zesort-tmp-'
+}
+
+gen() { "${KF[@]}" gen "$@"; }
+check() { "${KF[@]}" check "$@" 2>"$T/check_err"; }
+
+# ---------------------------------------------------------------------------
+echo "# help and version"
+for args in "--help" "-h" "help" "sort --help" "bench --help" "info --help" "demo --help" \
+    "help sort" "help bench" "help info" "help demo" "sort -h" "sort --bogus --help"; do
+    # shellcheck disable=SC2086
+    run $args
+    if [ "$rc" -eq 0 ] && grep -q '^usage: zesort' "$T/out" && [ ! -s "$T/err" ]; then
+        ok "zesort $args"
+    else
+        bad "zesort $args: exit $rc"
+    fi
+done
+for flag in --type --values --algo --backend --scan --descending --bits; do
+    if "$Z" sort --help | grep -q -- "$flag"; then ok "sort --help describes $flag"; else bad "sort --help lacks $flag"; fi
+done
+for flag in --n --algo --type --pairs --backend --repeat --csv --plot --scan; do
+    if "$Z" bench --help | grep -q -- "$flag"; then ok "bench --help describes $flag"; else bad "bench --help lacks $flag"; fi
+done
+run --version
+if [ "$rc" -eq 0 ] && grep -Eq '^zesort [0-9]+\.[0-9]+' "$T/out"; then ok "--version"; else bad "--version"; fi
+
+# ---------------------------------------------------------------------------
+echo "# usage errors: exit 2 and one 'zesort: ' line"
+gen u32 1000 1 keys.bin
+expect "no command" 2
+expect "unknown command" 2 frobnicate
+expect "unknown top-level flag" 2 --frob
+expect "help for unknown command" 2 help frob
+expect "sort: unknown flag" 2 sort keys.bin out.bin --frob
+expect "sort: unknown flag before operands" 2 sort --frob keys.bin out.bin
+expect "sort: missing operands" 2 sort
+expect "sort: missing OUTPUT" 2 sort keys.bin
+expect "sort: extra operand" 2 sort keys.bin out.bin extra.bin
+expect "sort: bad --type" 2 sort keys.bin out.bin --type u16
+expect "sort: bad --algo" 2 sort keys.bin out.bin --algo cm8
+expect "sort: bad --backend" 2 sort keys.bin out.bin --backend cuda
+expect "sort: bad --scan" 2 sort keys.bin out.bin --scan gpu
+expect "sort: --scan without value" 2 sort keys.bin out.bin --scan
+expect "sort: --bits 12:8" 2 sort keys.bin out.bin --bits 12:8
+expect "sort: --bits 0:40 on u32" 2 sort keys.bin out.bin --bits 0:40
+expect "sort: --bits 8:8" 2 sort keys.bin out.bin --bits 8:8
+expect "sort: --bits abc" 2 sort keys.bin out.bin --bits abc
+expect "sort: --bits 0:32x" 2 sort keys.bin out.bin --bits 0:32x
+expect "sort: --bits -1:8" 2 sort keys.bin out.bin --bits -1:8
+expect "sort: --values with one operand" 2 sort keys.bin out.bin --values v.bin
+expect "sort: --descending=1" 2 sort keys.bin out.bin --descending=1
+expect "sort: VALUES_OUT same as OUTPUT" 2 sort keys.bin out.bin --values keys.bin out.bin
+expect "bench: unknown flag" 2 bench --frob
+expect "bench: operand" 2 bench extra
+expect "bench: --n 0" 2 bench --n 0
+expect "bench: --n abc" 2 bench --n abc
+expect "bench: --n 1,,2" 2 bench --n 1,,2
+expect "bench: bad --algo in list" 2 bench --algo cm2,cm8
+expect "bench: --repeat 0" 2 bench --repeat 0
+expect "bench: --repeat without value" 2 bench --repeat
+expect "bench: bad --scan" 2 bench --scan gpu
+expect "bench: bad --type" 2 bench --type u16
+expect "info: extra operand" 2 info extra
+expect "info: unknown flag" 2 info --frob
+expect "demo: unknown flag" 2 demo --frob
+expect "demo: bad --n" 2 demo --n 0
+
+# ---------------------------------------------------------------------------
+echo "# other errors: exit 1"
+expect "sort: missing input" 1 sort no-such-file.bin out.bin
+[ ! -e out.bin ] && ok "no output after missing input" || bad "output created after missing input"
+printf '1234567' >odd.bin
+expect "sort: 7-byte u32 file" 1 sort odd.bin out.bin
+printf '123456789012' >odd12.bin
+expect "sort: 12-byte u64 file" 1 sort odd12.bin out.bin --type u64
+expect "sort: input is a directory" 1 sort . out.bin
+expect "sort: output in missing directory" 1 sort keys.bin no/such/dir/out.bin
+mkdir -p outdir
+expect "sort: output is a directory" 1 sort keys.bin outdir
+gen u32 999 2 values999.bin
+printf '12345' >values_odd.bin
+expect "sort: odd-sized values file" 1 sort keys.bin out.bin --values values_odd.bin vout.bin
+expect "sort: missing values file" 1 sort keys.bin out.bin --values no-such.bin vout.bin
+# A values file with another count is a bad combination of arguments: exit 2.
+expect "sort: values count differs from keys" 2 sort keys.bin out.bin --values values999.bin vout.bin
+if [ -w /dev/full ]; then
+    "$Z" info >/dev/full 2>"$T/err"
+    rc=$?
+    [ "$rc" -eq 1 ] && one_error_line && ok "info to a full stdout: exit 1" || bad "info >/dev/full: exit $rc"
+fi
+
+# ---------------------------------------------------------------------------
+echo "# atomic output"
+mkdir -p atomic
+printf 'precious' >atomic/out.bin
+cp atomic/out.bin precious.copy
+for case in "odd.bin|" "no-such.bin|" "keys.bin|--bits 12:8" "keys.bin|--frob" \
+    "keys.bin|--algo onesweep" "keys.bin|--values values999.bin atomic/vout.bin"; do
+    input=${case%%|*}
+    extra=${case#*|}
+    # shellcheck disable=SC2086
+    run sort "$input" atomic/out.bin $extra
+    if [ "$rc" -ne 0 ] && cmp -s atomic/out.bin precious.copy && no_temp_files atomic && [ ! -e atomic/vout.bin ]; then
+        ok "failed sort ($input $extra) leaves OUTPUT untouched, no temp file"
+    else
+        bad "failed sort ($input $extra): exit $rc, OUTPUT changed or temp file left"
+    fi
+done
+# A library refusal (not supported yet) must also leave the output alone.
+run sort keys.bin atomic/out.bin --type u64
+if [ "$rc" -eq 0 ] || { cmp -s atomic/out.bin precious.copy && no_temp_files atomic; }; then
+    ok "unsupported request leaves OUTPUT untouched"
+else
+    bad "unsupported request changed OUTPUT"
+fi
+# Replacing a file keeps its permission bits; new files follow the umask.
+cp keys.bin atomic/mode.bin
+chmod 640 atomic/mode.bin
+run sort keys.bin atomic/mode.bin --backend cpu
+mode=$(stat -c %a atomic/mode.bin)
+[ "$rc" -eq 0 ] && [ "$mode" = 640 ] && ok "replaced OUTPUT keeps mode 640" || bad "replaced OUTPUT mode $mode (exit $rc)"
+(umask 022 && "$Z" sort keys.bin atomic/new.bin --backend cpu)
+mode=$(stat -c %a atomic/new.bin 2>/dev/null)
+[ "$mode" = 644 ] && ok "new OUTPUT mode 644 under umask 022" || bad "new OUTPUT mode $mode"
+no_temp_files atomic && no_temp_files . && ok "no temp files left anywhere" || bad "temp files left"
+
+# ---------------------------------------------------------------------------
+echo "# sorting"
+backends=(cpu)
+run info
+grep -q '^backends:.*opencl' "$T/out" && backends+=(opencl)
+ZE_DRIVER="$(dirname "$Z")/tests/ze_cl_driver/libze_cl_driver.so"
+if [ -f "$ZE_DRIVER" ] &&
+    ZE_ENABLE_ALT_DRIVERS="$ZE_DRIVER" "$Z" info 2>/dev/null | grep -q '^backends:.*level-zero'; then
+    backends+=(level-zero)
+fi
+echo "# backends under test: ${backends[*]}"
+
+# sort_case NAME TYPE N ARGS...: random keys of TYPE, sorted by zesort with ARGS,
+# checked against Python's stable sort.
+sort_case() {
+    local name=$1 type=$2 n=$3
+    shift 3
+    gen "$type" "$n" "$n" in.bin
+    run sort in.bin sorted.bin --type "$type" "$@"
+    if [ "$rc" -ne 0 ]; then
+        bad "$name: exit $rc"
+    elif ! check "$type" in.bin sorted.bin "$@"; then
+        bad "$name: wrong result: $(cat "$T/check_err")"
+    else
+        ok "$name"
+    fi
+}
+
+for backend in "${backends[@]}"; do
+    ZENV=()
+    [ "$backend" = level-zero ] && ZENV=(ZE_ENABLE_ALT_DRIVERS="$ZE_DRIVER"
+        ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1)
+    for algo in cm2 cm4; do
+        for scan in host device; do
+            for n in 1 255 256 257 100003; do
+                sort_case "$backend $algo scan=$scan n=$n" u32 "$n" --backend "$backend" --algo "$algo" --scan "$scan"
+            done
+        done
+    done
+    : >empty.bin
+    run sort empty.bin empty.out --backend "$backend"
+    [ "$rc" -eq 0 ] && [ -f empty.out ] && [ ! -s empty.out ] && ok "$backend: empty file sorts to empty" ||
+        bad "$backend: empty file: exit $rc"
+    rm -f empty.out
+done
+ZENV=()
+sort_case "auto backend, auto algo" u32 50000
+sort_case "flags as --flag=value" u32 3000 --algo=cm4 --scan=host --backend=cpu
+
+# INPUT == OUTPUT
+gen u32 20000 7 same.bin
+cp same.bin same.orig
+run sort same.bin same.bin --backend cpu
+[ "$rc" -eq 0 ] && check u32 same.orig same.bin && ok "INPUT == OUTPUT" || bad "INPUT == OUTPUT: exit $rc"
+cp same.orig same2.bin
+run sort same2.bin ./same2.bin
+[ "$rc" -eq 0 ] && check u32 same.orig same2.bin && ok "INPUT == OUTPUT (other spelling)" || bad "INPUT == OUTPUT (other spelling)"
+# An operand that looks like a flag, after "--".
+cp same.orig ./-dash.bin
+run sort --backend cpu -- -dash.bin -dash.out
+[ "$rc" -eq 0 ] && check u32 same.orig ./-dash.out && ok "'--' ends the options" || bad "'--': exit $rc"
+
+# Features the library may not support yet: either a correct result, or exit 2
+# with "not supported yet" and no output.
+maybe_case() {
+    local name=$1 type=$2 n=$3
+    shift 3
+    rm -f sorted.bin
+    gen "$type" "$n" 11 in.bin
+    run sort in.bin sorted.bin --type "$type" "$@"
+    if [ "$rc" -eq 0 ]; then
+        if check "$type" in.bin sorted.bin "$@"; then ok "$name: sorted"; else bad "$name: wrong result: $(cat "$T/check_err")"; fi
+    elif [ "$rc" -eq 2 ] && one_error_line && grep -q 'not supported yet' "$T/err" && [ ! -e sorted.bin ]; then
+        ok "$name: not supported yet (exit 2)"
+    else
+        bad "$name: exit $rc"
+    fi
+}
+for type in i32 f32 u64 i64 f64; do
+    maybe_case "type $type" "$type" 5000
+done
+maybe_case "descending" u32 5000 --descending
+maybe_case "descending f32" f32 5000 --descending
+maybe_case "bits 8:24" u32 5000 --bits 8:24
+maybe_case "bits 0:64 on u64" u64 5000 --bits 0:64
+maybe_case "onesweep" u32 5000 --algo onesweep
+"${KF[@]}" gen u32 5000 3 vin.bin --dups
+"${KF[@]}" iota 5000 vals.bin
+rm -f vout.bin sorted.bin
+run sort vin.bin sorted.bin --values vals.bin vout.bin
+if [ "$rc" -eq 0 ]; then
+    check u32 vin.bin sorted.bin --values vals.bin vout.bin && ok "values: sorted stably" || bad "values: wrong result"
+elif [ "$rc" -eq 2 ] && grep -q 'not supported yet' "$T/err" && [ ! -e vout.bin ] && [ ! -e sorted.bin ]; then
+    ok "values: not supported yet (exit 2), no outputs"
+else
+    bad "values: exit $rc"
+fi
+
+# ---------------------------------------------------------------------------
+echo "# info"
+run info
+if [ "$rc" -eq 0 ]; then
+    ok "info exits 0"
+    grep -Eq '^backends: .*cpu' "$T/out" && ok "info: backends: lists cpu" || bad "info: backends:"
+    grep -q '^version: ' "$T/out" && ok "info: version:" || bad "info: version:"
+    grep -q '^spirv-flavors: .' "$T/out" && ok "info: spirv-flavors:" || bad "info: spirv-flavors:"
+    grep -q '^device-cpu: .' "$T/out" && ok "info: device-cpu:" || bad "info: device-cpu:"
+    for target in skl tgllp dg2; do
+        grep -Eq "^aot-targets: (.*,)?$target(,|\$)" "$T/out" && ok "info: aot-targets has $target" ||
+            bad "info: aot-targets lacks $target"
+    done
+    if grep -vEq '^[a-z0-9-]+: ' "$T/out"; then bad "info: a line is not 'key: value'"; else ok "info: every line is 'key: value'"; fi
+else
+    bad "info: exit $rc"
+fi
+
+# ---------------------------------------------------------------------------
+echo "# bench"
+header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat'
+run bench --backend cpu --n 1000,4k --repeat 2 --csv bench.csv
+if [ "$rc" -eq 0 ] && [ "$(head -n 1 bench.csv)" = "$header" ]; then
+    ok "bench --csv header"
+else
+    bad "bench --csv: exit $rc, header '$(head -n 1 bench.csv 2>/dev/null)'"
+fi
+# cm2,cm4 x host,device x 2 sizes = 8 rows of 10 fields.
+rows=$(tail -n +2 bench.csv 2>/dev/null | wc -l)
+[ "$rows" -eq 8 ] && ok "bench --csv: 8 rows" || bad "bench --csv: $rows rows, want 8"
+if tail -n +2 bench.csv | awk -F, 'NF != 10 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
+    ok "bench --csv: rows well formed"
+else
+    bad "bench --csv: malformed row"
+fi
+# Device time of a whole sort is never 0 for n > 0 (the cpu backend times its sort).
+if tail -n +2 bench.csv | awk -F, '$7 + 0 <= 0 { bad = 1 } END { exit bad }'; then
+    ok "bench --csv: every median_ms > 0"
+else
+    bad "bench --csv: a median_ms is 0 (backend did not report its time)"
+fi
+run bench --backend cpu --n 2k --algo cm4 --scan device --repeat 1 --csv one.csv
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1$' one.csv &&
+    ok "bench with one algo, one scan" || bad "bench one algo/scan: exit $rc"
+if [ "${backends[*]}" != cpu ]; then
+    run bench --backend opencl --n 4096 --repeat 1 --algo cm2,cm4 --scan device
+    [ "$rc" -eq 0 ] && ok "bench on opencl" || bad "bench on opencl: exit $rc"
+    grep -q 'cm4/cm2  scan=device' "$T/out" && ok "bench prints the cm4/cm2 ratio" || bad "bench: no cm4/cm2 ratio"
+fi
+run bench --backend cpu --algo onesweep --n 1000 --repeat 1
+if [ "$rc" -eq 0 ] || { [ "$rc" -eq 2 ] && grep -q 'not supported yet' "$T/err"; }; then
+    ok "bench onesweep: runs or says not supported yet"
+else
+    bad "bench onesweep: exit $rc"
+fi
+if command -v gnuplot >/dev/null; then
+    run bench --backend cpu --n 1k,4k,16k --repeat 1 --plot plot.png
+    if [ "$rc" -eq 0 ] && [ "$(head -c 8 plot.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+        ok "bench --plot writes a PNG"
+    else
+        bad "bench --plot: exit $rc"
+    fi
+else
+    echo "# gnuplot not installed: --plot success case skipped"
+fi
+# Without gnuplot: exit 1 before benchmarking, naming the Debian package.
+PATH=/nonexistent "$Z" bench --backend cpu --n 1k --repeat 1 --csv nog2.csv --plot nog2.png >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 1 ] && one_error_line && grep -q gnuplot-nox "$T/err" && [ ! -e nog2.png ] && [ ! -e nog2.csv ]; then
+    ok "bench --plot without gnuplot: exit 1 naming gnuplot-nox"
+else
+    bad "bench --plot without gnuplot: exit $rc"
+fi
+no_temp_files . && ok "bench leaves no temp files" || bad "bench left temp files"
+
+# ---------------------------------------------------------------------------
+echo "# demo"
+run demo --backend cpu --n 64k
+[ "$rc" -eq 0 ] && [ "$(grep -cE '^cm[24] .* yes ' "$T/out")" -eq 2 ] && ok "demo on cpu: cm2 and cm4 verified" ||
+    bad "demo --backend cpu: exit $rc"
+run demo --n 256k
+[ "$rc" -eq 0 ] && [ "$(grep -cE '^cm[24] .* yes ' "$T/out")" -eq 2 ] && ok "demo on the best device: verified" ||
+    bad "demo: exit $rc"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
