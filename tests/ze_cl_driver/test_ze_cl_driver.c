@@ -313,6 +313,11 @@ START_TEST(launch_immediate)
     for (uint32_t i = 0; i < N; i++)
         ck_assert_uint_eq(buf[i], (i / 128) * 128 + 127 - i % 128);
     ZE_OK(zeCommandListDestroy(l));
+    ZE_OK(zeEventDestroy(done));
+    ZE_OK(zeEventPoolDestroy(p));
+    ZE_OK(zeMemFree(ctx, in));
+    ZE_OK(zeMemFree(ctx, out));
+    ZE_OK(zeMemFree(ctx, buf));
     ZE_OK(zeKernelDestroy(scan));
     ZE_OK(zeKernelDestroy(rev));
     ZE_OK(zeModuleDestroy(m));
@@ -353,6 +358,9 @@ START_TEST(launch_regular)
     ZE_OK(zeFenceDestroy(f));
     ZE_OK(zeCommandListDestroy(l));
     ZE_OK(zeCommandQueueDestroy(q));
+    ZE_OK(zeMemFree(ctx, in));
+    ZE_OK(zeMemFree(ctx, out1));
+    ZE_OK(zeMemFree(ctx, out2));
     ZE_OK(zeKernelDestroy(scan));
     ZE_OK(zeModuleDestroy(m));
 }
@@ -390,6 +398,12 @@ START_TEST(launch_geometry_and_values)
     ck_assert_uint_eq(out3[1], 9);
     ck_assert_uint_eq(out3[2], 11);
     ZE_OK(zeCommandListDestroy(l));
+    ZE_OK(zeMemFree(ctx, out));
+    ZE_OK(zeMemFree(ctx, out64));
+    ZE_OK(zeMemFree(ctx, out3));
+    ZE_OK(zeKernelDestroy(geo));
+    ZE_OK(zeKernelDestroy(ul));
+    ZE_OK(zeKernelDestroy(st));
     ZE_OK(zeModuleDestroy(m));
 }
 END_TEST
@@ -406,8 +420,9 @@ START_TEST(launch_indirect)
     ze_group_count_t *dev_groups = alloc_device(sizeof *dev_groups);
     ze_group_count_t *host_groups = alloc_shared(sizeof *host_groups);
     *host_groups = (ze_group_count_t){0, 1, 1}; /* zero groups at append time */
-    ZE_OK(zeCommandListAppendMemoryCopy(immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS), dev_groups, host_groups,
-                                        sizeof *host_groups, NULL, 0, NULL));
+    ze_command_list_handle_t sync = immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    ZE_OK(zeCommandListAppendMemoryCopy(sync, dev_groups, host_groups, sizeof *host_groups, NULL, 0, NULL));
+    ZE_OK(zeCommandListDestroy(sync));
     ZE_OK(zeKernelSetGroupSize(add, 64, 1, 1));
     ZE_OK(zeKernelSetArgumentValue(add, 0, sizeof buf, &buf));
     ze_command_list_handle_t l = regular();
@@ -421,6 +436,11 @@ START_TEST(launch_indirect)
     for (int i = 0; i < N; i++)
         ck_assert_uint_eq(buf[i], 1);
     ZE_OK(zeCommandQueueDestroy(q));
+    ZE_OK(zeCommandListDestroy(l));
+    ZE_OK(zeMemFree(ctx, buf));
+    ZE_OK(zeMemFree(ctx, dev_groups));
+    ZE_OK(zeMemFree(ctx, host_groups));
+    ZE_OK(zeKernelDestroy(add));
     ZE_OK(zeModuleDestroy(m));
 }
 END_TEST
@@ -466,6 +486,11 @@ START_TEST(copies_and_fills)
     uint8_t p3[3] = {1, 2, 3};
     ck_assert_int_eq(zeCommandListAppendMemoryFill(l, dst, p3, 3, 9, NULL, 0, NULL), ZE_RESULT_ERROR_INVALID_SIZE);
     ZE_OK(zeCommandListDestroy(l));
+    ZE_OK(zeEventDestroy(e));
+    ZE_OK(zeEventPoolDestroy(p));
+    ZE_OK(zeMemFree(ctx, src));
+    ZE_OK(zeMemFree(ctx, d));
+    ZE_OK(zeMemFree(ctx, dst));
 }
 END_TEST
 
@@ -522,6 +547,12 @@ START_TEST(events_wait_and_signal)
     ZE_OK(zeCommandQueueDestroy(q));
     ZE_OK(zeCommandListDestroy(r));
     ZE_OK(zeCommandListDestroy(l));
+    ze_event_handle_t all[] = {gate, done, gate2, done2};
+    for (int i = 0; i < 4; i++)
+        ZE_OK(zeEventDestroy(all[i]));
+    ZE_OK(zeEventPoolDestroy(p));
+    ZE_OK(zeMemFree(ctx, buf));
+    ZE_OK(zeKernelDestroy(add));
     ZE_OK(zeModuleDestroy(m));
 }
 END_TEST
@@ -564,6 +595,12 @@ START_TEST(kernel_timestamps)
     ZE_OK(zeEventHostReset(e));
     ck_assert_int_eq(zeEventQueryKernelTimestamp(e, &ts), ZE_RESULT_NOT_READY);
     ZE_OK(zeCommandListDestroy(l));
+    ZE_OK(zeEventDestroy(e));
+    ZE_OK(zeEventDestroy(plain_done));
+    ZE_OK(zeEventPoolDestroy(p));
+    ZE_OK(zeMemFree(ctx, buf));
+    ZE_OK(zeMemFree(ctx, dst));
+    ZE_OK(zeKernelDestroy(add));
     ZE_OK(zeModuleDestroy(m));
 }
 END_TEST
@@ -622,6 +659,9 @@ START_TEST(unsupported_is_reported)
     ck_assert_int_eq(zeCommandListAppendMemoryCopyRegion(l, a, &region, 4, 0, b, &region, 4, 0, NULL, 0, NULL),
                      ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     ZE_OK(zeCommandListDestroy(l));
+    ZE_OK(zeMemFree(ctx, a));
+    ZE_OK(zeMemFree(ctx, b));
+    ZE_OK(zeKernelDestroy(add));
     ZE_OK(zeModuleDestroy(m));
 }
 END_TEST
