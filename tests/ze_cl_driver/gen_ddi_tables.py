@@ -4,7 +4,7 @@ Level Zero headers installed on this machine.
 
 Why generated: the loader only initialises a driver that exports *every*
 zeGet*/zetGet*/zesGet*ProcAddrTable of the headers it was built with (1.8:
-53 tables, 342 functions).  Writing them by hand would be long and would
+53 tables, 289 functions).  Writing them by hand would be long and would
 break with the next header version; reading the headers keeps them exact.
 
 Output:
