@@ -202,11 +202,6 @@ static void init_once(void)
     g.initialized = 1;
 }
 
-ze_result_t zecl_check_init(void)
-{
-    return g.initialized ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_UNINITIALIZED;
-}
-
 ze_result_t ZE_APICALL zecl_zeInit(ze_init_flags_t flags)
 {
     /* The device is a CPU: a caller asking for GPU (or VPU) drivers only

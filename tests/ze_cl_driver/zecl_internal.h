@@ -230,8 +230,6 @@ uint64_t zecl_now_ns(void);
    (UINT64_MAX: forever); returns 0 on timeout. */
 int zecl_wait_until(uint64_t deadline_ns);
 uint64_t zecl_deadline(uint64_t timeout_ns);
-/* Spec "count" idiom check shared by the getters. */
-ze_result_t zecl_check_init(void);
 
 /* Allocation table (g.lock held): the allocation containing p, or NULL. */
 struct zecl_alloc *zecl_find_alloc_locked(const void *p);
