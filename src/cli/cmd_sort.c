@@ -108,34 +108,56 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
     return 0;
 }
 
-/* Writes both outputs: first both temporary files, then the renames, so a
- * failure while writing leaves both destinations untouched. */
-static int write_outputs(const sort_request *req, const void *keys, size_t key_bytes,
-                         const void *values, size_t value_bytes)
+/* The outputs being written. They are created before the sort so an
+ * unwritable destination fails in a moment, not after a long sort; both are
+ * complete before either is renamed into place. */
+typedef struct sort_outputs {
+    cli_output keys, values;
+    int have_keys, have_values;
+} sort_outputs;
+
+static int open_outputs(const sort_request *req, sort_outputs *o)
 {
-    cli_output ko, vo;
-    int rc = cli_output_open(&ko, req->output);
+    memset(o, 0, sizeof *o);
+    int rc = cli_output_open(&o->keys, req->output);
     if (rc)
         return rc;
-    if ((rc = cli_output_write(&ko, keys, key_bytes)) || (rc = cli_output_close(&ko)))
-        return rc;
+    o->have_keys = 1;
     if (req->values_out) {
-        if ((rc = cli_output_open(&vo, req->values_out))) {
-            cli_output_abort(&ko);
+        if ((rc = cli_output_open(&o->values, req->values_out)))
             return rc;
-        }
-        if ((rc = cli_output_write(&vo, values, value_bytes)) || (rc = cli_output_close(&vo))) {
-            cli_output_abort(&ko);
-            return rc;
-        }
+        o->have_values = 1;
     }
-    if ((rc = cli_output_commit(&ko))) {
-        if (req->values_out)
-            cli_output_abort(&vo);
-        return rc;
+    return 0;
+}
+
+static void abort_outputs(sort_outputs *o)
+{
+    if (o->have_keys)
+        cli_output_abort(&o->keys);
+    if (o->have_values)
+        cli_output_abort(&o->values);
+    o->have_keys = o->have_values = 0;
+}
+
+static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, const void *values,
+                          size_t value_bytes)
+{
+    int rc = cli_output_write(&o->keys, keys, key_bytes);
+    if (!rc)
+        rc = cli_output_close(&o->keys);
+    if (!rc && o->have_values) {
+        rc = cli_output_write(&o->values, values, value_bytes);
+        if (!rc)
+            rc = cli_output_close(&o->values);
     }
-    if (req->values_out)
-        rc = cli_output_commit(&vo);
+    if (!rc)
+        rc = cli_output_commit(&o->keys);
+    if (!rc && o->have_values)
+        rc = cli_output_commit(&o->values);
+    /* After a failure the cli_output_* call has removed its own temp file;
+     * abort_outputs removes the other one (a no-op for committed outputs). */
+    abort_outputs(o);
     return rc;
 }
 
@@ -144,6 +166,8 @@ static int run_sort(const sort_request *req)
     void *keys = NULL, *values = NULL;
     size_t key_bytes = 0, value_bytes = 0;
     zesort_context *ctx = NULL;
+    sort_outputs outs;
+    memset(&outs, 0, sizeof outs);
     int rc = cli_read_file(req->input, &keys, &key_bytes);
     if (rc)
         goto done;
@@ -170,6 +194,8 @@ static int run_sort(const sort_request *req)
             goto done;
         }
     }
+    if ((rc = open_outputs(req, &outs)))
+        goto done;
 
     zesort_status st = zesort_create(req->backend, &ctx);
     if (st != ZESORT_OK) {
@@ -181,8 +207,9 @@ static int run_sort(const sort_request *req)
         rc = cli_fail_status("sort", st, ctx);
         goto done;
     }
-    rc = write_outputs(req, keys, key_bytes, values, value_bytes);
+    rc = finish_outputs(&outs, keys, key_bytes, values, value_bytes);
 done:
+    abort_outputs(&outs);
     zesort_destroy(ctx);
     free(keys);
     free(values);

@@ -71,14 +71,39 @@ int cli_read_file(const char *path, void **data, size_t *size)
     return 0;
 }
 
+/* "dir/name" with dir made canonical (the name itself may not exist yet), or
+ * NULL when the directory does not exist. Caller frees. */
+static char *canonical_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    if (!dir)
+        return NULL;
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real)
+        return NULL;
+    const char *base = slash ? slash + 1 : path;
+    char *full = malloc(strlen(real) + strlen(base) + 2);
+    if (full)
+        sprintf(full, "%s/%s", real, base);
+    free(real);
+    return full;
+}
+
 int cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     if (strcmp(a, b) == 0)
         return 1;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
-        return 0;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    /* Not both existing yet: "./out" and "out" are still the same file. */
+    char *ca = canonical_path(a), *cb = canonical_path(b);
+    int same = ca && cb && strcmp(ca, cb) == 0;
+    free(ca);
+    free(cb);
+    return same;
 }
 
 /* ---- cleanup of temporary files on signals --------------------------------- */

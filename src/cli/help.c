@@ -61,10 +61,10 @@ static const char sort_help[] =
     "  -h, --help        show this help\n"
     "\n"
     "Options may come before or after the operands; '--flag=value' also works and\n"
-    "'--' ends the options. Requests this library version cannot do yet (key types\n"
-    "other than u32, values, descending, partial bit ranges, onesweep) fail with\n"
-    "'not supported yet' and exit 2. A file whose size is not a multiple of the\n"
-    "element size, or a missing/unreadable file, is exit 1.\n";
+    "'--' ends the options. A valid request that this library version cannot do\n"
+    "yet (see 'zesort info' for its algorithms and key types) fails with 'not\n"
+    "supported yet' and exit 2. A file whose size is not a multiple of the element\n"
+    "size, or a missing or unreadable file, is exit 1.\n";
 
 static const char bench_help[] =
     "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"

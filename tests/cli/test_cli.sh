@@ -109,6 +109,7 @@ expect "sort: --bits -1:8" 2 sort keys.bin out.bin --bits -1:8
 expect "sort: --values with one operand" 2 sort keys.bin out.bin --values v.bin
 expect "sort: --descending=1" 2 sort keys.bin out.bin --descending=1
 expect "sort: VALUES_OUT same as OUTPUT" 2 sort keys.bin out.bin --values keys.bin out.bin
+expect "sort: VALUES_OUT same as OUTPUT (./ spelling)" 2 sort keys.bin ./out.bin --values keys.bin out.bin
 expect "bench: unknown flag" 2 bench --frob
 expect "bench: operand" 2 bench extra
 expect "bench: --n 0" 2 bench --n 0
