@@ -331,6 +331,71 @@ START_TEST(auto_backend_resolves)
 }
 END_TEST
 
+/* ---- device limits and several contexts (opencl runs) ---- */
+
+static uint32_t pattern(uint64_t i) { return (uint32_t)(i * 2654435761u) ^ (uint32_t)(i >> 7); }
+
+/* One allocation larger than the device allows is OUT_OF_DEVICE_MEMORY, with
+ * the keys untouched. Runs with PoCL under POCL_MEMORY_LIMIT=1 (set by meson):
+ * then PoCL allows 256 MiB per allocation, and 2^26 + 1 keys exceed it. */
+START_TEST(allocation_beyond_device_limit)
+{
+    const char *limit = getenv("POCL_MEMORY_LIMIT");
+    if (!strstr(zesort_context_device(ctx()), "Portable Computing Language") || !limit ||
+        strcmp(limit, "1") != 0) {
+        printf("allocation_beyond_device_limit: needs PoCL with POCL_MEMORY_LIMIT=1, skipped\n");
+        return;
+    }
+    const uint64_t n = (UINT64_C(1) << 26) + 1; /* 256 MiB + 4 bytes of keys */
+    uint32_t *keys = malloc(n * sizeof *keys);
+    ck_assert_ptr_nonnull(keys);
+    for (uint64_t i = 0; i < n; i++)
+        keys[i] = pattern(i);
+    zesort_options o;
+    zesort_options_default(&o);
+    zesort_status st = zesort_sort(ctx(), keys, NULL, n, &o);
+    ck_assert_msg(st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY, "got %s: %s", zesort_status_name(st),
+                  zesort_last_error(ctx()));
+    assert_message(ctx());
+    for (uint64_t i = 0; i < n; i++)
+        if (keys[i] != pattern(i))
+            ck_abort_msg("key %llu changed after a failed sort", (unsigned long long)i);
+    free(keys);
+    /* the context still works afterwards */
+    uint32_t small[3] = {3, 1, 2};
+    ck_assert_int_eq(zesort_sort(ctx(), small, NULL, 3, &o), ZESORT_OK);
+    ck_assert_uint_eq(small[0], 1);
+    ck_assert_uint_eq(small[2], 3);
+}
+END_TEST
+
+/* Two contexts on one device live side by side and are released in any order. */
+START_TEST(two_contexts)
+{
+    zesort_context *a = NULL, *b = NULL;
+    ck_assert_int_eq(zesort_create(g_backend, &a), ZESORT_OK);
+    ck_assert_int_eq(zesort_create(g_backend, &b), ZESORT_OK);
+    uint32_t ka[1000], kb[700];
+    td_fill(ka, 1000, TD_UNIFORM, 1);
+    td_fill(kb, 700, TD_FEW_UNIQUE, 2);
+    uint32_t *wa = td_qsorted(ka, 1000), *wb = td_qsorted(kb, 700);
+    zesort_options o;
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_sort(a, ka, NULL, 1000, &o), ZESORT_OK);
+    ck_assert_int_eq(zesort_sort(b, kb, NULL, 700, &o), ZESORT_OK);
+    zesort_destroy(a);
+    ck_assert_mem_eq(ka, wa, sizeof ka);
+    ck_assert_mem_eq(kb, wb, sizeof kb);
+    td_fill(kb, 700, TD_REVERSED, 3);
+    free(wb);
+    wb = td_qsorted(kb, 700);
+    ck_assert_int_eq(zesort_sort(b, kb, NULL, 700, &o), ZESORT_OK);
+    ck_assert_mem_eq(kb, wb, sizeof kb);
+    zesort_destroy(b);
+    free(wa), free(wb);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -362,6 +427,13 @@ static Suite *api_suite(void)
     tcase_add_test(sel, cpu_backend_always_there);
     tcase_add_test(sel, auto_backend_resolves);
     suite_add_tcase(s, sel);
+
+    TCase *dev = tcase_create("device");
+    tcase_set_timeout(dev, 0);
+    tcase_add_test(dev, two_contexts);
+    if (g_backend == ZESORT_BACKEND_OPENCL)
+        tcase_add_test(dev, allocation_beyond_device_limit);
+    suite_add_tcase(s, dev);
     return s;
 }
 
