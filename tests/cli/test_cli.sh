@@ -284,7 +284,8 @@ fi
 
 # Interrupted sort: the temporary output (created before sorting) is removed
 # and OUTPUT stays untouched. SIGTERM, because background jobs of a script
-# start with SIGINT ignored (and zesort keeps an inherited "ignore"). Needs a sort slow enough to interrupt (PoCL).
+# start with SIGINT ignored (and zesort keeps an inherited "ignore"). Needs a
+# sort slow enough to interrupt (PoCL).
 if [ "${backends[*]}" != cpu ]; then
     mkdir -p intr
     head -c $((8 << 20)) /dev/urandom >intr/big.bin
