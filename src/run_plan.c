@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now_ms(void)
+double zs_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -39,13 +39,13 @@ static zesort_status host_scan(zs_run *run, const zs_step *step, double *ms)
                  (unsigned long long)bytes);
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    double t0 = now_ms();
+    double t0 = zs_now_ms();
     zesort_status st = run->ops->read(run->dev, run->buffers[ZS_BUF_TABLE], table, bytes);
     if (st == ZESORT_OK) {
         zs_host_exclusive_scan(table, step->table_len);
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_TABLE], table, bytes);
     }
-    *ms += now_ms() - t0;
+    *ms += zs_now_ms() - t0;
     free(table);
     return st;
 }

@@ -27,4 +27,7 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, uint32_t *keys, doub
 /* Reads `bytes` of plan buffer `b` during a hook. */
 zesort_status zs_run_read(zs_run *run, zs_buffer b, void *dst, uint64_t bytes);
 
+/* Monotonic host clock in milliseconds. */
+double zs_now_ms(void);
+
 #endif
