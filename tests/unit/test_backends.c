@@ -356,7 +356,7 @@ static Suite *backend_suite(int small, int large, int options)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: test_backends opencl|cpu cm2|cm4 host|device [small|large|options]\n");
+    fprintf(stderr, "usage: test_backends opencl|level-zero|cpu cm2|cm4 host|device [small|large|options]\n");
     return 2;
 }
 
@@ -366,6 +366,8 @@ int main(int argc, char **argv)
         return usage();
     if (strcmp(argv[1], "opencl") == 0)
         g_backend = ZESORT_BACKEND_OPENCL;
+    else if (strcmp(argv[1], "level-zero") == 0)
+        g_backend = ZESORT_BACKEND_LEVEL_ZERO;
     else if (strcmp(argv[1], "cpu") == 0)
         g_backend = ZESORT_BACKEND_CPU;
     else
