@@ -586,6 +586,7 @@ zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_
         return s;
     }
     dev->msg[0] = '\0';
+    msg[0] = '\0';
     *out = dev;
     *ops = &level_zero_ops;
     return ZESORT_OK;

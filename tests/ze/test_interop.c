@@ -466,6 +466,8 @@ START_TEST(append_invalid_arguments)
     const uint64_t n = 1000;
     void *temp = temp_for(n, NULL, &tb);
     void *keys = dev_alloc(n * 4);
+    uint32_t pattern = 0x01020304u; /* the final sort must not read garbage */
+    ZE_OK(zeCommandListAppendMemoryFill(g.imm, keys, &pattern, 4, n * 4, NULL, 0, NULL));
     zesort_ze_sorter *s = g.sorter;
     zesort_status st;
 
