@@ -347,8 +347,7 @@ START_TEST(allocation_beyond_device_limit)
         return;
     }
     const uint64_t n = (UINT64_C(1) << 26) + 1; /* 256 MiB + 4 bytes of keys */
-    uint32_t *keys = malloc(n * sizeof *keys);
-    ck_assert_ptr_nonnull(keys);
+    uint32_t *keys = td_alloc(n);
     for (uint64_t i = 0; i < n; i++)
         keys[i] = pattern(i);
     zesort_options o;
@@ -360,7 +359,7 @@ START_TEST(allocation_beyond_device_limit)
     for (uint64_t i = 0; i < n; i++)
         if (keys[i] != pattern(i))
             ck_abort_msg("key %llu changed after a failed sort", (unsigned long long)i);
-    free(keys);
+    td_free(keys);
     /* the context still works afterwards */
     uint32_t small[3] = {3, 1, 2};
     ck_assert_int_eq(zesort_sort(ctx(), small, NULL, 3, &o), ZESORT_OK);
@@ -387,12 +386,12 @@ START_TEST(two_contexts)
     ck_assert_mem_eq(ka, wa, sizeof ka);
     ck_assert_mem_eq(kb, wb, sizeof kb);
     td_fill(kb, 700, TD_REVERSED, 3);
-    free(wb);
+    td_free(wb);
     wb = td_qsorted(kb, 700);
     ck_assert_int_eq(zesort_sort(b, kb, NULL, 700, &o), ZESORT_OK);
     ck_assert_mem_eq(kb, wb, sizeof kb);
     zesort_destroy(b);
-    free(wa), free(wb);
+    td_free(wa), td_free(wb);
 }
 END_TEST
 
@@ -401,6 +400,7 @@ static Suite *api_suite(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("errors");
     tcase_set_timeout(tc, 0);
+    tcase_add_checked_fixture(tc, NULL, td_free_all);
     tcase_add_test(tc, null_context);
     tcase_add_test(tc, null_keys);
     tcase_add_test(tc, null_create_out);
@@ -423,6 +423,7 @@ static Suite *api_suite(void)
 
     TCase *sel = tcase_create("backend_selection");
     tcase_set_timeout(sel, 0);
+    tcase_add_checked_fixture(sel, NULL, td_free_all);
     tcase_add_test(sel, level_zero_without_gpu);
     tcase_add_test(sel, cpu_backend_always_there);
     tcase_add_test(sel, auto_backend_resolves);
@@ -430,6 +431,7 @@ static Suite *api_suite(void)
 
     TCase *dev = tcase_create("device");
     tcase_set_timeout(dev, 0);
+    tcase_add_checked_fixture(dev, NULL, td_free_all);
     tcase_add_test(dev, two_contexts);
     if (g_backend == ZESORT_BACKEND_OPENCL)
         tcase_add_test(dev, allocation_beyond_device_limit);
@@ -456,6 +458,7 @@ int main(int argc, char **argv)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    td_free_all();
     zesort_destroy(g_ctx);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -106,8 +106,8 @@ static void check_cm_pass(uint64_t n, td_dist dist, unsigned shift)
     int64_t d = td_first_diff(out, ref_out, n);
     ck_assert_msg(d < 0, "bucket output differs: cm%u n=%llu %s shift=%u at %lld", g_bits,
                   (unsigned long long)n, td_dist_name(dist), shift, (long long)d);
-    free(keys), free(count), free(prefix), free(out);
-    free(ref_count), free(ref_prefix), free(ref_out);
+    td_free(keys), td_free(count), td_free(prefix), td_free(out);
+    td_free(ref_count), td_free(ref_prefix), td_free(ref_out);
 }
 
 /* loop index = ((size - 1) * DIST_COUNT + dist) * 3 + shift; sizes 1 .. 65537 */
@@ -180,7 +180,7 @@ static void check_sort(uint64_t n, td_dist dist)
     d = td_first_diff(keys, want_q, n);
     ck_assert_msg(d < 0, "%s n=%llu %s differs from qsort at %lld", zesort_algo_name(g_algo),
                   (unsigned long long)n, td_dist_name(dist), (long long)d);
-    free(keys), free(want_q), free(want_cm);
+    td_free(keys), td_free(want_q), td_free(want_cm);
 }
 
 START_TEST(sort_small) { check_sort(td_sizes[_i / TD_DIST_COUNT], (td_dist)(_i % TD_DIST_COUNT)); }
@@ -212,7 +212,7 @@ START_TEST(sort_timed)
                   zesort_last_error(ctx()));
     ck_assert_msg(ms >= 0.0 && ms < 60000.0, "device time %f ms", ms);
     ck_assert_mem_eq(keys, want, n * sizeof *keys);
-    free(keys), free(want);
+    td_free(keys), td_free(want);
 }
 END_TEST
 
@@ -264,7 +264,7 @@ START_TEST(sort_bit_ranges)
         int64_t d = td_first_diff(keys, want, n);
         ck_assert_msg(d < 0, "%s bits [%u,%u) not the stable order: first diff at %lld",
                       zesort_algo_name(g_algo), o.bit_lo, o.bit_hi, (long long)d);
-        free(keys), free(want);
+        td_free(keys), td_free(want);
     }
 }
 END_TEST
@@ -285,7 +285,7 @@ START_TEST(sort_descending)
         for (uint64_t i = 0; i < n; i++)
             ck_assert_msg(keys[i] == asc[n - 1 - i], "descending n=%llu wrong at %llu",
                           (unsigned long long)n, (unsigned long long)i);
-        free(keys), free(asc);
+        td_free(keys), td_free(asc);
     }
 }
 END_TEST
@@ -319,7 +319,7 @@ START_TEST(sort_pairs_stable)
                               (unsigned long long)i);
         }
     }
-    free(keys), free(values), free(orig), free(want);
+    td_free(keys), td_free(values), td_free(orig), td_free(want);
 }
 END_TEST
 
@@ -328,6 +328,7 @@ static Suite *backend_suite(int small, int large, int options)
     Suite *s = suite_create("backend");
     TCase *tc = tcase_create("cm");
     tcase_set_timeout(tc, 0);
+    tcase_add_checked_fixture(tc, NULL, td_free_all);
     if (small) {
         if (g_backend == ZESORT_BACKEND_CPU) {
             tcase_add_test(tc, cm_pass_unsupported_on_cpu);
@@ -414,6 +415,7 @@ int main(int argc, char **argv)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    td_free_all();
     zesort_destroy(g_ctx);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

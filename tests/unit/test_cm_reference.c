@@ -132,7 +132,7 @@ START_TEST(bucket_equals_stable_partition)
                     ck_assert_msg(d < 0, "n=%llu %s bits=%u shift=%u: first diff at %lld",
                                   (unsigned long long)n, td_dist_name((td_dist)dist), bits, shift,
                                   (long long)d);
-                    free(in), free(out), free(want), free(table);
+                    td_free(in), td_free(out), td_free(want), td_free(table);
                 }
             }
         }
@@ -153,8 +153,8 @@ static void check_sort(int loop, unsigned bits)
     int64_t d = td_first_diff(keys, want, n);
     ck_assert_msg(d < 0, "cm%u n=%llu %s: first diff at %lld", bits, (unsigned long long)n,
                   td_dist_name(dist), (long long)d);
-    free(keys);
-    free(want);
+    td_free(keys);
+    td_free(want);
 }
 
 START_TEST(sort_cm2_vs_qsort) { check_sort(_i, 2); }
@@ -174,10 +174,12 @@ static Suite *cm_reference_suite(void)
     tcase_add_test(tables, sort_small_literal);
     tcase_add_test(tables, sort_rejects_bad_bits);
     tcase_add_test(tables, bucket_equals_stable_partition);
+    tcase_add_checked_fixture(tables, NULL, td_free_all);
     suite_add_tcase(s, tables);
 
     TCase *sorts = tcase_create("sort_vs_qsort");
     tcase_set_timeout(sorts, 300);
+    tcase_add_checked_fixture(sorts, NULL, td_free_all);
     int loops = (int)td_size_count * TD_DIST_COUNT;
     tcase_add_loop_test(sorts, sort_cm2_vs_qsort, 0, loops);
     tcase_add_loop_test(sorts, sort_cm4_vs_qsort, 0, loops);

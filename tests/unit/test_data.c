@@ -48,11 +48,38 @@ void td_fill(uint32_t *keys, uint64_t n, td_dist d, uint64_t seed)
     }
 }
 
+/* Live td_alloc arrays; a test holds a handful at a time. */
+#define TD_MAX_LIVE 64
+static void *live[TD_MAX_LIVE];
+
 uint32_t *td_alloc(uint64_t n)
 {
     uint32_t *p = malloc((n ? n : 1) * sizeof *p);
     ck_assert_msg(p != NULL, "test out of host memory (%llu keys)", (unsigned long long)n);
-    return p;
+    for (int i = 0; i < TD_MAX_LIVE; i++)
+        if (!live[i]) {
+            live[i] = p;
+            return p;
+        }
+    free(p);
+    ck_abort_msg("more than %d test arrays alive", TD_MAX_LIVE);
+    return NULL;
+}
+
+void td_free(void *p)
+{
+    for (int i = 0; p && i < TD_MAX_LIVE; i++)
+        if (live[i] == p)
+            live[i] = NULL;
+    free(p);
+}
+
+void td_free_all(void)
+{
+    for (int i = 0; i < TD_MAX_LIVE; i++) {
+        free(live[i]);
+        live[i] = NULL;
+    }
 }
 
 uint32_t *td_copy(const uint32_t *keys, uint64_t n)

@@ -30,9 +30,14 @@ extern const uint64_t td_sizes[];
 extern const size_t td_size_count;
 
 /* malloc that fails the test on OOM (never returns NULL; n == 0 gives a
- * valid 1-element allocation so pointers are never NULL). */
+ * valid 1-element allocation so pointers are never NULL). The arrays are
+ * tracked: the runners do not fork, so a failed assertion leaves a test
+ * half way and td_free_all() then releases what it held (no leak reports
+ * from LeakSanitizer on top of the real failure). */
 uint32_t *td_alloc(uint64_t n);
 uint32_t *td_copy(const uint32_t *keys, uint64_t n);
+void td_free(void *p);
+void td_free_all(void);
 
 /* Sorts a copy with qsort: the independent oracle. */
 uint32_t *td_qsorted(const uint32_t *keys, uint64_t n);
