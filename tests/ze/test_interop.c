@@ -381,6 +381,51 @@ START_TEST(indirect_count)
 }
 END_TEST
 
+/* A regular list holding only an indirect sort, executed twice: each
+ * execution reads the count produced just before it. */
+START_TEST(regular_list_reexecuted_indirect)
+{
+    reset_events();
+    const uint32_t max_n = 20000, n1 = 19999, n2 = 777;
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = g.ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    ze_command_queue_handle_t q;
+    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, &q));
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = g.ordinal};
+    ze_command_list_handle_t list;
+    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    uint64_t tb;
+    void *temp = temp_for(max_n, NULL, &tb);
+    void *keys = dev_alloc(max_n * 4u), *count = dev_alloc(4);
+    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, list, keys, count, max_n, temp, tb,
+                                                      NULL, NULL, 0, NULL);
+    ck_assert_msg(st == ZESORT_OK, "%s", zesort_ze_last_error(g.sorter));
+    ZE_OK(zeCommandListClose(list));
+
+    uint32_t *got = malloc(max_n * 4u);
+    const uint32_t counts[2] = {n1, n2}, seeds[2] = {11u, 22u};
+    for (int round = 0; round < 2; round++) {
+        uint32_t n = counts[round];
+        append_produce(g.imm, keys, count, n, seeds[round], g.ev[round], 0, NULL);
+        ZE_OK(zeEventHostSynchronize(g.ev[round], UINT64_MAX));
+        ZE_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, NULL));
+        ZE_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+        uint32_t *want = expected_sorted(n, seeds[round]);
+        read_back(got, keys, n * 4u);
+        ck_assert_msg(memcmp(got, want, n * 4u) == 0, "execution %d (n=%u) not sorted", round + 1, n);
+        free(want);
+    }
+    free(got);
+    ZE_OK(zeCommandListDestroy(list));
+    ZE_OK(zeCommandQueueDestroy(q));
+    zeMemFree(g.ctx, keys);
+    zeMemFree(g.ctx, count);
+    zeMemFree(g.ctx, temp);
+}
+END_TEST
+
 /* Two sorts (cm2 then cm4) appended to one list, sharing one temp buffer,
  * with no events in between: the sort's barriers order them. */
 START_TEST(two_sorts_one_list)
@@ -578,6 +623,7 @@ static Suite *interop_suite(void)
     tcase_add_test(tc, pipeline_small_sizes);
     tcase_add_test(tc, pipeline_regular_list);
     tcase_add_test(tc, indirect_count);
+    tcase_add_test(tc, regular_list_reexecuted_indirect);
     tcase_add_test(tc, two_sorts_one_list);
     tcase_add_test(tc, empty_sort_signals);
     suite_add_tcase(s, tc);
