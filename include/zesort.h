@@ -61,8 +61,8 @@ typedef enum zesort_scan {
     ZESORT_SCAN_HOST = 1
 } zesort_scan;
 
-/** Key type. Only U32 is supported in this version; the others return
- *  ZESORT_ERROR_UNSUPPORTED. */
+/** Key type. Signed keys sort by value; floats by IEEE-754 totalOrder:
+ *  -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs by payload). */
 typedef enum zesort_key_type {
     ZESORT_KEY_U32 = 0,
     ZESORT_KEY_I32 = 1,
@@ -78,12 +78,16 @@ typedef struct zesort_options {
     zesort_algo algo;         /* default AUTO */
     zesort_scan scan;         /* default DEVICE */
     int descending;           /* 0 = ascending (default); stable either way */
-    unsigned bit_lo, bit_hi;  /* sort by bits [bit_lo, bit_hi) of the key; default 0..key bits */
+    unsigned bit_lo, bit_hi;  /* sort only by bits [bit_lo, bit_hi) of the ordered key (the
+                                 key mapped to unsigned order: sign bit flipped for signed
+                                 keys, all bits of negative floats flipped); bit_hi == 0
+                                 (the default) means the key's width, 32 or 64 */
 } zesort_options;
 
 typedef struct zesort_context zesort_context;
 
-/** Fills *opts with the defaults (u32, auto algorithm, device scan, ascending, all bits). */
+/** Fills *opts with the defaults (u32, auto algorithm, device scan, ascending,
+ *  all bits: bit_lo = bit_hi = 0). */
 void zesort_options_default(zesort_options *opts);
 
 /** Creates a context on `backend`. On success *out owns a new context, to be
@@ -95,9 +99,12 @@ zesort_status zesort_create(zesort_backend backend, zesort_context **out);
 /** Releases the context and every device object it owns. NULL is a no-op. */
 void zesort_destroy(zesort_context *ctx);
 
-/** Sorts n keys held in host memory, in place. `values` is NULL (keys only) or an
- *  array of n uint32_t moved along with the keys (stable). On error both arrays
- *  are unchanged.
+/** Sorts n keys held in host memory, in place: `keys` points to n elements of
+ *  opts->key_type (uint32_t, int32_t, float, uint64_t, int64_t or double).
+ *  `values` is NULL (keys only) or an array of n uint32_t moved along with the
+ *  keys. Every sort is stable, descending included (equal keys keep their
+ *  input order). opts may be NULL (defaults). On error both arrays are
+ *  unchanged.
  *  Errors: INVALID_ARGUMENT, UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
  *  OUT_OF_DEVICE_MEMORY, BACKEND. */
 zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,

@@ -4,32 +4,75 @@
  * hardware thread on Intel) owns one chunk of 256 keys and walks it in 8
  * batches of 32 keys, exactly as the CM tutorial's threads do.
  *
- * Build defines: RADIX_BITS (2|4), ZS_FLAVOR_SG (0|1).
+ * Build defines: RADIX_BITS (2|4), ZS_FLAVOR_SG (0|1), ZS_KEY64 (0: 32-bit
+ * keys, 1: 64-bit keys), ZS_PAIRS (1: u32 values move with their keys).
  * n is read from params[0] so one launch grid (sized for the largest n) also
  * serves sorts whose n is only known on the device.
  * Tables are bin-major: table[bin * chunks + chunk], chunks = ceil(n / 256).
+ *
+ * Key order: keys are stored untouched; every pass computes its digit from
+ * the *ordered* key (signed: sign bit flipped; float: all bits flipped when
+ * negative, else the sign bit; descending: every bit flipped). So the
+ * transforms cost a few ALU operations inside the reads the passes do anyway
+ * and never an extra pass over memory. digit_mask narrows the last digit of a
+ * bit range [lo, hi) whose width is not a multiple of RADIX_BITS.
  */
 #include "zesort_subgroup.h"
 
 #if !defined(RADIX_BITS) || (RADIX_BITS != 2 && RADIX_BITS != 4)
 #error "RADIX_BITS must be 2 or 4"
 #endif
+#ifndef ZS_KEY64
+#define ZS_KEY64 0
+#endif
+#ifndef ZS_PAIRS
+#define ZS_PAIRS 0
+#endif
 
 #define BINS (1u << RADIX_BITS)
 #define CHUNK_KEYS 256u
 #define BATCHES (CHUNK_KEYS / ZS_LANES)
 
+#if ZS_KEY64
+typedef ulong zs_key;
+#define ZS_KEY_SIGN 0x8000000000000000UL
+#else
+typedef uint zs_key;
+#define ZS_KEY_SIGN 0x80000000u
+#endif
+
+/* key_flags: bits 0-1 kind (0 unsigned, 1 signed, 2 IEEE float), bit 2 descending */
+#define ZS_KIND_SIGNED 1u
+#define ZS_KIND_FLOAT 2u
+#define ZS_DESCENDING 4u
+
 inline ulong zs_chunk_count(uint n) { return ((ulong)n + CHUNK_KEYS - 1u) / CHUNK_KEYS; }
 
-inline uint zs_digit(uint key, uint shift) { return (key >> shift) & (BINS - 1u); }
+/* The unsigned key whose ascending order is the requested order. Floats:
+ * IEEE-754 totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN). */
+inline zs_key zs_ordered(zs_key k, uint flags)
+{
+    const uint kind = flags & 3u;
+    if (kind == ZS_KIND_SIGNED)
+        k ^= ZS_KEY_SIGN;
+    else if (kind == ZS_KIND_FLOAT)
+        k = (k & ZS_KEY_SIGN) ? ~k : (k | ZS_KEY_SIGN);
+    return (flags & ZS_DESCENDING) ? ~k : k;
+}
+
+inline uint zs_digit(zs_key key, uint shift, uint digit_mask, uint flags)
+{
+    return (uint)(zs_ordered(key, flags) >> shift) & digit_mask;
+}
 
 /*
  * Step 1 — count. Each lane keeps private counters for every bin (the CM
  * matrix<ushort, BINS, 32> becomes BINS registers per lane), then the lanes
  * reduce them into the chunk's histogram.
  */
-ZS_SG_KERNEL __kernel void cm_count(__global const uint *keys, __global uint *table,
-                                    __global const uint *params, uint shift)
+ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *table,
+                                    __global const uint *params, uint shift, uint digit_mask,
+                                    uint key_flags)
 {
     ZS_SG_SCRATCH
     const uint n = params[0];
@@ -46,7 +89,7 @@ ZS_SG_KERNEL __kernel void cm_count(__global const uint *keys, __global uint *ta
     for (uint batch = 0; batch < BATCHES; ++batch) {
         const ulong i = base + batch * ZS_LANES;
         if (i < n) {
-            const uint d = zs_digit(keys[i], shift);
+            const uint d = zs_digit(keys[i], shift, digit_mask, key_flags);
             /* compare-and-add on every bin: no dynamic indexing of registers */
             for (uint b = 0; b < BINS; ++b)
                 counters[b] += (d == b) ? 1u : 0u;
@@ -65,9 +108,10 @@ ZS_SG_KERNEL __kernel void cm_count(__global const uint *keys, __global uint *ta
  * order (stable). The mask of lanes whose digit equals my lane id gives bin
  * b's count in the batch, which advances bin b's slot.
  */
-ZS_SG_KERNEL __kernel void cm_bucket(__global const uint *keys_in, __global uint *keys_out,
+ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs_key *keys_out,
+                                     __global const uint *values_in, __global uint *values_out,
                                      __global const uint *table, __global const uint *params,
-                                     uint shift)
+                                     uint shift, uint digit_mask, uint key_flags)
 {
     ZS_SG_SCRATCH
     const uint n = params[0];
@@ -83,15 +127,19 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const uint *keys_in, __global uint
     for (uint batch = 0; batch < BATCHES; ++batch) {
         const ulong i = base + batch * ZS_LANES;
         const uint valid = i < n ? 1u : 0u;
-        const uint key = valid ? keys_in[i] : 0u;
-        const uint d = zs_digit(key, shift);
+        const zs_key key = valid ? keys_in[i] : (zs_key)0;
+        const uint d = zs_digit(key, shift, digit_mask, key_flags);
 
         uint peers, owned;
         zs_digit_masks(d, valid, RADIX_BITS, &peers, &owned, ZS_SG_SCRATCH_ARG);
         const uint rank = popcount(peers & below);
         const uint slot = zs_shuffle(next, d, ZS_SG_SCRATCH_ARG) + rank;
-        if (valid)
+        if (valid) {
             keys_out[slot] = key;
+#if ZS_PAIRS
+            values_out[slot] = values_in[i];
+#endif
+        }
         next += popcount(owned); /* meaningful on lanes < BINS only */
     }
 }

@@ -15,11 +15,17 @@ import subprocess
 import sys
 import tempfile
 
-PROGRAMS = [  # (enum, source file, defines)
-    ("ZS_PROG_CM2", "cm_radix.cl", "-DRADIX_BITS=2"),
-    ("ZS_PROG_CM4", "cm_radix.cl", "-DRADIX_BITS=4"),
-    ("ZS_PROG_SCAN", "scan.cl", ""),
-]
+# (enum, source file, defines), in the order of zs_program (src/plan.h):
+# CM program index = (bits == 4) | key64 << 1 | pairs << 2, then SCAN.
+PROGRAMS = []
+for _pairs in (0, 1):
+    for _key64 in (0, 1):
+        for _bits in (2, 4):
+            PROGRAMS.append(("ZS_PROG_CM%d%s%s" % (_bits, "_K64" if _key64 else "",
+                                                   "_PAIRS" if _pairs else ""),
+                             "cm_radix.cl",
+                             "-DRADIX_BITS=%d -DZS_KEY64=%d -DZS_PAIRS=%d" % (_bits, _key64, _pairs)))
+PROGRAMS.append(("ZS_PROG_SCAN", "scan.cl", ""))
 FLAVORS = [("ZS_FLAVOR_SG", 1, "-cl-std=CL2.0"), ("ZS_FLAVOR_PORTABLE", 0, "-cl-std=CL1.2")]
 
 

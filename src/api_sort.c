@@ -19,13 +19,15 @@ void zesort_options_default(zesort_options *opts)
     opts->algo = ZESORT_ALGO_AUTO;
     opts->scan = ZESORT_SCAN_DEVICE;
     opts->bit_lo = 0;
-    opts->bit_hi = 32;
+    opts->bit_hi = 0; /* the key's width */
 }
 
-static unsigned key_bits_of(zesort_key_type t)
+static unsigned key_bytes_of(zesort_key_type t)
 {
-    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 64u : 32u;
+    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
 }
+
+static unsigned key_bits_of(zesort_key_type t) { return 8u * key_bytes_of(t); }
 
 /* Checks what every sort needs; fills *opts_out with defaults when opts is NULL. */
 static zesort_status validate(zesort_context *ctx, const void *keys, uint64_t n,
@@ -45,6 +47,8 @@ static zesort_status validate(zesort_context *ctx, const void *keys, uint64_t n,
         return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown scan mode %d",
                        (int)resolved->scan);
     unsigned kb = key_bits_of(resolved->key_type);
+    if (resolved->bit_hi == 0 && resolved->bit_lo == 0)
+        resolved->bit_hi = kb;
     if (resolved->bit_lo >= resolved->bit_hi || resolved->bit_hi > kb)
         return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT,
                        "bit range %u:%u is not within 0:%u with lo < hi", resolved->bit_lo,
@@ -55,13 +59,6 @@ static zesort_status validate(zesort_context *ctx, const void *keys, uint64_t n,
     if (n > ZESORT_MAX_KEYS)
         return zs_fail(ctx, ZESORT_ERROR_TOO_LARGE, "n = %llu exceeds the maximum of %llu keys",
                        (unsigned long long)n, (unsigned long long)ZESORT_MAX_KEYS);
-    if (resolved->key_type != ZESORT_KEY_U32)
-        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "key type %d is not supported yet (u32 only)",
-                       (int)resolved->key_type);
-    if (resolved->descending)
-        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "descending order is not supported yet");
-    if (resolved->bit_lo != 0 || resolved->bit_hi != kb)
-        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "bit ranges are not supported yet");
     if (resolved->algo == ZESORT_ALGO_ONESWEEP)
         return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "the onesweep algorithm is not implemented yet");
     if (resolved->algo == ZESORT_ALGO_AUTO)
@@ -78,8 +75,6 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     zesort_status st = validate(ctx, keys, n, opts, &o);
     if (st != ZESORT_OK)
         return st;
-    if (values)
-        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "key/value pairs are not supported yet");
     if (device_ms)
         *device_ms = 0;
     if (n == 0)
@@ -87,7 +82,8 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     if (!ctx->ops) {
         /* the host is the device here: its wall time is the sort's time */
         double t0 = zs_now_ms();
-        st = zs_cpu_sort_u32(keys, n, o.bit_lo, o.bit_hi);
+        st = zs_cpu_sort(keys, values, n, key_bytes_of(o.key_type),
+                         zs_key_flags(o.key_type, o.descending), o.bit_lo, o.bit_hi);
         if (device_ms)
             *device_ms = zs_now_ms() - t0;
         return st == ZESORT_OK ? st : zs_fail(ctx, st, "out of host memory sorting %llu keys",
@@ -97,14 +93,17 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
         .radix_bits = o.algo == ZESORT_ALGO_CM2 ? 2 : 4,
         .host_scan = o.scan == ZESORT_SCAN_HOST,
         .n = n,
-        .shift_lo = o.bit_lo,
-        .key_bits = o.bit_hi,
+        .key_bytes = key_bytes_of(o.key_type),
+        .pairs = values != NULL,
+        .key_flags = zs_key_flags(o.key_type, o.descending),
+        .bit_lo = o.bit_lo,
+        .bit_hi = o.bit_hi,
     };
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
         return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
     zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = ctx->err, .err_len = sizeof ctx->err};
-    st = zs_run_plan(&run, &plan, keys, device_ms, NULL, NULL);
+    st = zs_run_plan(&run, &plan, keys, values, device_ms, NULL, NULL);
     zs_plan_free(&plan);
     if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
         zs_fail(ctx, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
@@ -147,7 +146,8 @@ zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan 
     if (!ctx->ops)
         return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "the cpu backend has no CM passes");
     zs_plan_request req = {.radix_bits = radix_bits, .host_scan = scan == ZESORT_SCAN_HOST,
-                           .n = n, .shift_lo = shift, .key_bits = shift + (unsigned)radix_bits};
+                           .n = n, .key_bytes = 4, .bit_lo = shift,
+                           .bit_hi = shift + (unsigned)radix_bits};
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
         return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -161,10 +161,9 @@ zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan 
     debug_pass dp = {.run = &run, .table_bytes = plan.buffer_bytes[ZS_BUF_TABLE],
                      .count_table = count_table, .prefix_table = prefix_table};
     for (size_t i = 0; i < plan.nsteps; ++i)
-        if (plan.steps[i].kind == ZS_STEP_KERNEL &&
-            (plan.steps[i].kernel == ZS_K_CM2_BUCKET || plan.steps[i].kernel == ZS_K_CM4_BUCKET))
+        if (plan.steps[i].kind == ZS_STEP_KERNEL && zs_kernel_is_bucket(plan.steps[i].kernel))
             dp.bucket_step = i;
-    zesort_status st = zs_run_plan(&run, &plan, work, NULL, debug_hook, &dp);
+    zesort_status st = zs_run_plan(&run, &plan, work, NULL, NULL, debug_hook, &dp);
     zs_plan_free(&plan);
     if (st == ZESORT_OK && out_keys)
         memcpy(out_keys, work, (size_t)n * sizeof *work);

@@ -7,8 +7,10 @@
 
 #include "zesort.h"
 
-/* Sorts n u32 keys in place (8-bit digits over bits [bit_lo, bit_hi)).
- * OUT_OF_HOST_MEMORY leaves keys unchanged. */
-zesort_status zs_cpu_sort_u32(uint32_t *keys, uint64_t n, unsigned bit_lo, unsigned bit_hi);
+/* Sorts n keys of key_bytes (4|8) in place, values (NULL or n u32) along,
+ * stable, by bits [bit_lo, bit_hi) of the ordered key (key_flags as the
+ * kernels': kind | descending << 2). OUT_OF_HOST_MEMORY leaves both unchanged. */
+zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
+                          uint32_t key_flags, unsigned bit_lo, unsigned bit_hi);
 
 #endif

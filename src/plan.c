@@ -17,20 +17,44 @@ uint64_t zs_scan_level_len(uint64_t n, unsigned bins, unsigned level)
     return len;
 }
 
-static const struct {
-    const char *name;
-    zs_program program;
-} kernel_info[ZS_K_COUNT] = {
-    [ZS_K_CM2_COUNT] = {"cm_count", ZS_PROG_CM2},
-    [ZS_K_CM2_BUCKET] = {"cm_bucket", ZS_PROG_CM2},
-    [ZS_K_CM4_COUNT] = {"cm_count", ZS_PROG_CM4},
-    [ZS_K_CM4_BUCKET] = {"cm_bucket", ZS_PROG_CM4},
-    [ZS_K_SCAN_REDUCE] = {"scan_reduce", ZS_PROG_SCAN},
-    [ZS_K_SCAN_APPLY] = {"scan_apply", ZS_PROG_SCAN},
+static const char *const program_names[ZS_PROG_COUNT] = {
+    "cm2", "cm4", "cm2_k64", "cm4_k64", "cm2_pairs", "cm4_pairs", "cm2_k64_pairs",
+    "cm4_k64_pairs", "scan",
 };
 
-const char *zs_kernel_name(zs_kernel k) { return kernel_info[k].name; }
-zs_program zs_kernel_program(zs_kernel k) { return kernel_info[k].program; }
+zs_program zs_cm_program(int radix_bits, int key64, int pairs)
+{
+    return (zs_program)((radix_bits == 4 ? 1 : 0) | (key64 ? 2 : 0) | (pairs ? 4 : 0));
+}
+
+zs_kernel zs_cm_kernel(zs_program program, int bucket)
+{
+    return (zs_kernel)(2 * (int)program + (bucket ? 1 : 0));
+}
+
+int zs_kernel_is_bucket(zs_kernel k) { return k < ZS_K_SCAN_REDUCE && (k & 1); }
+
+const char *zs_program_name(zs_program p)
+{
+    return (unsigned)p < ZS_PROG_COUNT ? program_names[p] : "unknown";
+}
+
+const char *zs_kernel_name(zs_kernel k)
+{
+    if (k == ZS_K_SCAN_REDUCE)
+        return "scan_reduce";
+    if (k == ZS_K_SCAN_APPLY)
+        return "scan_apply";
+    return (k & 1) ? "cm_bucket" : "cm_count";
+}
+
+zs_program zs_kernel_program(zs_kernel k) { return (zs_program)(k / 2); }
+
+uint32_t zs_key_flags(int key_type, int descending)
+{
+    /* zesort_key_type: U32 I32 F32 U64 I64 F64 -> kind unsigned, signed, float */
+    return (uint32_t)(key_type % 3) | (descending ? 4u : 0u);
+}
 
 void zs_host_exclusive_scan(uint32_t *table, uint64_t len)
 {
@@ -75,6 +99,18 @@ static int push_kernel(zs_plan *plan, zs_kernel k, uint64_t groups, uint32_t loc
     return 0;
 }
 
+static int push_copy(zs_plan *plan, zs_buffer src, zs_buffer dst, uint64_t bytes)
+{
+    zs_step *s = push(plan);
+    if (!s)
+        return -1;
+    s->kind = ZS_STEP_COPY;
+    s->src = src;
+    s->dst = dst;
+    s->bytes = bytes;
+    return 0;
+}
+
 /* Exclusive scan of the level-`level` array (TABLE for level 0, SUMS[level-1]
  * above) in place: reduce blocks into SUMS[level], scan those recursively,
  * then scan each block plus its offset. */
@@ -108,18 +144,29 @@ int zs_plan_build(const zs_plan_request *req, zs_plan *out)
     const unsigned bits = (unsigned)req->radix_bits;
     const unsigned bins = 1u << bits;
     const uint64_t chunks = zs_chunks(req->n);
-    const zs_kernel count = bits == 2 ? ZS_K_CM2_COUNT : ZS_K_CM4_COUNT;
-    const zs_kernel bucket = bits == 2 ? ZS_K_CM2_BUCKET : ZS_K_CM4_BUCKET;
+    const int key64 = req->key_bytes == 8;
+    /* counting never looks at values: the keys-only program serves pairs too */
+    const zs_kernel count = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, 0), 0);
+    const zs_kernel bucket = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, req->pairs), 1);
 
-    out->buffer_bytes[ZS_BUF_KEYS] = req->n * sizeof(uint32_t);
-    out->buffer_bytes[ZS_BUF_TMP] = req->n * sizeof(uint32_t);
+    out->buffer_bytes[ZS_BUF_KEYS] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_TMP] = req->n * req->key_bytes;
     out->buffer_bytes[ZS_BUF_TABLE] = (uint64_t)bins * chunks * sizeof(uint32_t);
     out->buffer_bytes[ZS_BUF_PARAMS] = 4 * sizeof(uint32_t);
+    if (req->pairs) {
+        out->buffer_bytes[ZS_BUF_VALUES] = req->n * sizeof(uint32_t);
+        out->buffer_bytes[ZS_BUF_VALUES_TMP] = req->n * sizeof(uint32_t);
+    }
 
     zs_buffer src = ZS_BUF_KEYS, dst = ZS_BUF_TMP;
-    for (unsigned shift = req->shift_lo; shift < req->key_bits; shift += bits) {
-        zs_arg c[] = {buf(src), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift)};
-        if (push_kernel(out, count, chunks, ZS_LANES, 4, c))
+    zs_buffer vsrc = ZS_BUF_VALUES, vdst = ZS_BUF_VALUES_TMP;
+    for (unsigned shift = req->bit_lo; shift < req->bit_hi; shift += bits) {
+        /* the last digit of a range may be narrower than `bits` */
+        const unsigned width = req->bit_hi - shift < bits ? req->bit_hi - shift : bits;
+        const uint32_t mask = (1u << width) - 1u;
+        zs_arg c[] = {buf(src), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift), val(mask),
+                      val(req->key_flags)};
+        if (push_kernel(out, count, chunks, ZS_LANES, 6, c))
             goto oom;
         if (req->host_scan) {
             zs_step *s = push(out);
@@ -130,21 +177,22 @@ int zs_plan_build(const zs_plan_request *req, zs_plan *out)
         } else if (plan_device_scan(out, bins, 0)) {
             goto oom;
         }
-        zs_arg b[] = {buf(src), buf(dst), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift)};
-        if (push_kernel(out, bucket, chunks, ZS_LANES, 5, b))
+        zs_arg b[] = {buf(src), buf(dst), buf(req->pairs ? vsrc : src),
+                      buf(req->pairs ? vdst : dst), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS),
+                      val(shift), val(mask), val(req->key_flags)};
+        if (push_kernel(out, bucket, chunks, ZS_LANES, 9, b))
             goto oom;
         zs_buffer t = src;
         src = dst;
         dst = t;
+        t = vsrc;
+        vsrc = vdst;
+        vdst = t;
     }
     if (src != ZS_BUF_KEYS) { /* odd number of passes: bring the result home */
-        zs_step *s = push(out);
-        if (!s)
+        if (push_copy(out, src, ZS_BUF_KEYS, req->n * req->key_bytes) ||
+            (req->pairs && push_copy(out, vsrc, ZS_BUF_VALUES, req->n * sizeof(uint32_t))))
             goto oom;
-        s->kind = ZS_STEP_COPY;
-        s->src = src;
-        s->dst = ZS_BUF_KEYS;
-        s->bytes = req->n * sizeof(uint32_t);
     }
     return 0;
 oom:

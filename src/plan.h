@@ -3,13 +3,18 @@
  * launches over named buffers. It knows nothing about Level Zero or OpenCL;
  * device backends execute a plan (see run_plan.c).
  *
- * Kernel interface (kernels/cm_radix.cl, kernels/scan.cl). Every kernel reads n from params[0]
- * (a device buffer) so that the same launches serve a count known only on the
- * device (indirect sorts); grids are sized for the maximum n.
+ * Kernel interface (kernels/cm_radix.cl, kernels/scan.cl). Every kernel reads
+ * n from params[0] (a device buffer) so that the same launches serve a count
+ * known only on the device (indirect sorts); grids are sized for the maximum n.
  *
- *   program CM (per digit width RADIX_BITS = 2|4, flavor sg|portable):
- *     cm_count (keys, table, params, shift)           local 32, one group per 256-key chunk
- *     cm_bucket(keys_in, keys_out, table, params, shift)
+ *   CM programs, one per (digit bits 2|4, key width 32|64, keys|pairs), each in
+ *   two flavors (sg|portable):
+ *     cm_count (keys, table, params, shift, digit_mask, key_flags)
+ *     cm_bucket(keys_in, keys_out, values_in, values_out, table, params,
+ *               shift, digit_mask, key_flags)
+ *       local 32, one work-group per 256-key chunk. key_flags: bits 0-1 the
+ *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending. Keys-only
+ *       programs ignore the value buffers (the plan passes the key buffers).
  *   program SCAN (flavor independent), local ZS_SCAN_LOCAL:
  *     scan_reduce(data, sums, params, bins, level)    one group per ZS_SCAN_BLOCK entries
  *     scan_apply (data, sums, params, bins, level, has_sums)
@@ -30,19 +35,35 @@
 #define ZS_SCAN_BLOCK 1024u  /* entries scanned by one scan work-group */
 #define ZS_MAX_SCAN_LEVELS 4 /* 1024^4 entries > any table of n < 2^32 keys */
 
-typedef enum zs_program { ZS_PROG_CM2, ZS_PROG_CM4, ZS_PROG_SCAN, ZS_PROG_COUNT } zs_program;
+/* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2. */
+typedef enum zs_program {
+    ZS_PROG_CM2, ZS_PROG_CM4,
+    ZS_PROG_CM2_K64, ZS_PROG_CM4_K64,
+    ZS_PROG_CM2_PAIRS, ZS_PROG_CM4_PAIRS,
+    ZS_PROG_CM2_K64_PAIRS, ZS_PROG_CM4_K64_PAIRS,
+    ZS_PROG_SCAN,
+    ZS_PROG_COUNT
+} zs_program;
 
+/* Kernel index: cm_count of CM program p is 2p, cm_bucket 2p + 1. */
 typedef enum zs_kernel {
-    ZS_K_CM2_COUNT, ZS_K_CM2_BUCKET,
-    ZS_K_CM4_COUNT, ZS_K_CM4_BUCKET,
-    ZS_K_SCAN_REDUCE, ZS_K_SCAN_APPLY,
+    ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
+    ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
+    ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_COUNT
 } zs_kernel;
 
-/* Buffers a plan refers to. KEYS holds the input and, after the plan, the output. */
+zs_program zs_cm_program(int radix_bits, int key64, int pairs);
+zs_kernel zs_cm_kernel(zs_program program, int bucket);
+int zs_kernel_is_bucket(zs_kernel k);
+const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
+
+/* Buffers a plan refers to. KEYS (and VALUES) hold the input and, after the
+ * plan, the output; TMP and VALUES_TMP are the ping-pong partners. */
 typedef enum zs_buffer {
     ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_TABLE, ZS_BUF_PARAMS,
     ZS_BUF_SUMS0, ZS_BUF_SUMS1, ZS_BUF_SUMS2, ZS_BUF_SUMS3,
+    ZS_BUF_VALUES, ZS_BUF_VALUES_TMP,
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -57,7 +78,7 @@ typedef enum zs_step_kind {
     ZS_STEP_COPY       /* copy `bytes` from buffer src to buffer dst */
 } zs_step_kind;
 
-#define ZS_MAX_ARGS 6
+#define ZS_MAX_ARGS 9
 typedef struct zs_step {
     zs_step_kind kind;
     zs_kernel kernel;
@@ -82,9 +103,15 @@ typedef struct zs_plan_request {
     int radix_bits;     /* 2 or 4 */
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
-    unsigned shift_lo;  /* first digit starts at this bit (0 for a full sort) */
-    unsigned key_bits;  /* digits cover bits [shift_lo, key_bits) */
+    unsigned key_bytes; /* 4 or 8 */
+    int pairs;          /* 1: u32 values move with the keys */
+    uint32_t key_flags; /* kernel key_flags: kind | descending << 2 */
+    unsigned bit_lo;    /* digits cover bits [bit_lo, bit_hi) of the ordered key */
+    unsigned bit_hi;
 } zs_plan_request;
+
+/* key_flags of the kernels for a key type and order. */
+uint32_t zs_key_flags(int key_type, int descending);
 
 /* Builds a plan. Returns 0, or -1 when out of host memory. */
 int zs_plan_build(const zs_plan_request *req, zs_plan *out);

@@ -85,8 +85,8 @@ static zesort_status run_steps(zs_run *run, const zs_plan *plan, double *ms, zs_
     return st;
 }
 
-zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, uint32_t *keys, double *device_ms,
-                          zs_step_hook hook, void *hook_user)
+zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t *values,
+                          double *device_ms, zs_step_hook hook, void *hook_user)
 {
     double ms = 0;
     zesort_status st = ZESORT_OK;
@@ -94,17 +94,22 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, uint32_t *keys, doub
         if (plan->buffer_bytes[b])
             st = run->ops->alloc(run->dev, plan->buffer_bytes[b], &run->buffers[b]);
     if (st == ZESORT_OK) {
-        uint32_t params[4] = {(uint32_t)plan->n, 0, 0, 0};
+        uint32_t params[4] = {(uint32_t)plan->n, (uint32_t)plan->n, 0, 0};
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
     }
     if (st == ZESORT_OK)
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], keys,
                              plan->buffer_bytes[ZS_BUF_KEYS]);
+    const uint64_t value_bytes = plan->buffer_bytes[ZS_BUF_VALUES];
+    if (st == ZESORT_OK && value_bytes)
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_VALUES], values, value_bytes);
     if (st == ZESORT_OK)
         st = run_steps(run, plan, &ms, hook, hook_user);
     if (st == ZESORT_OK)
         st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], keys,
                             plan->buffer_bytes[ZS_BUF_KEYS]);
+    if (st == ZESORT_OK && value_bytes)
+        st = run->ops->read(run->dev, run->buffers[ZS_BUF_VALUES], values, value_bytes);
     release_all(run);
     if (st == ZESORT_OK && device_ms)
         *device_ms = ms;

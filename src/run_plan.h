@@ -18,11 +18,12 @@ typedef struct zs_run {
     size_t err_len;
 } zs_run;
 
-/* Uploads keys, runs every step, downloads the result into keys. On failure
- * keys are unchanged unless the final download itself failed. device_ms may
- * be NULL; it receives device time of all steps plus host scan time. */
-zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, uint32_t *keys, double *device_ms,
-                          zs_step_hook hook, void *hook_user);
+/* Uploads keys (and values when the plan has a VALUES buffer), runs every
+ * step, downloads the results into keys (and values). On failure they are
+ * unchanged unless the final download itself failed. device_ms may be NULL;
+ * it receives device time of all steps plus host scan time. */
+zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t *values,
+                          double *device_ms, zs_step_hook hook, void *hook_user);
 
 /* Reads `bytes` of plan buffer `b` during a hook. */
 zesort_status zs_run_read(zs_run *run, zs_buffer b, void *dst, uint64_t bytes);
