@@ -41,22 +41,27 @@
  *   leave a partial sort in the list, which the caller should then reset.
  *
  * Options
- *   zesort_options as in zesort.h (NULL = defaults). Supported here: u32 keys,
- *   ascending, algorithms AUTO (= CM4), CM2 and CM4, device scan only (the
- *   host scan needs a host round trip: UNSUPPORTED), and bit ranges
- *   [bit_lo, bit_hi) whose width is a multiple of the digit width (2 bits for
- *   CM2, 4 for CM4). Every sort is stable.
+ *   zesort_options as in zesort.h (NULL = defaults), validated as zesort_sort
+ *   validates them. Not available here: the host scan (it needs a host round
+ *   trip, which an appended sort cannot make: UNSUPPORTED) and whatever
+ *   zesort_sort does not support either (UNSUPPORTED). Every sort is stable.
+ *
+ * Keys and values
+ *   keys: n keys of opts->key_type (4 or 8 bytes each, aligned to their
+ *   size), values: NULL or n uint32_t moved along with the keys. Both are
+ *   device (or shared) USM allocations usable on the sorter's device; the
+ *   result replaces them in place.
  *
  * Example (producer kernel -> sort -> consumer kernel, one command list):
  *
  *   zesort_ze_sorter *sorter;
  *   zesort_ze_create(context, device, &sorter);
  *   uint64_t temp_bytes;
- *   zesort_ze_temp_bytes(sorter, max_n, NULL, &temp_bytes);
+ *   zesort_ze_temp_bytes(sorter, max_n, 0, NULL, &temp_bytes);
  *   zeMemAllocDevice(context, &dev_desc, temp_bytes, 0, device, &temp);
  *
  *   zeCommandListAppendLaunchKernel(list, produce, &groups, produced, 0, NULL);
- *   zesort_ze_append_sort_indirect(sorter, list, keys, count_on_device, max_n,
+ *   zesort_ze_append_sort_indirect(sorter, list, keys, NULL, count_on_device, max_n,
  *                                  temp, temp_bytes, NULL, sorted, 1, &produced);
  *   zeCommandListAppendLaunchKernel(list, consume, &groups, NULL, 1, &sorted);
  *   // (or zesort_ze_append_sort(sorter, list, keys, n, temp, temp_bytes, ...)
@@ -98,15 +103,18 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter);
 const char *zesort_ze_last_error(const zesort_ze_sorter *sorter);
 
 /** Bytes of temporary device memory a sort of n keys needs with opts (NULL =
- *  defaults), in *bytes. For the indirect variant pass its max_n. 0 for n == 0.
+ *  defaults), in *bytes; with_values: 1 when values will be passed (their
+ *  ping-pong partner lives in temp memory too). For the indirect variant pass
+ *  its max_n. 0 for n == 0.
  *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE (n > ZESORT_MAX_KEYS). */
-zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n,
+zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes);
 
-/** Appends a stable sort of the n u32 keys at keys (device or shared USM on
- *  the sorter's device, 4-byte aligned) to cmdlist, in place.
+/** Appends a stable sort of the n keys at keys (and the values, when values
+ *  is not NULL) to cmdlist, in place.
  *  temp / temp_bytes: caller-owned device memory of at least
- *  zesort_ze_temp_bytes(n) bytes (4-byte aligned; 256-byte alignment is best).
+ *  zesort_ze_temp_bytes(n, values != NULL) bytes (8-byte aligned; 256-byte
+ *  alignment is best).
  *  Waits on the num_wait_events events of wait_events before the first
  *  command; signals signal_event (optional) after the last.
  *  The count n is captured when this function is called.
@@ -117,7 +125,8 @@ zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n,
  *  and BACKEND (kernel build or append failed; message has the driver's
  *  result and build log). */
 zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                    void *keys, uint64_t n, void *temp, uint64_t temp_bytes,
+                                    void *keys, uint32_t *values, uint64_t n,
+                                    void *temp, uint64_t temp_bytes,
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events);
 
@@ -126,11 +135,12 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  after the wait events — so a producer kernel can compute it. Grids are
  *  sized for max_n; the value read must be <= max_n (a larger value is
  *  undefined behaviour: the kernels would overrun keys and temp). temp_bytes
- *  must be at least zesort_ze_temp_bytes(max_n). Errors as above, plus
+ *  must be at least zesort_ze_temp_bytes(max_n, values != NULL). Errors as above, plus
  *  INVALID_ARGUMENT for n_devptr NULL (when max_n > 0). */
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
-                                             const uint32_t *n_devptr, uint64_t max_n,
+                                             uint32_t *values, const uint32_t *n_devptr,
+                                             uint64_t max_n,
                                              void *temp, uint64_t temp_bytes,
                                              const zesort_options *opts,
                                              ze_event_handle_t signal_event,

@@ -82,9 +82,15 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
     free(sorter);
 }
 
-/* Checks options and turns them into a plan request for n keys. */
-static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, const zesort_options *opts,
-                                  zs_plan_request *req)
+static unsigned key_bytes_of(zesort_key_type t)
+{
+    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
+}
+
+/* Checks options as zesort_sort does and turns them into a plan request for
+ * n keys (with values when `pairs`). */
+static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
+                                  const zesort_options *opts, zs_plan_request *req)
 {
     zesort_options def;
     if (!opts) {
@@ -99,32 +105,29 @@ static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, const zesort_
     if ((unsigned)opts->key_type > ZESORT_KEY_F64 || (unsigned)opts->algo > ZESORT_ALGO_ONESWEEP ||
         (unsigned)opts->scan > ZESORT_SCAN_HOST)
         return FAIL(s, ZESORT_ERROR_INVALID_ARGUMENT, "invalid enum value in zesort_options");
-    if (opts->key_type != ZESORT_KEY_U32)
-        return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "the Level Zero interop sorts u32 keys only");
+    unsigned kb = 8 * key_bytes_of(opts->key_type);
+    unsigned lo = opts->bit_lo, hi = opts->bit_hi;
+    if (lo == 0 && hi == 0) /* the default: every bit of the key, as in zesort_sort */
+        hi = kb;
+    if (lo >= hi || hi > kb) {
+        set_msg(s, "bit range %u:%u is not within 0:%u with lo < hi", lo, hi, kb);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
     if (opts->algo == ZESORT_ALGO_ONESWEEP)
         return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "the onesweep algorithm is not implemented");
     if (opts->scan == ZESORT_SCAN_HOST)
         return FAIL(s, ZESORT_ERROR_UNSUPPORTED,
                     "the host scan needs a host round trip, which an appended sort cannot "
                     "make: use ZESORT_SCAN_DEVICE");
-    if (opts->descending)
-        return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "descending order is not supported by the interop API yet");
-    if (opts->bit_lo > opts->bit_hi || opts->bit_hi > 32) {
-        set_msg(s, "invalid bit range [%u, %u) for 32-bit keys", opts->bit_lo, opts->bit_hi);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
-    }
-    int bits = opts->algo == ZESORT_ALGO_CM2 ? 2 : 4;
-    if ((opts->bit_hi - opts->bit_lo) % (unsigned)bits != 0) {
-        set_msg(s, "bit range [%u, %u) is not a whole number of %d-bit digits", opts->bit_lo,
-                opts->bit_hi, bits);
-        return ZESORT_ERROR_UNSUPPORTED;
-    }
     memset(req, 0, sizeof *req);
-    req->radix_bits = bits;
+    req->radix_bits = opts->algo == ZESORT_ALGO_CM2 ? 2 : 4; /* AUTO: CM4, as zesort_sort */
     req->host_scan = 0;
     req->n = n;
-    req->shift_lo = opts->bit_lo;
-    req->key_bits = opts->bit_hi;
+    req->key_bytes = kb / 8;
+    req->pairs = pairs != 0;
+    req->key_flags = zs_key_flags((int)opts->key_type, opts->descending);
+    req->bit_lo = lo;
+    req->bit_hi = hi;
     return ZESORT_OK;
 }
 
@@ -133,13 +136,14 @@ static uint64_t align_up(uint64_t x)
     return (x + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN;
 }
 
-/* Offsets of the plan's buffers (not KEYS) in temp memory; returns the total. */
+/* Offsets of the plan's buffers (not the caller's KEYS and VALUES) in temp
+ * memory; returns the total. */
 static uint64_t temp_layout(const zs_plan *plan, uint64_t offsets[ZS_BUF_COUNT])
 {
     uint64_t total = 0;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
         offsets[b] = UINT64_MAX;
-        if (b == ZS_BUF_KEYS || plan->buffer_bytes[b] == 0)
+        if (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES || plan->buffer_bytes[b] == 0)
             continue;
         offsets[b] = total;
         total += align_up(plan->buffer_bytes[b]);
@@ -147,11 +151,11 @@ static uint64_t temp_layout(const zs_plan *plan, uint64_t offsets[ZS_BUF_COUNT])
     return total;
 }
 
-static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, const zesort_options *opts,
-                                zs_plan *plan)
+static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, int pairs,
+                                const zesort_options *opts, zs_plan *plan)
 {
     zs_plan_request req;
-    zesort_status st = make_request(s, n, opts, &req);
+    zesort_status st = make_request(s, n, pairs, opts, &req);
     if (st != ZESORT_OK)
         return st;
     if (zs_plan_build(&req, plan) != 0)
@@ -159,7 +163,7 @@ static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, const zesort_op
     return ZESORT_OK;
 }
 
-zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n,
+zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes)
 {
     if (!sorter)
@@ -168,7 +172,7 @@ zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n,
         return FAIL(sorter, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: bytes is NULL");
     *bytes = 0;
     zs_plan plan;
-    zesort_status st = build_plan(sorter, n, opts, &plan);
+    zesort_status st = build_plan(sorter, n, with_values, opts, &plan);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
@@ -259,7 +263,7 @@ static zesort_status append_steps(append_job *j, const zs_plan *plan)
 
 /* Shared body of the direct (n_devptr NULL) and indirect variants. */
 static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
-                                 uint64_t n, const uint32_t *n_devptr, void *temp,
+                                 uint32_t *values, uint64_t n, const uint32_t *n_devptr, void *temp,
                                  uint64_t temp_bytes, const zesort_options *opts,
                                  ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
 {
@@ -283,7 +287,7 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
         }
     }
     zs_plan plan;
-    zesort_status st = build_plan(s, n, opts, &plan);
+    zesort_status st = build_plan(s, n, values != NULL, opts, &plan);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
@@ -292,8 +296,10 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     if (n > 0 && !keys) {
         set_msg(s, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
         st = ZESORT_ERROR_INVALID_ARGUMENT;
-    } else if (((uintptr_t)keys & 3u) || ((uintptr_t)temp & 3u) || ((uintptr_t)n_devptr & 3u)) {
-        set_msg(s, "%s: keys, temp and the count must be 4-byte aligned", fn);
+    } else if (((uintptr_t)keys % (n ? plan.buffer_bytes[ZS_BUF_KEYS] / n : 4)) ||
+               ((uintptr_t)values & 3u) || ((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u)) {
+        set_msg(s, "%s: keys must be aligned to the key size, values and the count to 4 bytes, "
+                "temp to 8 bytes", fn);
         st = ZESORT_ERROR_INVALID_ARGUMENT;
     } else if (need > 0 && !temp) {
         set_msg(s, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
@@ -308,8 +314,9 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     }
     if (st == ZESORT_OK) {
         j.buffers[ZS_BUF_KEYS] = keys;
+        j.buffers[ZS_BUF_VALUES] = values;
         for (int b = 0; b < ZS_BUF_COUNT; b++)
-            if (b != ZS_BUF_KEYS && offsets[b] != UINT64_MAX)
+            if (b != ZS_BUF_KEYS && b != ZS_BUF_VALUES && offsets[b] != UINT64_MAX)
                 j.buffers[b] = (char *)temp + offsets[b];
         st = precheck(&j, &plan);
     }
@@ -340,10 +347,24 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
             st = append_failed(&j, n_devptr ? "zeCommandListAppendMemoryCopy (count)"
                                             : "zeCommandListAppendMemoryFill (count)", r);
     }
-    /* 3. The passes, each after a barrier. */
+    /* 3. Indirect sorts with an odd number of passes end with copies of
+     *    max_n elements from the ping-pong buffers home; elements past the
+     *    count would come from uninitialised temp memory. Seeding the
+     *    ping-pong buffers with the caller's data first keeps them intact
+     *    (the passes only write elements below the count). */
+    for (size_t i = 0; n_devptr && st == ZESORT_OK && i < plan.nsteps; i++) {
+        const zs_step *c = &plan.steps[i];
+        if (c->kind != ZS_STEP_COPY || c->bytes == 0)
+            continue;
+        ze_result_t r = zeCommandListAppendMemoryCopy(list, j.buffers[c->src], j.buffers[c->dst],
+                                                      (size_t)c->bytes, NULL, 0, NULL);
+        if (r != ZE_RESULT_SUCCESS)
+            st = append_failed(&j, "zeCommandListAppendMemoryCopy (seeding ping-pong buffers)", r);
+    }
+    /* 4. The passes, each after a barrier. */
     if (st == ZESORT_OK)
         st = append_steps(&j, &plan);
-    /* 4. A closing barrier: signals the caller's event after the last pass. */
+    /* 5. A closing barrier: signals the caller's event after the last pass. */
     if (st == ZESORT_OK)
         st = barrier(&j, signal, 0, NULL);
     zs_plan_free(&plan);
@@ -353,17 +374,19 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
 }
 
 zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                    void *keys, uint64_t n, void *temp, uint64_t temp_bytes,
+                                    void *keys, uint32_t *values, uint64_t n,
+                                    void *temp, uint64_t temp_bytes,
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events)
 {
-    return append_sort(sorter, cmdlist, keys, n, NULL, temp, temp_bytes, opts, signal_event,
+    return append_sort(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts, signal_event,
                        num_wait_events, wait_events);
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
-                                             const uint32_t *n_devptr, uint64_t max_n,
+                                             uint32_t *values, const uint32_t *n_devptr,
+                                             uint64_t max_n,
                                              void *temp, uint64_t temp_bytes,
                                              const zesort_options *opts,
                                              ze_event_handle_t signal_event,
@@ -376,6 +399,6 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
     }
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;
-    return append_sort(sorter, cmdlist, keys, max_n, n_devptr, temp, temp_bytes, opts,
+    return append_sort(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes, opts,
                        signal_event, num_wait_events, wait_events);
 }

@@ -158,16 +158,15 @@ static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_form
         *out = module;
     } else if (msg) {
         char prefix[96];
-        snprintf(prefix, sizeof prefix, "zeModuleCreate (%s %s flavor)",
-                 b->target, b->flavor == ZS_FLAVOR_SG ? "sg" : "portable");
+        snprintf(prefix, sizeof prefix, "zeModuleCreate (program %s, %s, %s flavor)",
+                 zs_program_name(b->program), b->target,
+                 b->flavor == ZS_FLAVOR_SG ? "sg" : "portable");
         log_into(log, prefix, r, msg, msg_len);
     }
     if (log)
         zeModuleBuildLogDestroy(log);
     return r;
 }
-
-static const char *const program_names[ZS_PROG_COUNT] = {"cm2", "cm4", "scan"};
 
 /* Creates the module of program p: every embedded native blob first (the one
  * built for this device is accepted, the others are rejected), then SPIR-V of
@@ -200,7 +199,7 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size
     }
     if (!tried) {
         snprintf(msg, msg_len, "no embedded SPIR-V for program %s: the build embedded no kernels",
-                 program_names[p]);
+                 zs_program_name(p));
         return ZESORT_ERROR_UNSUPPORTED;
     }
     /* msg holds the last attempt's description and build log. */

@@ -265,7 +265,7 @@ static void append_consume(ze_command_list_handle_t list, void *keys, void *out,
 
 static void *temp_for(uint64_t n, const zesort_options *o, uint64_t *bytes)
 {
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n, o, bytes), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n, 0, o, bytes), ZESORT_OK);
     return dev_alloc((size_t)*bytes);
 }
 
@@ -282,7 +282,7 @@ static void pipeline(ze_command_list_handle_t list, ze_command_queue_handle_t qu
     void *keys = dev_alloc(n * 4u), *out = dev_alloc(n * 4u), *count = dev_alloc(4);
 
     append_produce(list, keys, count, n, 12345u, g.ev[0], 0, NULL);
-    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, n, temp, tb, &o, g.ev[1], 1, &g.ev[0]);
+    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, NULL, n, temp, tb, &o, g.ev[1], 1, &g.ev[0]);
     ck_assert_msg(st == ZESORT_OK, "append_sort: %s", zesort_ze_last_error(g.sorter));
     append_consume(list, keys, out, count, n, g.ev[2], 1, &g.ev[1]);
     if (queue) {
@@ -357,7 +357,7 @@ START_TEST(indirect_count)
     ZE_OK(zeCommandListAppendMemoryFill(g.imm, keys, &sentinel, 4, max_n * 4u, NULL, 0, NULL));
     ZE_OK(zeCommandListAppendBarrier(g.imm, NULL, 0, NULL));
     append_produce(g.imm, keys, count, n, 777u, g.ev[0], 0, NULL);
-    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, g.imm, keys, count, max_n, temp, tb,
+    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, g.imm, keys, NULL, count, max_n, temp, tb,
                                                       NULL, g.ev[1], 1, &g.ev[0]);
     ck_assert_msg(st == ZESORT_OK, "append_sort_indirect: %s", zesort_ze_last_error(g.sorter));
     append_consume(g.imm, keys, out, count, max_n, g.ev[2], 1, &g.ev[1]);
@@ -399,7 +399,7 @@ START_TEST(regular_list_reexecuted_indirect)
     uint64_t tb;
     void *temp = temp_for(max_n, NULL, &tb);
     void *keys = dev_alloc(max_n * 4u), *count = dev_alloc(4);
-    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, list, keys, count, max_n, temp, tb,
+    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, list, keys, NULL, count, max_n, temp, tb,
                                                       NULL, NULL, 0, NULL);
     ck_assert_msg(st == ZESORT_OK, "%s", zesort_ze_last_error(g.sorter));
     ZE_OK(zeCommandListClose(list));
@@ -438,17 +438,17 @@ START_TEST(two_sorts_one_list)
     o2.algo = ZESORT_ALGO_CM2;
     o4.algo = ZESORT_ALGO_CM4;
     uint64_t t1, t2;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n1, &o2, &t1), ZESORT_OK);
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n2, &o4, &t2), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n1, 0, &o2, &t1), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n2, 0, &o4, &t2), ZESORT_OK);
     uint64_t tb = t1 > t2 ? t1 : t2;
     void *temp = dev_alloc((size_t)tb);
     void *a = dev_alloc(n1 * 4u), *b = dev_alloc(n2 * 4u), *count = dev_alloc(4);
     append_produce(g.imm, a, count, n1, 1u, NULL, 0, NULL);
     append_produce(g.imm, b, count, n2, 2u, g.ev[0], 0, NULL);
     /* ev[0] covers both producers only through the sort's leading barrier. */
-    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, a, n1, temp, tb, &o2, NULL, 1, &g.ev[0]),
+    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, a, NULL, n1, temp, tb, &o2, NULL, 1, &g.ev[0]),
                      ZESORT_OK);
-    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, b, n2, temp, tb, &o4, g.ev[1], 0, NULL),
+    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, b, NULL, n2, temp, tb, &o4, g.ev[1], 0, NULL),
                      ZESORT_OK);
     ZE_OK(zeEventHostSynchronize(g.ev[1], UINT64_MAX));
     uint32_t *got = malloc(n1 * 4u);
@@ -472,16 +472,186 @@ START_TEST(empty_sort_signals)
 {
     reset_events();
     uint64_t tb = 1;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 0, NULL, &tb), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 0, 0, NULL, &tb), ZESORT_OK);
     ck_assert_uint_eq(tb, 0);
     ZE_OK(zeEventHostSignal(g.ev[0]));
-    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, NULL, 0, NULL, 0, NULL, g.ev[1], 1, &g.ev[0]),
+    ck_assert_int_eq(zesort_ze_append_sort(g.sorter, g.imm, NULL, NULL, 0, NULL, 0, NULL, g.ev[1], 1, &g.ev[0]),
                      ZESORT_OK);
     ZE_OK(zeEventHostSynchronize(g.ev[1], UINT64_MAX));
-    ck_assert_int_eq(zesort_ze_append_sort_indirect(g.sorter, g.imm, NULL, NULL, 0, NULL, 0, NULL,
+    ck_assert_int_eq(zesort_ze_append_sort_indirect(g.sorter, g.imm, NULL, NULL, NULL, 0, NULL, 0, NULL,
                                                     g.ev[2], 0, NULL),
                      ZESORT_OK);
     ZE_OK(zeEventHostSynchronize(g.ev[2], UINT64_MAX));
+}
+END_TEST
+
+/* ---- tests: key types, values, order, bit ranges --------------------- */
+
+static void upload(void *dst, const void *src, size_t bytes)
+{
+    if (bytes > g.host_bytes) {
+        if (g.host)
+            zeMemFree(g.ctx, g.host);
+        ze_host_mem_alloc_desc_t d = {.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        ZE_OK(zeMemAllocHost(g.ctx, &d, bytes, 64, &g.host));
+        g.host_bytes = bytes;
+    }
+    memcpy(g.host, src, bytes);
+    ze_event_handle_t e = g.ev[7];
+    ZE_OK(zeCommandListAppendBarrier(g.imm, NULL, 0, NULL));
+    ZE_OK(zeCommandListAppendMemoryCopy(g.imm, dst, g.host, bytes, e, 0, NULL));
+    ZE_OK(zeEventHostSynchronize(e, UINT64_MAX));
+    ZE_OK(zeEventHostReset(e));
+}
+
+/* Key bits in the unsigned order the sort uses (IEEE totalOrder for floats). */
+static uint64_t ordered_key(const void *keys, uint64_t i, zesort_key_type t)
+{
+    if (t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64) {
+        uint64_t k;
+        memcpy(&k, (const char *)keys + 8 * i, 8);
+        const uint64_t sign = UINT64_C(1) << 63;
+        return t == ZESORT_KEY_U64 ? k : t == ZESORT_KEY_I64 ? k ^ sign : (k & sign) ? ~k : k | sign;
+    }
+    uint32_t k;
+    memcpy(&k, (const char *)keys + 4 * i, 4);
+    const uint32_t sign = 0x80000000u;
+    return t == ZESORT_KEY_U32 ? k : t == ZESORT_KEY_I32 ? k ^ sign : (k & sign) ? ~k : k | sign;
+}
+
+typedef struct ref_item {
+    uint64_t digit; /* bits [lo, hi) of the ordered key */
+    uint32_t index;
+} ref_item;
+
+static int ref_descending;
+static int cmp_ref(const void *x, const void *y)
+{
+    const ref_item *a = x, *b = y;
+    if (a->digit != b->digit)
+        return (a->digit < b->digit) == !ref_descending ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index); /* stable */
+}
+
+typedef struct sort_case {
+    zesort_key_type type;
+    zesort_algo algo;
+    int descending, pairs, indirect;
+    unsigned lo, hi; /* 0, 0: all bits */
+} sort_case;
+
+static void run_case(const sort_case *c, uint32_t n, uint32_t max_n)
+{
+    reset_events();
+    const unsigned kbytes = c->type >= ZESORT_KEY_U64 ? 8 : 4;
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = c->type;
+    o.algo = c->algo;
+    o.descending = c->descending;
+    o.bit_lo = c->lo;
+    o.bit_hi = c->hi; /* 0:0 = all bits */
+    uint64_t tb;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, max_n, c->pairs, &o, &tb), ZESORT_OK);
+
+    /* keys: half from a pool of 40 values (many duplicates, to see stability),
+     * half random bits (for floats: NaNs, infinities, zeros and subnormals). */
+    unsigned char *keys = malloc((size_t)max_n * kbytes), *got = malloc((size_t)max_n * kbytes);
+    uint32_t *values = malloc(max_n * 4u), *got_values = malloc(max_n * 4u);
+    uint64_t pool[40];
+    for (int i = 0; i < 40; i++)
+        pool[i] = (uint64_t)hash_key((uint32_t)i, 99u) << 32 | hash_key((uint32_t)i, 98u);
+    pool[0] = 0;
+    pool[1] = UINT64_C(0x8000000080000000); /* -0.0 as f32 (low half) and f64 */
+    pool[2] = UINT64_C(0x7ff000007f800000); /* +inf */
+    pool[3] = UINT64_C(0xfff00000ff800000); /* -inf */
+    for (uint32_t i = 0; i < max_n; i++) {
+        uint32_t h = hash_key(i, 5u);
+        uint64_t k = (h & 1) ? pool[h % 40] : (uint64_t)hash_key(i, 6u) << 32 | hash_key(i, 7u);
+        if (kbytes == 4) {
+            uint32_t k32 = (uint32_t)k;
+            memcpy(keys + 4 * i, &k32, 4);
+        } else {
+            memcpy(keys + 8 * i, &k, 8);
+        }
+        values[i] = i;
+    }
+    void *dkeys = dev_alloc((size_t)max_n * kbytes), *dvalues = dev_alloc(max_n * 4u);
+    void *temp = dev_alloc((size_t)tb), *count = dev_alloc(4);
+    upload(dkeys, keys, (size_t)max_n * kbytes);
+    upload(dvalues, values, max_n * 4u);
+    upload(count, &n, 4);
+
+    zesort_status st;
+    if (c->indirect)
+        st = zesort_ze_append_sort_indirect(g.sorter, g.imm, dkeys, c->pairs ? dvalues : NULL,
+                                            count, max_n, temp, tb, &o, g.ev[0], 0, NULL);
+    else
+        st = zesort_ze_append_sort(g.sorter, g.imm, dkeys, c->pairs ? dvalues : NULL, n, temp, tb,
+                                   &o, g.ev[0], 0, NULL);
+    ck_assert_msg(st == ZESORT_OK, "%s", zesort_ze_last_error(g.sorter));
+    ZE_OK(zeEventHostSynchronize(g.ev[0], UINT64_MAX));
+    read_back(got, dkeys, (size_t)max_n * kbytes);
+    read_back(got_values, dvalues, max_n * 4u);
+
+    ref_item *ref = malloc((n ? n : 1) * sizeof *ref);
+    unsigned width = (o.bit_hi ? o.bit_hi : 8 * kbytes) - o.bit_lo;
+    uint64_t mask = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+    for (uint32_t i = 0; i < n; i++) {
+        ref[i].digit = (ordered_key(keys, i, c->type) >> o.bit_lo) & mask;
+        ref[i].index = i;
+    }
+    ref_descending = c->descending;
+    qsort(ref, n, sizeof *ref, cmp_ref);
+    for (uint32_t j = 0; j < n; j++) {
+        ck_assert_msg(memcmp(got + (size_t)j * kbytes, keys + (size_t)ref[j].index * kbytes, kbytes) == 0,
+                      "type %d algo %d desc %d bits %u:%u n=%u: key %u differs", c->type, c->algo,
+                      c->descending, o.bit_lo, o.bit_hi, n, j);
+        if (c->pairs)
+            ck_assert_msg(got_values[j] == ref[j].index,
+                          "type %d algo %d desc %d bits %u:%u n=%u: value %u is %u, want %u (stability)",
+                          c->type, c->algo, c->descending, o.bit_lo, o.bit_hi, n, j, got_values[j],
+                          ref[j].index);
+    }
+    /* beyond the count (indirect) and the values of keys-only sorts: untouched */
+    for (uint32_t j = n; j < max_n; j++)
+        ck_assert_msg(memcmp(got + (size_t)j * kbytes, keys + (size_t)j * kbytes, kbytes) == 0,
+                      "type %d algo %d desc %d n=%u max_n=%u: key %u beyond the count changed",
+                      c->type, c->algo, c->descending, n, max_n, j);
+    if (!c->pairs)
+        ck_assert(memcmp(got_values, values, max_n * 4u) == 0);
+    free(ref);
+    free(keys);
+    free(got);
+    free(values);
+    free(got_values);
+    zeMemFree(g.ctx, dkeys);
+    zeMemFree(g.ctx, dvalues);
+    zeMemFree(g.ctx, temp);
+    zeMemFree(g.ctx, count);
+}
+
+START_TEST(key_types_values_order_bits)
+{
+    static const sort_case cases[] = {
+        {ZESORT_KEY_U32, ZESORT_ALGO_CM4, 0, 1, 0, 0, 0},
+        {ZESORT_KEY_U32, ZESORT_ALGO_CM2, 1, 1, 0, 0, 0},
+        {ZESORT_KEY_I32, ZESORT_ALGO_CM4, 0, 0, 0, 0, 0},
+        {ZESORT_KEY_I32, ZESORT_ALGO_CM2, 1, 1, 0, 0, 0},
+        {ZESORT_KEY_F32, ZESORT_ALGO_CM4, 0, 1, 0, 0, 0},
+        {ZESORT_KEY_F32, ZESORT_ALGO_CM4, 1, 1, 1, 0, 0},
+        {ZESORT_KEY_U64, ZESORT_ALGO_CM4, 1, 1, 0, 0, 0},
+        {ZESORT_KEY_I64, ZESORT_ALGO_CM2, 0, 0, 0, 0, 0},
+        {ZESORT_KEY_F64, ZESORT_ALGO_CM4, 0, 1, 1, 0, 0},
+        {ZESORT_KEY_U32, ZESORT_ALGO_CM4, 0, 1, 0, 4, 19},   /* partial last digit */
+        {ZESORT_KEY_U32, ZESORT_ALGO_CM2, 1, 1, 1, 7, 8},    /* one bit */
+        {ZESORT_KEY_U64, ZESORT_ALGO_CM4, 1, 1, 0, 20, 50},
+        {ZESORT_KEY_F64, ZESORT_ALGO_CM2, 0, 1, 0, 32, 64},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_case(&cases[i], 5003, cases[i].indirect ? 6000 : 5003);
+        run_case(&cases[i], 1, cases[i].indirect ? 300 : 1);
+    }
 }
 END_TEST
 
@@ -516,49 +686,49 @@ START_TEST(append_invalid_arguments)
     zesort_ze_sorter *s = g.sorter;
     zesort_status st;
 
-    st = zesort_ze_append_sort(NULL, g.imm, keys, n, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(NULL, g.imm, keys, NULL, n, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(NULL), "sorter"), "%s", zesort_ze_last_error(NULL));
 
-    st = zesort_ze_append_sort(s, NULL, keys, n, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, NULL, keys, NULL, n, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(s), "command list"), "%s", zesort_ze_last_error(s));
 
-    st = zesort_ze_append_sort(s, g.imm, NULL, n, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, g.imm, NULL, NULL, n, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
 
-    st = zesort_ze_append_sort(s, g.imm, keys, n, NULL, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, g.imm, keys, NULL, n, NULL, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
 
     /* n too large for the temp memory given */
-    st = zesort_ze_append_sort(s, g.imm, keys, n, temp, tb - 1, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, g.imm, keys, NULL, n, temp, tb - 1, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(s), "too small"), "%s", zesort_ze_last_error(s));
-    st = zesort_ze_append_sort(s, g.imm, keys, 4 * n, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, g.imm, keys, NULL, 4 * n, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(s), "too small"), "%s", zesort_ze_last_error(s));
-    st = zesort_ze_append_sort_indirect(s, g.imm, keys, temp, 4 * n, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort_indirect(s, g.imm, keys, NULL, temp, 4 * n, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
 
-    st = zesort_ze_append_sort(s, g.imm, keys, n, temp, tb, NULL, NULL, 2, NULL);
+    st = zesort_ze_append_sort(s, g.imm, keys, NULL, n, temp, tb, NULL, NULL, 2, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(s), "wait"), "%s", zesort_ze_last_error(s));
 
-    st = zesort_ze_append_sort_indirect(s, g.imm, keys, NULL, n, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort_indirect(s, g.imm, keys, NULL, NULL, n, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(s), "n_devptr"), "%s", zesort_ze_last_error(s));
 
-    st = zesort_ze_append_sort(s, g.imm, (char *)keys + 2, n - 1, temp, tb, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, g.imm, (char *)keys + 2, NULL, n - 1, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
 
     uint64_t big;
-    ck_assert_int_eq(zesort_ze_temp_bytes(s, ZESORT_MAX_KEYS + 1, NULL, &big), ZESORT_ERROR_TOO_LARGE);
-    ck_assert_int_eq(zesort_ze_temp_bytes(NULL, n, NULL, &big), ZESORT_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(zesort_ze_temp_bytes(s, n, NULL, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_temp_bytes(s, ZESORT_MAX_KEYS + 1, 0, NULL, &big), ZESORT_ERROR_TOO_LARGE);
+    ck_assert_int_eq(zesort_ze_temp_bytes(NULL, n, 0, NULL, &big), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_temp_bytes(s, n, 0, NULL, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
 
     /* The list is still usable after all those refusals. */
     reset_events();
-    ck_assert_int_eq(zesort_ze_append_sort(s, g.imm, keys, n, temp, tb, NULL, g.ev[3], 0, NULL), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_append_sort(s, g.imm, keys, NULL, n, temp, tb, NULL, g.ev[3], 0, NULL), ZESORT_OK);
     ZE_OK(zeEventHostSynchronize(g.ev[3], UINT64_MAX));
     zeMemFree(g.ctx, keys);
     zeMemFree(g.ctx, temp);
@@ -568,25 +738,32 @@ END_TEST
 START_TEST(unsupported_options)
 {
     zesort_options o;
-    uint64_t tb;
+    uint64_t tb, tb_pairs;
     zesort_options_default(&o);
     o.scan = ZESORT_SCAN_HOST;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
     ck_assert_msg(contains(zesort_ze_last_error(g.sorter), "host"), "%s", zesort_ze_last_error(g.sorter));
     zesort_options_default(&o);
-    o.key_type = ZESORT_KEY_F64;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
-    zesort_options_default(&o);
     o.algo = ZESORT_ALGO_ONESWEEP;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
     zesort_options_default(&o);
-    o.bit_lo = 3;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
     o.bit_lo = 40;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    o.bit_lo = 8;
+    o.bit_hi = 8;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    o.bit_hi = 33;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
     zesort_options_default(&o);
     o.algo = (zesort_algo)99;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    o.algo = ZESORT_ALGO_AUTO;
+    o.key_type = (zesort_key_type)17;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
+    /* values need room for their ping-pong partner */
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100000, 0, NULL, &tb), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100000, 1, NULL, &tb_pairs), ZESORT_OK);
+    ck_assert_uint_ge(tb_pairs, tb + 100000 * 4);
 }
 END_TEST
 
@@ -602,7 +779,7 @@ START_TEST(driver_refusal_is_reported)
     uint64_t tb;
     void *temp = temp_for(1000, NULL, &tb);
     void *keys = dev_alloc(4000);
-    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, 1000, temp, tb, NULL, NULL, 0, NULL);
+    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, NULL, 1000, temp, tb, NULL, NULL, 0, NULL);
     ck_assert_msg(st == ZESORT_ERROR_BACKEND || st == ZESORT_ERROR_UNSUPPORTED,
                   "append to a closed list gave %s", zesort_status_name(st));
     ck_assert_msg(contains(zesort_ze_last_error(g.sorter), "zeCommandList"), "%s",
@@ -626,6 +803,7 @@ static Suite *interop_suite(void)
     tcase_add_test(tc, regular_list_reexecuted_indirect);
     tcase_add_test(tc, two_sorts_one_list);
     tcase_add_test(tc, empty_sort_signals);
+    tcase_add_test(tc, key_types_values_order_bits);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_set_timeout(te, 600);
