@@ -784,6 +784,7 @@ START_TEST(driver_refusal_is_reported)
                   "append to a closed list gave %s", zesort_status_name(st));
     ck_assert_msg(contains(zesort_ze_last_error(g.sorter), "zeCommandList"), "%s",
                   zesort_ze_last_error(g.sorter));
+    printf("append to a closed list: %s: %s\n", zesort_status_name(st), zesort_ze_last_error(g.sorter));
     zeCommandListDestroy(list);
     zeMemFree(g.ctx, keys);
     zeMemFree(g.ctx, temp);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "device_backend.h"
+#include "ze_common.h"
 #include "zesort.h"
 
 static zs_device *dev;
@@ -165,6 +166,25 @@ START_TEST(destroy_after_failure)
 }
 END_TEST
 
+/* How driver results become zesort errors: an unsupported feature stays
+ * UNSUPPORTED, memory stays memory, anything else is BACKEND; the message
+ * names the call and the result. */
+START_TEST(driver_results_map_to_clear_errors)
+{
+    char msg[256];
+    ck_assert_int_eq(zs_ze_fail(msg, sizeof msg, "zeFooCreate", ZE_RESULT_ERROR_UNSUPPORTED_FEATURE),
+                     ZESORT_ERROR_UNSUPPORTED);
+    ck_assert_str_eq(msg, "zeFooCreate failed: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (0x78000003)");
+    ck_assert_int_eq(zs_ze_status(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY), ZESORT_ERROR_OUT_OF_DEVICE_MEMORY);
+    ck_assert_int_eq(zs_ze_status(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY), ZESORT_ERROR_OUT_OF_HOST_MEMORY);
+    ck_assert_int_eq(zs_ze_status(ZE_RESULT_ERROR_DEVICE_LOST), ZESORT_ERROR_BACKEND);
+    ck_assert_int_eq(zs_ze_status(ZE_RESULT_SUCCESS), ZESORT_OK);
+    ck_assert_str_eq(zs_ze_result_name(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE),
+                     "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE");
+    ck_assert_str_eq(zs_ze_result_name((ze_result_t)0x12345), "ZE_RESULT_(unknown value)");
+}
+END_TEST
+
 static int run_nodriver(void)
 {
     zs_device *d = (zs_device *)&d;
@@ -215,6 +235,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, large_transfers_and_device_copy);
     tcase_add_test(tc, timed_sort_reports_device_time);
     tcase_add_test(tc, destroy_after_failure);
+    tcase_add_test(tc, driver_results_map_to_clear_errors);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* driver worker threads do not survive fork() */
