@@ -3,7 +3,7 @@
  * Zero backend, on whatever Level Zero driver is present (a real Intel GPU,
  * or the test driver tests/ze_cl_driver loaded with ZE_ENABLE_ALT_DRIVERS).
  *
- *   zesort-ze-runner [--algo cm2,cm4] [--scan host,device] [--sizes N,N,...]
+ *   zesort-ze-runner [--algo cm2,cm4,onesweep] [--scan host,device] [--sizes N,N,...]
  *                    [--dists uniform,equal,...] [--types u32,i32,f32,u64,i64,f64]
  *                    [--pairs] [--descending]
  *
@@ -12,7 +12,9 @@
  * key for key (and value for value with --pairs: values are the input
  * indices, so stability is checked too). Prints one table row per
  * (type, algorithm, scan, distribution) with PASS/FAIL per size. Default:
- * u32 keys only, ascending, no values. Exit status:
+ * every algorithm the build supports, u32 keys only, ascending, no values.
+ * (For onesweep the scan column is irrelevant: it has no separate scan.)
+ * Exit status:
  * 0 all passed, 1 a failure, 2 usage error, 77 no Level Zero device (skip).
  */
 #include <inttypes.h>
@@ -136,16 +138,17 @@ static int parse_sizes(const char *arg, uint64_t *out, int *count)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: zesort-ze-runner [--algo cm2,cm4] [--scan host,device] "
+    fprintf(stderr, "usage: zesort-ze-runner [--algo cm2,cm4,onesweep] [--scan host,device] "
                     "[--sizes N,...] [--dists uniform,equal,sorted,reversed,few-unique,high-bits,low-bits] "
                     "[--types u32,i32,f32,u64,i64,f64] [--pairs] [--descending]\n");
 }
 
 int main(int argc, char **argv)
 {
-    static const char *const algo_names[] = {"cm2", "cm4"};
+    static const char *const algo_names[] = {"cm2", "cm4", "onesweep"};
+    static const zesort_algo algo_ids[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP};
     static const char *const scan_names[] = {"host", "device"};
-    int algos[MAX_LIST] = {0, 1}, nalgos = 2;
+    int algos[MAX_LIST] = {0, 1, 2}, nalgos = 3, algos_given = 0;
     int scans[MAX_LIST] = {0, 1}, nscans = 2;
     int dists[MAX_LIST], ndists = (int)NDISTS;
     int types[MAX_LIST] = {0}, ntypes = 1;
@@ -168,7 +171,7 @@ int main(int argc, char **argv)
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = !val;
         if (!bad && strcmp(argv[i], "--algo") == 0)
-            bad = parse_names(val, algo_names, 2, algos, &nalgos);
+            bad = parse_names(val, algo_names, 3, algos, &nalgos), algos_given = 1;
         else if (!bad && strcmp(argv[i], "--scan") == 0)
             bad = parse_names(val, scan_names, 2, scans, &nscans);
         else if (!bad && strcmp(argv[i], "--dists") == 0)
@@ -198,6 +201,21 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("device: %s\n", zesort_context_device(ctx));
+    if (!algos_given) {
+        /* By default: every algorithm this build supports. */
+        int kept = 0;
+        for (int a = 0; a < nalgos; a++) {
+            zesort_options o;
+            zesort_options_default(&o);
+            o.algo = algo_ids[algos[a]];
+            uint32_t one = 1;
+            if (zesort_sort(ctx, &one, NULL, 1, &o) == ZESORT_ERROR_UNSUPPORTED)
+                printf("note: %s not run: %s\n", algo_names[algos[a]], zesort_last_error(ctx));
+            else
+                algos[kept++] = algos[a];
+        }
+        nalgos = kept;
+    }
 
     uint64_t max_n = 1;
     for (int i = 0; i < nsizes; i++)
@@ -212,7 +230,7 @@ int main(int argc, char **argv)
     }
     printf("%s%s\n", pairs ? "key/value pairs" : "keys only", descending ? ", descending" : "");
 
-    printf("%-4s %-4s %-6s %-10s", "type", "algo", "scan", "dist");
+    printf("%-4s %-8s %-6s %-10s", "type", "algo", "scan", "dist");
     for (int s = 0; s < nsizes; s++)
         printf(" %8" PRIu64, sizes[s]);
     printf("\n");
@@ -224,7 +242,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < nalgos; a++) {
         for (int c = 0; c < nscans; c++) {
             for (int d = 0; d < ndists; d++) {
-                printf("%-4s %-4s %-6s %-10s", type_names[types[t]], algo_names[algos[a]],
+                printf("%-4s %-8s %-6s %-10s", type_names[types[t]], algo_names[algos[a]],
                        scan_names[scans[c]], dist_names[dists[d]]);
                 fflush(stdout);
                 for (int s = 0; s < nsizes; s++) {
@@ -242,7 +260,7 @@ int main(int argc, char **argv)
                     zesort_options_default(&o);
                     o.key_type = (zesort_key_type)types[t];
                     o.descending = descending;
-                    o.algo = algos[a] == 0 ? ZESORT_ALGO_CM2 : ZESORT_ALGO_CM4;
+                    o.algo = algo_ids[algos[a]];
                     o.scan = scans[c] == 0 ? ZESORT_SCAN_HOST : ZESORT_SCAN_DEVICE;
                     st = zesort_sort(ctx, keys, pairs ? values : NULL, n, &o);
                     const char *verdict = "PASS";
