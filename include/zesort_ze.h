@@ -21,8 +21,10 @@
  *       commands appended after it also see the sorted keys.
  *   On an immediate command list the sort is submitted as it is appended; on
  *   a regular list it runs when the caller executes the list (the list may be
- *   executed several times: every execution sorts the keys present then, and
- *   the indirect variant re-reads n each time).
+ *   executed several times, one execution at a time: every execution sorts
+ *   the keys present then, and the indirect variant re-reads n each time).
+ *   The first append that needs a kernel builds its module on the host
+ *   (SPIR-V compilation may take a moment); later appends only record.
  *   The keys and the temporary memory must stay allocated, and must not be
  *   used by other commands, until the sort has completed. Two sorts appended
  *   to one list may share one temporary buffer (the barriers order them);
@@ -41,10 +43,12 @@
  *   leave a partial sort in the list, which the caller should then reset.
  *
  * Options
- *   zesort_options as in zesort.h (NULL = defaults), validated as zesort_sort
- *   validates them. Not available here: the host scan (it needs a host round
- *   trip, which an appended sort cannot make: UNSUPPORTED) and whatever
- *   zesort_sort does not support either (UNSUPPORTED). Every sort is stable.
+ *   zesort_options as in zesort.h (NULL = defaults), validated and resolved
+ *   as zesort_sort does (AUTO picks the same algorithm). Not available here:
+ *   the host scan of the CM algorithms (it needs a host round trip, which an
+ *   appended sort cannot make: UNSUPPORTED; onesweep has no scan step and
+ *   ignores the mode) and whatever zesort_sort does not support either
+ *   (UNSUPPORTED). Every sort is stable.
  *
  * Keys and values
  *   keys: n keys of opts->key_type (4 or 8 bytes each, aligned to their
