@@ -394,5 +394,48 @@ run demo --n 256k
 [ "$rc" -eq 0 ] && [ "$(grep -cE '^cm[24] .* yes ' "$T/out")" -eq 2 ] && ok "demo on the best device: verified" ||
     bad "demo: exit $rc"
 
+# ---------------------------------------------------------------------------
+echo "# every --type with --values, --descending and --bits, per backend and algorithm"
+# (issue 4: the stable order on opencl, level-zero and cpu, for cm2 and cm4;
+# tests/unit/test_types.c covers the library in depth)
+"${KF[@]}" iota 3000 tvals.bin
+for backend in "${backends[@]}"; do
+    ZENV=()
+    [ "$backend" = level-zero ] && ZENV=(ZE_ENABLE_ALT_DRIVERS="$ZE_DRIVER"
+        ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1)
+    for algo in cm2 cm4; do
+        for type in u32 i32 f32 u64 i64 f64; do
+            case $type in u32 | i32 | f32) range=3:17 ;; *) range=5:47 ;; esac
+            name="$backend $algo --type $type"
+            # few distinct keys (and the float specials): stability shows in the values
+            "${KF[@]}" gen "$type" 3000 5 tin.bin --dups
+            run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --descending \
+                --backend "$backend" --algo "$algo"
+            if [ "$rc" -ne 0 ]; then
+                bad "$name --values --descending: exit $rc"
+            elif check "$type" tin.bin tout.bin --descending --values tvals.bin tvout.bin; then
+                ok "$name --values --descending"
+            else
+                bad "$name --values --descending: $(cat "$T/check_err")"
+            fi
+            "${KF[@]}" gen "$type" 3000 6 tin.bin
+            run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --bits "$range" \
+                --backend "$backend" --algo "$algo"
+            if [ "$rc" -ne 0 ]; then
+                bad "$name --values --bits $range: exit $rc"
+            elif check "$type" tin.bin tout.bin --bits "$range" --values tvals.bin tvout.bin; then
+                ok "$name --values --bits $range"
+            else
+                bad "$name --values --bits $range: $(cat "$T/check_err")"
+            fi
+        done
+    done
+done
+ZENV=()
+for type in u64 i64 f64; do
+    expect "sort: --bits 0:65 on $type" 2 sort keys.bin out.bin --type "$type" --bits 0:65
+done
+expect "sort: --bits 0:40 on f32" 2 sort keys.bin out.bin --type f32 --bits 0:40
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
