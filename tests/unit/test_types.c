@@ -7,8 +7,8 @@
  *   test_types oracle                       the oracles checked against each other,
  *                                           hand-ordered lists and the C comparisons
  *   test_types BACKEND ALGO PART [host|device]
- *     BACKEND opencl | level-zero | cpu, ALGO cm2 | cm4 (the cpu backend
- *     ignores it; cmref_sort still uses its digit width)
+ *     BACKEND opencl | level-zero | cpu, ALGO cm2 | cm4 | onesweep | auto (the
+ *     cpu backend ignores it; cmref_sort uses 2-bit digits for cm2, else 4)
  *     PART m32    every 32-bit type x order x keys/pairs x bit range x size
  *                 up to 4097 x distribution
  *          m64    the same for the 64-bit types
@@ -836,7 +836,7 @@ static Suite *types_suite(const char *part)
 static int usage(void)
 {
     fprintf(stderr, "usage: test_types oracle\n"
-                    "       test_types opencl|level-zero|cpu cm2|cm4 "
+                    "       test_types opencl|level-zero|cpu cm2|cm4|onesweep|auto "
                     "m32|m64|large|errors|huge|huge-pairs [host|device]\n");
     return 2;
 }
@@ -870,12 +870,11 @@ int main(int argc, char **argv)
         g_backend = ZESORT_BACKEND_CPU;
     else
         return usage();
-    if (strcmp(argv[2], "cm2") == 0)
-        g_algo = ZESORT_ALGO_CM2, g_bits = 2;
-    else if (strcmp(argv[2], "cm4") == 0)
-        g_algo = ZESORT_ALGO_CM4, g_bits = 4;
-    else
+    /* any algorithm of the library; cmref_sort models cm2 or cm4, and every
+     * stable sort gives the same output, so other algorithms use 4-bit digits */
+    if (zesort_parse_algo(argv[2], &g_algo) != 0)
         return usage();
+    g_bits = g_algo == ZESORT_ALGO_CM2 ? 2 : 4;
     if (argc == 5 && strcmp(argv[4], "host") == 0)
         g_scan = ZESORT_SCAN_HOST;
     else if (argc == 5 && strcmp(argv[4], "device") != 0)
