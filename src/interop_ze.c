@@ -113,14 +113,21 @@ static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
         set_msg(s, "bit range %u:%u is not within 0:%u with lo < hi", lo, hi, kb);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }
-    if (opts->algo == ZESORT_ALGO_ONESWEEP)
-        return FAIL(s, ZESORT_ERROR_UNSUPPORTED, "the onesweep algorithm is not implemented");
-    if (opts->scan == ZESORT_SCAN_HOST)
+    /* AUTO as zesort_sort resolves it: onesweep wherever it applies. */
+    zesort_algo algo = opts->algo;
+    if (algo == ZESORT_ALGO_AUTO)
+        algo = n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
+    if (algo == ZESORT_ALGO_ONESWEEP && n > ZS_OS_MAX_KEYS) {
+        set_msg(s, "onesweep sorts at most %llu keys", (unsigned long long)ZS_OS_MAX_KEYS);
+        return ZESORT_ERROR_TOO_LARGE;
+    }
+    /* Onesweep has no separate prefix step: the scan mode only concerns CM. */
+    if (opts->scan == ZESORT_SCAN_HOST && algo != ZESORT_ALGO_ONESWEEP)
         return FAIL(s, ZESORT_ERROR_UNSUPPORTED,
                     "the host scan needs a host round trip, which an appended sort cannot "
                     "make: use ZESORT_SCAN_DEVICE");
     memset(req, 0, sizeof *req);
-    req->radix_bits = opts->algo == ZESORT_ALGO_CM2 ? 2 : 4; /* AUTO: CM4, as zesort_sort */
+    req->radix_bits = algo == ZESORT_ALGO_CM2 ? 2 : algo == ZESORT_ALGO_CM4 ? 4 : 8;
     req->host_scan = 0;
     req->n = n;
     req->key_bytes = kb / 8;

@@ -319,6 +319,12 @@ START_TEST(pipeline_immediate_cm2)
 }
 END_TEST
 
+START_TEST(pipeline_immediate_onesweep)
+{
+    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_ONESWEEP);
+}
+END_TEST
+
 START_TEST(pipeline_small_sizes)
 {
     static const uint32_t sizes[] = {1, 31, 32, 255, 256, 257};
@@ -647,6 +653,13 @@ START_TEST(key_types_values_order_bits)
         {ZESORT_KEY_U32, ZESORT_ALGO_CM2, 1, 1, 1, 7, 8},    /* one bit */
         {ZESORT_KEY_U64, ZESORT_ALGO_CM4, 1, 1, 0, 20, 50},
         {ZESORT_KEY_F64, ZESORT_ALGO_CM2, 0, 1, 0, 32, 64},
+        {ZESORT_KEY_U32, ZESORT_ALGO_ONESWEEP, 0, 1, 1, 0, 0},
+        {ZESORT_KEY_I32, ZESORT_ALGO_ONESWEEP, 1, 0, 0, 0, 0},
+        {ZESORT_KEY_F32, ZESORT_ALGO_ONESWEEP, 1, 1, 0, 0, 0},
+        {ZESORT_KEY_U64, ZESORT_ALGO_ONESWEEP, 0, 1, 1, 0, 0},
+        {ZESORT_KEY_F64, ZESORT_ALGO_ONESWEEP, 1, 1, 0, 0, 0},
+        {ZESORT_KEY_U32, ZESORT_ALGO_ONESWEEP, 0, 1, 1, 5, 13}, /* one narrow pass + copy */
+        {ZESORT_KEY_I64, ZESORT_ALGO_AUTO, 0, 1, 1, 3, 61},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_case(&cases[i], 5003, cases[i].indirect ? 6000 : 5003);
@@ -741,11 +754,16 @@ START_TEST(unsupported_options)
     uint64_t tb, tb_pairs;
     zesort_options_default(&o);
     o.scan = ZESORT_SCAN_HOST;
+    o.algo = ZESORT_ALGO_CM4;
     ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
     ck_assert_msg(contains(zesort_ze_last_error(g.sorter), "host"), "%s", zesort_ze_last_error(g.sorter));
+    o.algo = ZESORT_ALGO_CM2;
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    o.algo = ZESORT_ALGO_ONESWEEP; /* no prefix step: the scan mode does not apply */
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_OK);
     zesort_options_default(&o);
     o.algo = ZESORT_ALGO_ONESWEEP;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_UNSUPPORTED);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, ZESORT_MAX_KEYS, 0, &o, &tb), ZESORT_ERROR_TOO_LARGE);
     zesort_options_default(&o);
     o.bit_lo = 40;
     ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
@@ -798,6 +816,7 @@ static Suite *interop_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, pipeline_immediate_cm4);
     tcase_add_test(tc, pipeline_immediate_cm2);
+    tcase_add_test(tc, pipeline_immediate_onesweep);
     tcase_add_test(tc, pipeline_small_sizes);
     tcase_add_test(tc, pipeline_regular_list);
     tcase_add_test(tc, indirect_count);
