@@ -17,13 +17,11 @@
  * and never an extra pass over memory. digit_mask narrows the last digit of a
  * bit range [lo, hi) whose width is not a multiple of RADIX_BITS.
  */
+#include "zesort_keys.h"
 #include "zesort_subgroup.h"
 
 #if !defined(RADIX_BITS) || (RADIX_BITS != 2 && RADIX_BITS != 4)
 #error "RADIX_BITS must be 2 or 4"
-#endif
-#ifndef ZS_KEY64
-#define ZS_KEY64 0
 #endif
 #ifndef ZS_PAIRS
 #define ZS_PAIRS 0
@@ -33,37 +31,7 @@
 #define CHUNK_KEYS 256u
 #define BATCHES (CHUNK_KEYS / ZS_LANES)
 
-#if ZS_KEY64
-typedef ulong zs_key;
-#define ZS_KEY_SIGN 0x8000000000000000UL
-#else
-typedef uint zs_key;
-#define ZS_KEY_SIGN 0x80000000u
-#endif
-
-/* key_flags: bits 0-1 kind (0 unsigned, 1 signed, 2 IEEE float), bit 2 descending */
-#define ZS_KIND_SIGNED 1u
-#define ZS_KIND_FLOAT 2u
-#define ZS_DESCENDING 4u
-
 inline ulong zs_chunk_count(uint n) { return ((ulong)n + CHUNK_KEYS - 1u) / CHUNK_KEYS; }
-
-/* The unsigned key whose ascending order is the requested order. Floats:
- * IEEE-754 totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN). */
-inline zs_key zs_ordered(zs_key k, uint flags)
-{
-    const uint kind = flags & 3u;
-    if (kind == ZS_KIND_SIGNED)
-        k ^= ZS_KEY_SIGN;
-    else if (kind == ZS_KIND_FLOAT)
-        k = (k & ZS_KEY_SIGN) ? ~k : (k | ZS_KEY_SIGN);
-    return (flags & ZS_DESCENDING) ? ~k : k;
-}
-
-inline uint zs_digit(zs_key key, uint shift, uint digit_mask, uint flags)
-{
-    return (uint)(zs_ordered(key, flags) >> shift) & digit_mask;
-}
 
 /*
  * Step 1 — count. Each lane keeps private counters for every bin (the CM
@@ -123,6 +91,10 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
     const ulong base = chunk * CHUNK_KEYS + lane;
     const uint below = zs_lanes_below();
 
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)values_out;
+#endif
     uint next = lane < BINS ? table[lane * chunks + chunk] : 0u;
     for (uint batch = 0; batch < BATCHES; ++batch) {
         const ulong i = base + batch * ZS_LANES;

@@ -16,7 +16,8 @@ import sys
 import tempfile
 
 # (enum, source file, defines), in the order of zs_program (src/plan.h):
-# CM program index = (bits == 4) | key64 << 1 | pairs << 2, then SCAN.
+# CM program index = (bits == 4) | key64 << 1 | pairs << 2, then SCAN, then
+# onesweep (key64 | pairs << 1).
 PROGRAMS = []
 for _pairs in (0, 1):
     for _key64 in (0, 1):
@@ -26,6 +27,10 @@ for _pairs in (0, 1):
                              "cm_radix.cl",
                              "-DRADIX_BITS=%d -DZS_KEY64=%d -DZS_PAIRS=%d" % (_bits, _key64, _pairs)))
 PROGRAMS.append(("ZS_PROG_SCAN", "scan.cl", ""))
+for _pairs in (0, 1):
+    for _key64 in (0, 1):
+        PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", "_PAIRS" if _pairs else ""),
+                         "onesweep.cl", "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
 FLAVORS = [("ZS_FLAVOR_SG", 1, "-cl-std=CL2.0"), ("ZS_FLAVOR_PORTABLE", 0, "-cl-std=CL1.2")]
 
 

@@ -26,7 +26,27 @@
 #define ZS_SG_SCRATCH_PARAM int zs_unused_scratch
 #define ZS_SG_SCRATCH_ARG 0
 
+/* Work-groups of wg items made of 32-wide sub-groups (the onesweep tiles). */
+#define ZS_KERNEL_WG(wg) __attribute__((reqd_work_group_size(wg, 1, 1))) \
+                         __attribute__((intel_reqd_sub_group_size(32)))
+
 inline uint zs_lane(void) { return get_sub_group_local_id(); }
+inline uint zs_sg_id(void) { return get_sub_group_id(); }
+
+/* Orders the sub-group's local memory accesses before / after this point. */
+inline void zs_sg_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
+
+/* Valid lanes whose digit equals mine, from bits + 1 ballots. */
+inline uint zs_peer_mask(uint digit, uint valid, uint bits, ZS_SG_SCRATCH_PARAM)
+{
+    (void)zs_unused_scratch;
+    uint p = sub_group_ballot(valid != 0u).x;
+    for (uint j = 0; j < bits; ++j) {
+        const uint m = sub_group_ballot((digit >> j) & 1u).x;
+        p &= ((digit >> j) & 1u) ? m : ~m;
+    }
+    return p;
+}
 
 /* Value of x held by lane `src` (every lane may ask for a different lane). */
 inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
@@ -76,7 +96,27 @@ inline uint zs_bin_totals(const uint *counters, uint nbins, ZS_SG_SCRATCH_PARAM)
 #define ZS_SG_SCRATCH_PARAM __local uint *zs_scratch
 #define ZS_SG_SCRATCH_ARG zs_scratch
 
-inline uint zs_lane(void) { return (uint)get_local_id(0); }
+#define ZS_KERNEL_WG(wg) __attribute__((reqd_work_group_size(wg, 1, 1)))
+
+/* Several emulated sub-groups may share a work-group: each needs its own
+ * 32-entry scratch, and every primitive is called by the whole work-group
+ * (its barriers are work-group barriers). */
+inline uint zs_lane(void) { return (uint)get_local_id(0) % ZS_LANES; }
+inline uint zs_sg_id(void) { return (uint)get_local_id(0) / ZS_LANES; }
+inline void zs_sg_barrier(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+
+inline uint zs_peer_mask(uint digit, uint valid, uint bits, ZS_SG_SCRATCH_PARAM)
+{
+    const uint tag = 1u << bits; /* marks a valid lane */
+    zs_scratch[zs_lane()] = valid ? (digit | tag) : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint want = valid ? (digit | tag) : 0xFFFFFFFFu;
+    uint p = 0;
+    for (uint i = 0; i < ZS_LANES; ++i)
+        p |= (zs_scratch[i] == want ? 1u : 0u) << i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return p;
+}
 
 inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
 {

@@ -19,7 +19,7 @@ uint64_t zs_scan_level_len(uint64_t n, unsigned bins, unsigned level)
 
 static const char *const program_names[ZS_PROG_COUNT] = {
     "cm2", "cm4", "cm2_k64", "cm4_k64", "cm2_pairs", "cm4_pairs", "cm2_k64_pairs",
-    "cm4_k64_pairs", "scan",
+    "cm4_k64_pairs", "scan", "os", "os_k64", "os_pairs", "os_k64_pairs",
 };
 
 zs_program zs_cm_program(int radix_bits, int key64, int pairs)
@@ -32,15 +32,33 @@ zs_kernel zs_cm_kernel(zs_program program, int bucket)
     return (zs_kernel)(2 * (int)program + (bucket ? 1 : 0));
 }
 
-int zs_kernel_is_bucket(zs_kernel k) { return k < ZS_K_SCAN_REDUCE && (k & 1); }
+int zs_kernel_is_bucket(zs_kernel k)
+{
+    if (k >= ZS_K_OS_FIRST)
+        return (k - ZS_K_OS_FIRST) % 4 == ZS_OS_PASS;
+    return k < ZS_K_SCAN_REDUCE && (k & 1);
+}
 
 const char *zs_program_name(zs_program p)
 {
     return (unsigned)p < ZS_PROG_COUNT ? program_names[p] : "unknown";
 }
 
+zs_program zs_os_program(int key64, int pairs)
+{
+    return (zs_program)(ZS_PROG_OS + (key64 ? 1 : 0) + (pairs ? 2 : 0));
+}
+
+zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
+{
+    return (zs_kernel)(ZS_K_OS_FIRST + 4 * ((int)program - ZS_PROG_OS) + (int)entry);
+}
+
 const char *zs_kernel_name(zs_kernel k)
 {
+    static const char *const os_names[4] = {"os_fill", "os_histogram", "os_scan_hist", "os_pass"};
+    if (k >= ZS_K_OS_FIRST)
+        return os_names[(k - ZS_K_OS_FIRST) % 4];
     if (k == ZS_K_SCAN_REDUCE)
         return "scan_reduce";
     if (k == ZS_K_SCAN_APPLY)
@@ -48,7 +66,12 @@ const char *zs_kernel_name(zs_kernel k)
     return (k & 1) ? "cm_bucket" : "cm_count";
 }
 
-zs_program zs_kernel_program(zs_kernel k) { return (zs_program)(k / 2); }
+zs_program zs_kernel_program(zs_kernel k)
+{
+    if (k >= ZS_K_OS_FIRST)
+        return (zs_program)(ZS_PROG_OS + (k - ZS_K_OS_FIRST) / 4);
+    return (zs_program)(k / 2);
+}
 
 uint32_t zs_key_flags(int key_type, int descending)
 {
@@ -135,12 +158,82 @@ static int plan_device_scan(zs_plan *plan, unsigned bins, unsigned level)
     return push_kernel(plan, ZS_K_SCAN_APPLY, blocks, ZS_SCAN_LOCAL, 6, a);
 }
 
+/* Sets a whole buffer of `words` uint32 to `value`. */
+static int push_fill(zs_plan *plan, zs_kernel fill, zs_buffer b, uint32_t value, uint64_t words)
+{
+    zs_arg a[] = {buf(b), val(value), val((uint32_t)words)};
+    return push_kernel(plan, fill, (words + ZS_OS_WG - 1) / ZS_OS_WG, ZS_OS_WG, 3, a);
+}
+
+static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
+{
+    out->buffer_bytes[ZS_BUF_KEYS] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_TMP] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_PARAMS] = 4 * sizeof(uint32_t);
+    if (req->pairs) {
+        out->buffer_bytes[ZS_BUF_VALUES] = req->n * sizeof(uint32_t);
+        out->buffer_bytes[ZS_BUF_VALUES_TMP] = req->n * sizeof(uint32_t);
+    }
+}
+
+/* Onesweep: all histograms in one read, then one chained-scan pass per 8-bit digit. */
+static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
+{
+    const int key64 = req->key_bytes == 8;
+    const zs_program prog = zs_os_program(key64, req->pairs);
+    const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
+    const uint64_t tiles = (req->n + ZS_OS_TILE - 1) / ZS_OS_TILE;
+    const unsigned passes = (req->bit_hi - req->bit_lo + 7) / 8;
+    const uint64_t hist_words = 8 * 256 + 8, status_words = tiles * 512;
+
+    plan_data_buffers(req, out);
+    out->buffer_bytes[ZS_BUF_OS_HIST] = hist_words * sizeof(uint32_t);
+    out->buffer_bytes[ZS_BUF_OS_STATUS] = status_words * sizeof(uint32_t);
+
+    zs_arg h[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_OS_HIST), buf(ZS_BUF_PARAMS), val(req->bit_lo),
+                  val(req->bit_hi), val(req->key_flags)};
+    zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
+    if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, ZS_OS_WG, 6, h) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, 256, 1, sh))
+        return -1;
+
+    zs_buffer src = ZS_BUF_KEYS, dst = ZS_BUF_TMP;
+    zs_buffer vsrc = ZS_BUF_VALUES, vdst = ZS_BUF_VALUES_TMP;
+    for (unsigned p = 0; p < passes; ++p) {
+        const unsigned shift = req->bit_lo + 8 * p;
+        const unsigned width = req->bit_hi - shift < 8 ? req->bit_hi - shift : 8;
+        zs_arg a[] = {buf(src), buf(dst), buf(req->pairs ? vsrc : src), buf(req->pairs ? vdst : dst),
+                      buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
+                      val((1u << width) - 1u), val(req->key_flags), val(p)};
+        if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
+            push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, ZS_OS_WG, 11, a))
+            return -1;
+        zs_buffer t = src;
+        src = dst;
+        dst = t;
+        t = vsrc;
+        vsrc = vdst;
+        vdst = t;
+    }
+    if (src != ZS_BUF_KEYS)
+        return push_copy(out, src, ZS_BUF_KEYS, req->n * req->key_bytes) ||
+               (req->pairs && push_copy(out, vsrc, ZS_BUF_VALUES, req->n * sizeof(uint32_t)));
+    return 0;
+}
+
 int zs_plan_build(const zs_plan_request *req, zs_plan *out)
 {
     memset(out, 0, sizeof *out);
     out->n = req->n;
     if (req->n == 0)
         return 0;
+    if (req->radix_bits == 8) {
+        if (plan_onesweep(req, out) == 0)
+            return 0;
+        zs_plan_free(out);
+        return -1;
+    }
     const unsigned bits = (unsigned)req->radix_bits;
     const unsigned bins = 1u << bits;
     const uint64_t chunks = zs_chunks(req->n);
@@ -149,14 +242,8 @@ int zs_plan_build(const zs_plan_request *req, zs_plan *out)
     const zs_kernel count = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, 0), 0);
     const zs_kernel bucket = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, req->pairs), 1);
 
-    out->buffer_bytes[ZS_BUF_KEYS] = req->n * req->key_bytes;
-    out->buffer_bytes[ZS_BUF_TMP] = req->n * req->key_bytes;
+    plan_data_buffers(req, out);
     out->buffer_bytes[ZS_BUF_TABLE] = (uint64_t)bins * chunks * sizeof(uint32_t);
-    out->buffer_bytes[ZS_BUF_PARAMS] = 4 * sizeof(uint32_t);
-    if (req->pairs) {
-        out->buffer_bytes[ZS_BUF_VALUES] = req->n * sizeof(uint32_t);
-        out->buffer_bytes[ZS_BUF_VALUES_TMP] = req->n * sizeof(uint32_t);
-    }
 
     zs_buffer src = ZS_BUF_KEYS, dst = ZS_BUF_TMP;
     zs_buffer vsrc = ZS_BUF_VALUES, vdst = ZS_BUF_VALUES_TMP;

@@ -34,28 +34,39 @@
 #define ZS_SCAN_LOCAL 256u   /* work-group size of the scan kernels */
 #define ZS_SCAN_BLOCK 1024u  /* entries scanned by one scan work-group */
 #define ZS_MAX_SCAN_LEVELS 4 /* 1024^4 entries > any table of n < 2^32 keys */
+#define ZS_OS_WG 256u        /* onesweep work-group: 8 sub-groups of 32 */
+#define ZS_OS_TILE 2048u     /* onesweep keys per tile: 8 sub-groups x 8 batches x 32 */
+#define ZS_OS_MAX_KEYS UINT64_C(4294967294) /* status words reserve 0xFFFFFFFF */
 
-/* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2. */
+/* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2;
+ * onesweep program index = ZS_PROG_OS + (key64 | pairs << 1). */
 typedef enum zs_program {
     ZS_PROG_CM2, ZS_PROG_CM4,
     ZS_PROG_CM2_K64, ZS_PROG_CM4_K64,
     ZS_PROG_CM2_PAIRS, ZS_PROG_CM4_PAIRS,
     ZS_PROG_CM2_K64_PAIRS, ZS_PROG_CM4_K64_PAIRS,
     ZS_PROG_SCAN,
+    ZS_PROG_OS, ZS_PROG_OS_K64, ZS_PROG_OS_PAIRS, ZS_PROG_OS_K64_PAIRS,
     ZS_PROG_COUNT
 } zs_program;
 
-/* Kernel index: cm_count of CM program p is 2p, cm_bucket 2p + 1. */
+/* Kernels, densely numbered: 2 per CM program (count, bucket), 2 for SCAN
+ * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass). */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
-    ZS_K_COUNT
+    ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
+    ZS_K_COUNT = ZS_K_OS_FIRST + 4 * 4
 } zs_kernel;
+
+typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
 
 zs_program zs_cm_program(int radix_bits, int key64, int pairs);
 zs_kernel zs_cm_kernel(zs_program program, int bucket);
-int zs_kernel_is_bucket(zs_kernel k);
+zs_program zs_os_program(int key64, int pairs);
+zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
+int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
 /* Buffers a plan refers to. KEYS (and VALUES) hold the input and, after the
@@ -64,6 +75,8 @@ typedef enum zs_buffer {
     ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_TABLE, ZS_BUF_PARAMS,
     ZS_BUF_SUMS0, ZS_BUF_SUMS1, ZS_BUF_SUMS2, ZS_BUF_SUMS3,
     ZS_BUF_VALUES, ZS_BUF_VALUES_TMP,
+    ZS_BUF_OS_HIST,   /* onesweep: 8 x 256 digit bases, then 8 tile counters */
+    ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix */
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -78,7 +91,7 @@ typedef enum zs_step_kind {
     ZS_STEP_COPY       /* copy `bytes` from buffer src to buffer dst */
 } zs_step_kind;
 
-#define ZS_MAX_ARGS 9
+#define ZS_MAX_ARGS 11
 typedef struct zs_step {
     zs_step_kind kind;
     zs_kernel kernel;
@@ -100,7 +113,7 @@ typedef struct zs_plan {
 
 /* Planner request. */
 typedef struct zs_plan_request {
-    int radix_bits;     /* 2 or 4 */
+    int radix_bits;     /* 2 or 4: CM passes; 8: onesweep */
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
     unsigned key_bytes; /* 4 or 8 */

@@ -1,0 +1,317 @@
+/*
+ * onesweep.cl — 8-bit LSD radix sort with one read for all histograms and
+ * one chained-scan pass per digit (Adinets & Merrill's Onesweep, adapted to
+ * devices without forward-progress guarantees).
+ *
+ *   os_fill      set a buffer to a value (histograms, tile counters, status)
+ *   os_histogram every digit's 256-bin histogram in one read of the keys
+ *   os_scan_hist exclusive scan of each histogram: the digit's global base
+ *   os_pass      one digit: rank a tile in local memory, find the tile's
+ *                global offsets by a chained scan with decoupled look-back,
+ *                scatter through local memory so writes are coalesced
+ *
+ * Build defines: ZS_FLAVOR_SG, ZS_KEY64, ZS_PAIRS, OS_SUBGROUPS (32-lane
+ * sub-groups per work-group), OS_BATCHES (batches of 32 keys per sub-group
+ * per tile). Tile = OS_SUBGROUPS * OS_BATCHES * 32 keys.
+ *
+ * Progress without forward-progress guarantees: tile ids come from an atomic
+ * counter, so a tile only ever looks back at tiles that already started; and
+ * a tile never waits: when a predecessor has published nothing yet, it
+ * recounts that predecessor's keys itself and goes on looking back.
+ *
+ * Status of (tile, bin): status[tile * 512 + bin] is the tile's own count
+ * (aggregate), status[tile * 512 + 256 + bin] the inclusive prefix over tiles
+ * 0..tile; OS_NOT_READY until published. n <= 2^32 - 2 keeps real values
+ * apart from OS_NOT_READY.
+ */
+#include "zesort_keys.h"
+#include "zesort_subgroup.h"
+
+#ifndef ZS_PAIRS
+#define ZS_PAIRS 0
+#endif
+#ifndef OS_SUBGROUPS
+#define OS_SUBGROUPS 8
+#endif
+#ifndef OS_BATCHES
+#define OS_BATCHES 8
+#endif
+
+#define OS_BITS 8u
+#define OS_BINS 256u
+#define OS_MAX_PASSES 8u /* 64-bit keys */
+#define OS_WG (OS_SUBGROUPS * ZS_LANES)
+#define OS_TILE (OS_WG * OS_BATCHES)
+#define OS_NOT_READY 0xFFFFFFFFu
+
+
+#if OS_WG < 256
+#error "os_pass gives one bin to each work-item: OS_SUBGROUPS must be >= 8"
+#endif
+
+__kernel void os_fill(__global uint *buf, uint value, uint words)
+{
+    const size_t i = get_global_id(0);
+    if (i < words)
+        buf[i] = value;
+}
+
+/* The digit mask of pass p of the bit range [bit_lo, bit_hi). */
+inline uint os_mask(uint shift, uint bit_hi)
+{
+    const uint width = bit_hi - shift < OS_BITS ? bit_hi - shift : OS_BITS;
+    return (1u << width) - 1u;
+}
+
+/* hist[p * 256 + d] += keys of this work-group's tile whose pass-p digit is d. */
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
+                           __global const uint *params, uint bit_lo, uint bit_hi, uint key_flags)
+{
+    __local uint local_hist[OS_MAX_PASSES * OS_BINS];
+    const uint n = params[0];
+    const ulong base = (ulong)get_group_id(0) * OS_TILE;
+    if (base >= n)
+        return; /* uniform: grid sized for the largest n */
+    const uint lid = (uint)get_local_id(0);
+    const uint passes = (bit_hi - bit_lo + OS_BITS - 1u) / OS_BITS;
+    for (uint i = lid; i < passes * OS_BINS; i += OS_WG)
+        local_hist[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = 0; b < OS_BATCHES; ++b) {
+        const ulong i = base + b * OS_WG + lid;
+        if (i < n) {
+            const zs_key k = zs_ordered(keys[i], key_flags);
+            for (uint p = 0; p < passes; ++p) {
+                const uint shift = bit_lo + p * OS_BITS;
+                atomic_inc(&local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))]);
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < passes * OS_BINS; i += OS_WG)
+        if (local_hist[i])
+            atomic_add(&hist[i], local_hist[i]);
+}
+
+/* Exclusive scan of 256 values held one per work-item (OS_WG >= 256). */
+inline uint os_exclusive_scan_256(uint v, __local uint *tmp)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid < OS_BINS)
+        tmp[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < OS_BINS; off <<= 1) {
+        const uint add = (lid < OS_BINS && lid >= off) ? tmp[lid - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < OS_BINS)
+            tmp[lid] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const uint inclusive = lid < OS_BINS ? tmp[lid] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return inclusive - v;
+}
+
+/* One work-group per pass: hist[p * 256 + d] becomes digit d's global base. */
+__attribute__((reqd_work_group_size(OS_BINS, 1, 1)))
+__kernel void os_scan_hist(__global uint *hist)
+{
+    __local uint tmp[OS_BINS];
+    const uint lid = (uint)get_local_id(0);
+    __global uint *h = hist + get_group_id(0) * OS_BINS;
+    const uint v = h[lid];
+    tmp[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < OS_BINS; off <<= 1) {
+        const uint add = lid >= off ? tmp[lid - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[lid] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    h[lid] = tmp[lid] - v;
+}
+
+/* Reads a status word published by another work-group. */
+inline uint os_load(__global uint *p) { return atomic_or(p, 0u); }
+
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
+                      __global const uint *values_in, __global uint *values_out,
+                      __global uint *hist, __global uint *status, __global const uint *params,
+                      uint shift, uint digit_mask, uint key_flags, uint pass)
+{
+    __local uint os_scratch[OS_WG];                  /* portable sub-group emulation */
+    __local uint sg_counts[OS_SUBGROUPS * OS_BINS];  /* per sub-group digit counts, then prefixes */
+    __local uint tile_start[OS_BINS];                /* digit's first slot in the tile */
+    __local uint global_base[OS_BINS];               /* digit's first slot in the output */
+    __local uint recount[OS_BINS];                   /* look-back fallback */
+    __local zs_key tile_keys[OS_TILE];
+#if ZS_PAIRS
+    __local uint tile_values[OS_TILE];
+#endif
+    __local uint flags[3]; /* arrays: clang warns on __local scalars set by one item */
+#define shared_tile flags[0]
+#define need_recount flags[1]
+#define pending flags[2]
+
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)values_out;
+#endif
+    const uint n = params[0];
+    const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
+    const uint lid = (uint)get_local_id(0);
+    const uint sg = zs_sg_id(), lane = zs_lane();
+#if ZS_FLAVOR_SG
+#define OS_SCRATCH 0
+#else
+#define OS_SCRATCH (os_scratch + sg * ZS_LANES)
+#endif
+
+    /* tile ids in start order: a tile only looks back at tiles already started */
+    if (lid == 0)
+        shared_tile = atomic_inc(&hist[OS_MAX_PASSES * OS_BINS + pass]);
+    for (uint i = lid; i < OS_SUBGROUPS * OS_BINS; i += OS_WG)
+        sg_counts[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint tile = shared_tile;
+    if (tile >= tiles)
+        return; /* uniform */
+
+    /* 1. rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys */
+    const ulong seg = (ulong)tile * OS_TILE + (ulong)sg * (OS_BATCHES * ZS_LANES);
+    __local uint *my_counts = sg_counts + sg * OS_BINS;
+    const uint below = zs_lanes_below();
+    zs_key keys[OS_BATCHES];
+    uint digits[OS_BATCHES], ranks[OS_BATCHES];
+#if ZS_PAIRS
+    uint values[OS_BATCHES];
+#endif
+    for (uint b = 0; b < OS_BATCHES; ++b) {
+        const ulong i = seg + b * ZS_LANES + lane;
+        const uint valid = i < n ? 1u : 0u;
+        keys[b] = valid ? keys_in[i] : (zs_key)0;
+#if ZS_PAIRS
+        values[b] = valid ? values_in[i] : 0u;
+#endif
+        const uint d = zs_digit(keys[b], shift, digit_mask, key_flags);
+        const uint peers = zs_peer_mask(d, valid, OS_BITS, OS_SCRATCH);
+        const uint before = valid ? my_counts[d] : 0u;
+        zs_sg_barrier(); /* every lane has read before the group's last lane writes */
+        if (valid && (peers >> lane) == 1u)
+            my_counts[d] = before + popcount(peers);
+        zs_sg_barrier();
+        digits[b] = valid ? d : OS_BINS;
+        ranks[b] = before + popcount(peers & below);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* 2. work-item `bin` (< 256): the tile's count, sub-group prefixes, publish */
+    const uint bin = lid;
+#ifdef OS_DEBUG_STALE
+    if (bin < OS_BINS && os_load(&status[(ulong)tile * 2u * OS_BINS + OS_BINS + bin]) != OS_NOT_READY)
+        atomic_inc(&hist[OS_MAX_PASSES * OS_BINS + 7]);
+#endif
+    uint count = 0;
+    if (bin < OS_BINS) {
+        for (uint s = 0; s < OS_SUBGROUPS; ++s) {
+            const uint c = sg_counts[s * OS_BINS + bin];
+            sg_counts[s * OS_BINS + bin] = count;
+            count += c;
+        }
+        __global uint *st = status + (ulong)tile * 2u * OS_BINS;
+        atomic_xchg(tile == 0 ? &st[OS_BINS + bin] : &st[bin], count);
+    }
+
+    /* 3. decoupled look-back over the preceding tiles, recounting any tile
+     *    that has published nothing yet instead of waiting for it */
+    uint exclusive = 0;
+    int done = tile == 0 || bin >= OS_BINS;
+    uint t = tile;
+    if (lid == 0)
+        pending = tile > 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (pending) { /* uniform: local, read after a barrier */
+        --t;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read `pending` */
+        if (lid == 0)
+            need_recount = pending = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int missing = 0;
+        if (!done) {
+            __global uint *st = status + (ulong)t * 2u * OS_BINS;
+            const uint inclusive = os_load(&st[OS_BINS + bin]);
+            if (inclusive != OS_NOT_READY) {
+                exclusive += inclusive;
+                done = 1;
+            } else {
+                const uint aggregate = os_load(&st[bin]);
+                if (aggregate != OS_NOT_READY)
+                    exclusive += aggregate;
+                else
+                    missing = need_recount = 1;
+            }
+        }
+        /* Recount tile t when some bin found nothing published. The barriers
+         * are unconditional: only the work between them depends on the flag. */
+        if (lid < OS_BINS)
+            recount[lid] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (need_recount) {
+            for (uint b = 0; b < OS_BATCHES; ++b) {
+                const ulong i = (ulong)t * OS_TILE + b * OS_WG + lid;
+                if (i < n)
+                    atomic_inc(&recount[zs_digit(keys_in[i], shift, digit_mask, key_flags)]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (missing)
+            exclusive += recount[bin];
+        if (!done && t == 0)
+            done = 1; /* tile 0's count is its inclusive prefix */
+        if (!done)
+            pending = 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (bin < OS_BINS) {
+        if (tile != 0)
+            atomic_xchg(&status[(ulong)tile * 2u * OS_BINS + OS_BINS + bin], exclusive + count);
+        global_base[bin] = hist[pass * OS_BINS + bin] + exclusive;
+    }
+
+    /* 4. each digit's first slot in the tile */
+    const uint start = os_exclusive_scan_256(bin < OS_BINS ? count : 0u, recount);
+    if (bin < OS_BINS)
+        tile_start[bin] = start;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* 5. place the keys in tile order in local memory ... */
+    for (uint b = 0; b < OS_BATCHES; ++b) {
+        const uint d = digits[b];
+        if (d < OS_BINS) {
+            const uint pos = tile_start[d] + sg_counts[sg * OS_BINS + d] + ranks[b];
+            tile_keys[pos] = keys[b];
+#if ZS_PAIRS
+            tile_values[pos] = values[b];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* 6. ... and write them out: consecutive work-items, consecutive slots */
+    const ulong tile_base = (ulong)tile * OS_TILE;
+    const uint in_tile = (ulong)n - tile_base < OS_TILE ? (uint)((ulong)n - tile_base) : OS_TILE;
+    for (uint i = lid; i < in_tile; i += OS_WG) {
+        const zs_key k = tile_keys[i];
+        const uint d = zs_digit(k, shift, digit_mask, key_flags);
+        const uint out = global_base[d] + (i - tile_start[d]);
+        keys_out[out] = k;
+#if ZS_PAIRS
+        values_out[out] = tile_values[i];
+#endif
+    }
+}
+#undef shared_tile
+#undef need_recount
+#undef pending
