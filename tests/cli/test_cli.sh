@@ -155,7 +155,7 @@ mkdir -p atomic
 printf 'precious' >atomic/out.bin
 cp atomic/out.bin precious.copy
 for case in "odd.bin|" "no-such.bin|" "keys.bin|--bits 12:8" "keys.bin|--frob" \
-    "keys.bin|--algo onesweep" "keys.bin|--values values999.bin atomic/vout.bin"; do
+    "keys.bin|--type u64 --bits 0:65" "keys.bin|--values values999.bin atomic/vout.bin"; do
     input=${case%%|*}
     extra=${case#*|}
     # shellcheck disable=SC2086
