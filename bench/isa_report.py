@@ -19,10 +19,23 @@ import subprocess
 import sys
 import tempfile
 
-PROGRAMS = [("cm2", "cm_radix.cl", "-DRADIX_BITS=2"),
-            ("cm4", "cm_radix.cl", "-DRADIX_BITS=4"),
-            ("scan", "scan.cl", "")]
-KEYS_PER_THREAD = {"cm_count": 256, "cm_bucket": 256}
+# Every program the library embeds (kernels/embed_kernels.py), sg flavor.
+PROGRAMS = []
+for _pairs in (0, 1):
+    for _key64 in (0, 1):
+        suffix = ("_k64" if _key64 else "") + ("_pairs" if _pairs else "")
+        for _bits in (2, 4):
+            PROGRAMS.append(("cm%d%s" % (_bits, suffix), "cm_radix.cl",
+                             "-DRADIX_BITS=%d -DZS_KEY64=%d -DZS_PAIRS=%d" % (_bits, _key64, _pairs)))
+        PROGRAMS.append(("onesweep%s" % suffix, "onesweep.cl",
+                         "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
+PROGRAMS.append(("scan", "scan.cl", ""))
+# Keys one hardware thread (one 32-lane sub-group) handles per launch: a CM
+# chunk, or a onesweep sub-group's share of a 2048-key tile.
+KEYS_PER_THREAD = {"cm_count": 256, "cm_bucket": 256, "os_histogram": 256, "os_pass": 256}
+# onesweep programs with 64-bit keys or pairs use 4 batches (kernels/onesweep.cl)
+def batches_of(prog):
+    return 4 if prog.startswith("onesweep_") else BATCHES
 BATCHES = 8
 
 
@@ -66,16 +79,21 @@ def main():
     ap.add_argument("--srcdir", default=os.path.join(os.path.dirname(__file__), "..", "kernels"))
     ap.add_argument("--targets", default="skl,tgllp,dg2")
     ap.add_argument("--out")
+    ap.add_argument("--programs", help="comma separated subset of program names")
     args = ap.parse_args()
     srcdir = os.path.abspath(args.srcdir)
     rows, spilled = [], []
     for target in [t for t in args.targets.split(",") if t]:
         for prog, src, defines in PROGRAMS:
+            if args.programs and prog not in args.programs.split(","):
+                continue
             with tempfile.TemporaryDirectory() as work:
                 for r in compile_target(args.ocloc, srcdir, src, defines, target, work):
                     keys = KEYS_PER_THREAD.get(r["kernel"])
+                    if keys and r["kernel"].startswith("os_"):
+                        keys = batches_of(prog) * 32
                     per_key = "%.1f" % (r["inst"] / keys) if keys else "-"
-                    per_batch = "%d" % round(r["inst"] / BATCHES) if keys else "-"
+                    per_batch = "%d" % round(r["inst"] / (keys // 32)) if keys else "-"
                     send_key = "%.3f" % (r["sends"] / keys) if keys else "-"
                     rows.append("| %s | %s | %s | %d | %d | %d | %s | %s | %d | %s | %d |" % (
                         target, prog, r["kernel"], r["simd"], r["grf"], r["inst"], per_batch,

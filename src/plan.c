@@ -49,6 +49,8 @@ zs_program zs_os_program(int key64, int pairs)
     return (zs_program)(ZS_PROG_OS + (key64 ? 1 : 0) + (pairs ? 2 : 0));
 }
 
+uint32_t zs_os_tile(int key64, int pairs) { return key64 || pairs ? 1024u : 2048u; }
+
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
 {
     return (zs_kernel)(ZS_K_OS_FIRST + 4 * ((int)program - ZS_PROG_OS) + (int)entry);
@@ -182,7 +184,8 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
     const int key64 = req->key_bytes == 8;
     const zs_program prog = zs_os_program(key64, req->pairs);
     const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
-    const uint64_t tiles = (req->n + ZS_OS_TILE - 1) / ZS_OS_TILE;
+    const uint64_t tile = zs_os_tile(key64, req->pairs);
+    const uint64_t tiles = (req->n + tile - 1) / tile;
     const unsigned passes = (req->bit_hi - req->bit_lo + 7) / 8;
     const uint64_t hist_words = 8 * 256 + 8, status_words = tiles * 512;
 

@@ -35,7 +35,9 @@
 #define ZS_SCAN_BLOCK 1024u  /* entries scanned by one scan work-group */
 #define ZS_MAX_SCAN_LEVELS 4 /* 1024^4 entries > any table of n < 2^32 keys */
 #define ZS_OS_WG 256u        /* onesweep work-group: 8 sub-groups of 32 */
-#define ZS_OS_TILE 2048u     /* onesweep keys per tile: 8 sub-groups x 8 batches x 32 */
+/* onesweep keys per tile: 8 sub-groups x 8 batches x 32, or x 4 batches for
+ * 64-bit keys and pairs (kernels/onesweep.cl, OS_BATCHES) */
+uint32_t zs_os_tile(int key64, int pairs);
 #define ZS_OS_MAX_KEYS UINT64_C(4294967294) /* status words reserve 0xFFFFFFFF */
 
 /* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2;
