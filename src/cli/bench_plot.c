@@ -125,7 +125,11 @@ static void write_script(FILE *gp, const char *png, const cli_measurement *m, si
     fputs("plot ", gp);
     for (size_t s = 0; s < series; ++s) {
         char label[64];
-        snprintf(label, sizeof label, "%s, %s scan", m[first[s]].algo, m[first[s]].scan);
+        if (m[first[s]].backend) /* a peer (bench --peer): scan says how it was timed */
+            snprintf(label, sizeof label, "%s sort (peer, %s)", m[first[s]].algo,
+                     m[first[s]].scan);
+        else
+            snprintf(label, sizeof label, "%s, %s scan", m[first[s]].algo, m[first[s]].scan);
         fprintf(gp, "%s$s%zu using 1:2 with linespoints lw 2 pt 7 title ", s ? ", " : "", s);
         gp_string(gp, label);
         fputs(" noenhanced", gp);

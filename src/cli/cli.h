@@ -183,6 +183,8 @@ typedef struct cli_measurement {
     uint64_t n;
     double median_ms;
     double mkeys_per_s;
+    const char *backend; /* NULL: the run's backend and device; set for a peer */
+    const char *device;  /* (bench --peer) that ran elsewhere */
 } cli_measurement;
 
 /* 0 when a `gnuplot` executable is on PATH, else reports the error naming the

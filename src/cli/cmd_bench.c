@@ -3,13 +3,18 @@
  * keys for every algorithm × n × scan mode, median of --repeat runs after one
  * warm-up, each result verified before it is reported. Prints a table and the
  * speed ratios (the 2-bit vs 4-bit comparison is a product feature, DESIGN.md
- * §1.1), and optionally writes a CSV and a PNG plot.
+ * §1.1), and optionally writes a CSV and a PNG plot. With --peer boost it also
+ * times Boost.Compute's sort on the same data (bench/peer_boost.h, built only
+ * when Boost is found) and prints zesort's speed over the peer's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#ifdef ZESORT_HAVE_BOOST_PEER
+#include "peer_boost.h"
+#endif
 
 static const char CMD[] = "bench";
 
@@ -32,7 +37,14 @@ typedef struct bench_request {
     int repeat;
     const char *csv_path;
     const char *plot_path;
+    int peer_boost; /* --peer boost: also time boost::compute::sort */
 } bench_request;
+
+/* The name of the peer's rows (algo column) and the values of their scan
+ * column, which says how the peer was timed. */
+static const char PEER_ALGO[] = "boost-compute";
+static const char PEER_EVENTS[] = "events";     /* OpenCL profiling events: device time */
+static const char PEER_HOSTCLOCK[] = "hostclock"; /* host clock around sort + clFinish */
 
 /* ---- arguments --------------------------------------------------------------- */
 
@@ -97,7 +109,8 @@ static int parse_scan_list(const char *text, bench_request *req)
 static int takes_value(const char *flag)
 {
     static const char *const flags[] = {"--n",      "--algo", "--scan", "--type",
-                                        "--backend", "--repeat", "--csv", "--plot"};
+                                        "--backend", "--repeat", "--csv", "--plot",
+                                        "--peer"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
         if (strcmp(flag, flags[i]) == 0)
             return 1;
@@ -158,9 +171,22 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
             req->repeat = (int)r;
         } else if (strcmp(f, "--csv") == 0) {
             req->csv_path = v;
+        } else if (strcmp(f, "--peer") == 0) {
+            if (strcmp(v, "boost") != 0 && strcmp(v, PEER_ALGO) != 0)
+                return cli_usage(CMD, "unknown peer '%s' (boost)", v);
+            req->peer_boost = 1;
         } else { /* --plot */
             req->plot_path = v;
         }
+    }
+    if (req->peer_boost) {
+#ifndef ZESORT_HAVE_BOOST_PEER
+        return cli_usage(CMD, "built without the Boost.Compute peer (install libboost-dev and "
+                              "rebuild)");
+#endif
+        if (req->type != ZESORT_KEY_U32 || req->pairs)
+            return cli_usage(CMD, "--peer boost times u32 keys only (no --type other than u32, "
+                                  "no --pairs)");
     }
     return 0;
 }
@@ -323,12 +349,46 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
     return rc;
 }
 
+#ifdef ZESORT_HAVE_BOOST_PEER
+/* The peer's device, for its rows (one peer device per run). */
+static char peer_device[256];
+
+/* Boost.Compute's sort of the same keys on the OpenCL device named like
+ * zesort's (else Boost's default device); the result verified like ours. */
+static int measure_peer(const bench_request *req, const char *device_hint, bench_data *d,
+                        cli_measurement *x)
+{
+    char err[512];
+    zesort_peer_result res;
+    if (zesort_peer_boost_sort(d->input, d->n, device_hint, req->repeat, d->work, &res, err,
+                               sizeof err) != 0)
+        return cli_fail("bench --peer boost n=%llu: %s", (unsigned long long)d->n, err);
+    char why[160];
+    if (cli_verify_sort(&d->expected, d->work, NULL, d->n, why, sizeof why) != 0)
+        return cli_fail("bench: %s n=%llu: result is wrong: %s", PEER_ALGO,
+                        (unsigned long long)d->n, why);
+    snprintf(peer_device, sizeof peer_device, "%s", res.device);
+    x->algo = PEER_ALGO;
+    x->scan = res.device_timed ? PEER_EVENTS : PEER_HOSTCLOCK;
+    x->n = d->n;
+    x->median_ms = res.median_ms;
+    x->mkeys_per_s = res.median_ms > 0 ? (double)d->n / (res.median_ms * 1e3) : 0.0;
+    x->backend = "opencl";
+    x->device = peer_device;
+    return 0;
+}
+#endif
+
 /* ---- reporting ----------------------------------------------------------------- */
 
 static void print_row(const char *backend, const char *device, const cli_measurement *m)
 {
+    if (m->backend)
+        backend = m->backend;
+    if (m->device)
+        device = m->device;
     /* Device last and untruncated: driver names are long. */
-    printf("%-10s  %-8s  %-6s  %11llu  %10.4f  %11.2f  %s\n", backend, m->algo, m->scan,
+    printf("%-10s  %-13s  %-9s  %11llu  %10.4f  %11.2f  %s\n", backend, m->algo, m->scan,
            (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
     fflush(stdout); /* rows appear as they are measured */
 }
@@ -359,9 +419,9 @@ static int write_csv(const bench_request *req, const char *backend, const char *
         return cli_fail("out of host memory");
     fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat\n", f);
     for (size_t i = 0; i < count; ++i) {
-        csv_field(f, backend);
+        csv_field(f, m[i].backend ? m[i].backend : backend);
         fputc(',', f);
-        csv_field(f, device);
+        csv_field(f, m[i].device ? m[i].device : device);
         fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d\n", m[i].algo, cli_key_type_name(req->type),
                 req->pairs, (unsigned long long)m[i].n, m[i].median_ms, m[i].mkeys_per_s,
                 m[i].scan, req->repeat);
@@ -422,13 +482,36 @@ static void print_ratios(const bench_request *req, const cli_measurement *m, siz
     }
 }
 
+/* zesort over the peer: every zesort measurement against the peer's at its n. */
+static void print_peer_ratios(const cli_measurement *m, size_t count)
+{
+    int printed = 0;
+    for (size_t i = 0; i < count; ++i) {
+        if (strcmp(m[i].algo, PEER_ALGO) == 0)
+            continue;
+        const cli_measurement *p = NULL;
+        for (size_t j = 0; j < count && !p; ++j) {
+            if (strcmp(m[j].algo, PEER_ALGO) == 0 && m[j].n == m[i].n)
+                p = &m[j];
+        }
+        if (!p || p->mkeys_per_s <= 0)
+            continue;
+        if (!printed++)
+            printf("\nspeed ratios against the peer (Mkeys/s of zesort over %s's sort, timed "
+                   "by %s):\n", PEER_ALGO,
+                   strcmp(p->scan, PEER_EVENTS) == 0 ? "profiling events" : "host clock");
+        printf("  %s scan=%-6s / %s  n=%-11llu  %.2fx\n", m[i].algo, m[i].scan, PEER_ALGO,
+               (unsigned long long)m[i].n, m[i].mkeys_per_s / p->mkeys_per_s);
+    }
+}
+
 /* ---- the command --------------------------------------------------------------- */
 
 static int run_bench(const bench_request *req)
 {
     bench_combo combo[2 * MAX_LIST];
     int combos = build_combos(req, combo);
-    size_t total = (size_t)combos * (size_t)req->n_count;
+    size_t total = (size_t)(combos + 1) * (size_t)req->n_count; /* + 1: the peer */
     cli_measurement *m = calloc(total, sizeof *m);
     if (!m)
         return cli_fail("out of host memory");
@@ -448,7 +531,7 @@ static int run_bench(const bench_request *req)
     printf("zesort bench: %s keys%s, backend %s, device %s, median of %d after a warm-up\n",
            cli_key_type_name(req->type), req->pairs ? " + u32 values" : "", backend, device,
            req->repeat);
-    printf("%-10s  %-8s  %-6s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan", "n",
+    printf("%-10s  %-13s  %-9s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan", "n",
            "median_ms", "mkeys_per_s", "device");
 
     size_t done_count = 0;
@@ -456,6 +539,18 @@ static int run_bench(const bench_request *req)
         bench_data d;
         if ((rc = make_data(req, req->n[i], &d)))
             break;
+#ifdef ZESORT_HAVE_BOOST_PEER
+        /* The peer first: a failing peer stops the run before the long sorts. */
+        if (req->peer_boost) {
+            cli_measurement *x = &m[done_count];
+            if ((rc = measure_peer(req, device, &d, x)) != 0) {
+                free_data(&d);
+                break;
+            }
+            ++done_count;
+            print_row(backend, device, x);
+        }
+#endif
         for (int c = 0; c < combos && rc == 0; ++c) {
             double ms = 0;
             if ((rc = measure(req, ctx, &combo[c], &d, &ms)))
@@ -473,6 +568,7 @@ static int run_bench(const bench_request *req)
     if (rc)
         goto done;
     print_ratios(req, m, done_count);
+    print_peer_ratios(m, done_count);
     if (req->csv_path && (rc = write_csv(req, backend, device, m, done_count)))
         goto done;
     if (req->plot_path) {

@@ -96,6 +96,11 @@ int cli_cmd_info(int argc, char **argv)
     }
     printf("aot-targets: %s\n", zesort_aot_targets());
     printf("spirv-flavors: %s\n", zesort_spirv_flavors());
+#ifdef ZESORT_HAVE_BOOST_PEER
+    printf("peers: boost-compute\n"); /* bench --peer boost (bench/peer_boost.h) */
+#else
+    printf("peers: none\n");
+#endif
 
     for (size_t i = 0; i < N_BACKENDS; ++i)
         zesort_destroy(ctx[i]);

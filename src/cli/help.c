@@ -69,6 +69,7 @@ static const char sort_help[] =
 static const char bench_help[] =
     "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"
     "                    [--pairs] [--backend B] [--repeat R] [--csv FILE] [--plot FILE.png]\n"
+    "                    [--peer boost]\n"
     "\n"
     "For every algorithm, n and scan mode: sorts uniform random keys (fixed seed)\n"
     "once to warm up, then R times, and reports the median device time of the\n"
@@ -92,6 +93,14 @@ static const char bench_help[] =
     "                    backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat\n"
     "  --plot FILE.png   draw Mkeys/s against n per algorithm and scan with gnuplot\n"
     "                    (Debian package gnuplot-nox; exit 1 if it is missing)\n"
+    "  --peer boost      also time Boost.Compute's boost::compute::sort of the same\n"
+    "                    keys (u32 only, no --pairs) on the same OpenCL device, verify\n"
+    "                    it, and print zesort's speed over it. Its rows have algo\n"
+    "                    boost-compute; their scan column says how it was timed:\n"
+    "                    events (device time from OpenCL profiling markers around the\n"
+    "                    sort) or hostclock (host clock around the sort + clFinish).\n"
+    "                    Exit 2 if zesort was built without Boost (see 'zesort info',\n"
+    "                    line 'peers')\n"
     "  -h, --help        show this help\n";
 
 static const char info_help[] =
@@ -107,6 +116,8 @@ static const char info_help[] =
     "  key-types         key types that backend sorts\n"
     "  aot-targets       Intel GPU targets with an embedded native kernel binary\n"
     "  spirv-flavors     embedded SPIR-V kernel flavors\n"
+    "  peers             benchmark peers built in (bench --peer): boost-compute, or\n"
+    "                    none when built without Boost\n"
     "\n"
     "options:\n"
     "  -h, --help        show this help\n";

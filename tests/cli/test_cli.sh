@@ -77,7 +77,7 @@ done
 for flag in --type --values --algo --backend --scan --descending --bits; do
     if "$Z" sort --help | grep -q -- "$flag"; then ok "sort --help describes $flag"; else bad "sort --help lacks $flag"; fi
 done
-for flag in --n --algo --type --pairs --backend --repeat --csv --plot --scan; do
+for flag in --n --algo --type --pairs --backend --repeat --csv --plot --scan --peer; do
     if "$Z" bench --help | grep -q -- "$flag"; then ok "bench --help describes $flag"; else bad "bench --help lacks $flag"; fi
 done
 run --version
@@ -384,6 +384,28 @@ else
     bad "bench --plot without gnuplot: exit $rc"
 fi
 no_temp_files . && ok "bench leaves no temp files" || bad "bench left temp files"
+
+# bench --peer boost (issue 5): Boost.Compute's sort timed on the same device.
+# Built only with Boost: `zesort info` says so in its 'peers' line.
+if "$Z" bench --help | grep -q -- '--peer' && "$Z" info 2>/dev/null | grep -q '^peers: .*boost-compute'; then
+    if [ "${backends[*]}" != cpu ]; then
+        run bench --backend opencl --algo cm4 --n 4096 --repeat 1 --peer boost --csv peer.csv
+        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1$' peer.csv &&
+            grep -q ',cm4,u32,0,4096,' peer.csv; then
+            ok "bench --peer boost: a boost-compute row next to cm4"
+        else
+            bad "bench --peer boost: exit $rc, csv: $(tr '\n' '|' <peer.csv 2>/dev/null)"
+        fi
+        grep -q 'cm4 scan=device / boost-compute  n=4096' "$T/out" &&
+            ok "bench --peer boost prints the cm4/boost-compute ratio" || bad "bench --peer boost: no ratio"
+    fi
+    expect "bench: --peer boost with --pairs" 2 bench --peer boost --pairs
+    expect "bench: unknown --peer" 2 bench --peer thrust
+elif "$Z" info 2>/dev/null | grep -q '^peers: none'; then
+    expect "bench: --peer boost without the peer built" 2 bench --peer boost
+    grep -q 'built without the Boost.Compute peer' "$T/err" &&
+        ok "bench --peer boost without Boost names the missing peer" || bad "bench --peer: unclear error"
+fi
 
 # ---------------------------------------------------------------------------
 echo "# demo"
