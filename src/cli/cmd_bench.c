@@ -43,8 +43,8 @@ typedef struct bench_request {
 /* The name of the peer's rows (algo column) and the values of their scan
  * column, which says how the peer was timed. */
 static const char PEER_ALGO[] = "boost-compute";
-static const char PEER_EVENTS[] = "events";     /* OpenCL profiling events: device time */
-static const char PEER_HOSTCLOCK[] = "hostclock"; /* host clock around sort + clFinish */
+#define PEER_EVENTS "events"       /* OpenCL profiling events: device time */
+#define PEER_HOSTCLOCK "hostclock" /* host clock around sort + clFinish */
 
 /* ---- arguments --------------------------------------------------------------- */
 
