@@ -500,7 +500,7 @@ static void print_peer_ratios(const cli_measurement *m, size_t count)
             printf("\nspeed ratios against the peer (Mkeys/s of zesort over %s's sort, timed "
                    "by %s):\n", PEER_ALGO,
                    strcmp(p->scan, PEER_EVENTS) == 0 ? "profiling events" : "host clock");
-        printf("  %s scan=%-6s / %s  n=%-11llu  %.2fx\n", m[i].algo, m[i].scan, PEER_ALGO,
+        printf("  %-8s scan=%-6s / %s  n=%-11llu  %.2fx\n", m[i].algo, m[i].scan, PEER_ALGO,
                (unsigned long long)m[i].n, m[i].mkeys_per_s / p->mkeys_per_s);
     }
 }
