@@ -8,6 +8,7 @@
 #include "backend_cpu.h"
 #include "context.h"
 #include "run_plan.h"
+#include "sort_request.h"
 #include "zesort_internal.h"
 
 void zesort_options_default(zesort_options *opts)
@@ -22,55 +23,17 @@ void zesort_options_default(zesort_options *opts)
     opts->bit_hi = 0; /* the key's width */
 }
 
-static unsigned key_bytes_of(zesort_key_type t)
+/* Checks what every sort needs and builds the plan request. */
+static zesort_status validate(zesort_context *ctx, const void *keys, const uint32_t *values,
+                              uint64_t n, const zesort_options *opts, zs_plan_request *req)
 {
-    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
-}
-
-static unsigned key_bits_of(zesort_key_type t) { return 8u * key_bytes_of(t); }
-
-/* What AUTO means. Measured with `zesort bench --algo cm2,cm4,onesweep` (README,
- * "Measured results"): onesweep is the fastest wherever it applies. */
-static zesort_algo zs_auto_algo(uint64_t n)
-{
-    return n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
-}
-
-/* Checks what every sort needs; fills *opts_out with defaults when opts is NULL. */
-static zesort_status validate(zesort_context *ctx, const void *keys, uint64_t n,
-                              const zesort_options *opts, zesort_options *resolved)
-{
-    if (opts)
-        *resolved = *opts;
-    else
-        zesort_options_default(resolved);
-    if ((unsigned)resolved->key_type > ZESORT_KEY_F64)
-        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown key type %d",
-                       (int)resolved->key_type);
-    if ((unsigned)resolved->algo > ZESORT_ALGO_ONESWEEP)
-        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown algorithm %d",
-                       (int)resolved->algo);
-    if ((unsigned)resolved->scan > ZESORT_SCAN_HOST)
-        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "unknown scan mode %d",
-                       (int)resolved->scan);
-    unsigned kb = key_bits_of(resolved->key_type);
-    if (resolved->bit_hi == 0) /* documented: the key's width */
-        resolved->bit_hi = kb;
-    if (resolved->bit_lo >= resolved->bit_hi || resolved->bit_hi > kb)
-        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT,
-                       "bit range %u:%u is not within 0:%u with lo < hi", resolved->bit_lo,
-                       resolved->bit_hi, kb);
+    char msg[256];
+    zesort_status st = zs_make_request(opts, n, values != NULL, req, NULL, msg, sizeof msg);
+    if (st != ZESORT_OK)
+        return zs_fail(ctx, st, "%s", msg);
     if (n > 0 && !keys)
         return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n = %llu",
                        (unsigned long long)n);
-    if (n > ZESORT_MAX_KEYS)
-        return zs_fail(ctx, ZESORT_ERROR_TOO_LARGE, "n = %llu exceeds the maximum of %llu keys",
-                       (unsigned long long)n, (unsigned long long)ZESORT_MAX_KEYS);
-    if (resolved->algo == ZESORT_ALGO_ONESWEEP && n > ZS_OS_MAX_KEYS)
-        return zs_fail(ctx, ZESORT_ERROR_TOO_LARGE, "onesweep sorts at most %llu keys",
-                       (unsigned long long)ZS_OS_MAX_KEYS);
-    if (resolved->algo == ZESORT_ALGO_AUTO)
-        resolved->algo = zs_auto_algo(n);
     return ZESORT_OK;
 }
 
@@ -79,8 +42,8 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
 {
     if (!ctx)
         return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_sort: ctx is NULL");
-    zesort_options o;
-    zesort_status st = validate(ctx, keys, n, opts, &o);
+    zs_plan_request req;
+    zesort_status st = validate(ctx, keys, values, n, opts, &req);
     if (st != ZESORT_OK)
         return st;
     if (device_ms)
@@ -90,23 +53,12 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     if (!ctx->ops) {
         /* the host is the device here: its wall time is the sort's time */
         double t0 = zs_now_ms();
-        st = zs_cpu_sort(keys, values, n, key_bytes_of(o.key_type),
-                         zs_key_flags(o.key_type, o.descending), o.bit_lo, o.bit_hi);
+        st = zs_cpu_sort(keys, values, n, req.key_bytes, req.key_flags, req.bit_lo, req.bit_hi);
         if (device_ms)
             *device_ms = zs_now_ms() - t0;
         return st == ZESORT_OK ? st : zs_fail(ctx, st, "out of host memory sorting %llu keys",
                                               (unsigned long long)n);
     }
-    zs_plan_request req = {
-        .radix_bits = o.algo == ZESORT_ALGO_CM2 ? 2 : o.algo == ZESORT_ALGO_CM4 ? 4 : 8,
-        .host_scan = o.scan == ZESORT_SCAN_HOST,
-        .n = n,
-        .key_bytes = key_bytes_of(o.key_type),
-        .pairs = values != NULL,
-        .key_flags = zs_key_flags(o.key_type, o.descending),
-        .bit_lo = o.bit_lo,
-        .bit_hi = o.bit_hi,
-    };
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
         return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");

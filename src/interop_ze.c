@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "sort_request.h"
 #include "ze_common.h"
 
 #define TEMP_ALIGN 256u
@@ -82,59 +83,20 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
     free(sorter);
 }
 
-static unsigned key_bytes_of(zesort_key_type t)
-{
-    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
-}
 
 /* Checks options as zesort_sort does and turns them into a plan request for
  * n keys (with values when `pairs`). */
 static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
                                   const zesort_options *opts, zs_plan_request *req)
 {
-    zesort_options def;
-    if (!opts) {
-        zesort_options_default(&def);
-        opts = &def;
-    }
-    if (n > ZESORT_MAX_KEYS) {
-        set_msg(s, "%llu keys exceed the maximum of %llu", (unsigned long long)n,
-                (unsigned long long)ZESORT_MAX_KEYS);
-        return ZESORT_ERROR_TOO_LARGE;
-    }
-    if ((unsigned)opts->key_type > ZESORT_KEY_F64 || (unsigned)opts->algo > ZESORT_ALGO_ONESWEEP ||
-        (unsigned)opts->scan > ZESORT_SCAN_HOST)
-        return FAIL(s, ZESORT_ERROR_INVALID_ARGUMENT, "invalid enum value in zesort_options");
-    unsigned kb = 8 * key_bytes_of(opts->key_type);
-    unsigned lo = opts->bit_lo, hi = opts->bit_hi;
-    if (lo == 0 && hi == 0) /* the default: every bit of the key, as in zesort_sort */
-        hi = kb;
-    if (lo >= hi || hi > kb) {
-        set_msg(s, "bit range %u:%u is not within 0:%u with lo < hi", lo, hi, kb);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
-    }
-    /* AUTO as zesort_sort resolves it: onesweep wherever it applies. */
-    zesort_algo algo = opts->algo;
-    if (algo == ZESORT_ALGO_AUTO)
-        algo = n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
-    if (algo == ZESORT_ALGO_ONESWEEP && n > ZS_OS_MAX_KEYS) {
-        set_msg(s, "onesweep sorts at most %llu keys", (unsigned long long)ZS_OS_MAX_KEYS);
-        return ZESORT_ERROR_TOO_LARGE;
-    }
-    /* Onesweep has no separate prefix step: the scan mode only concerns CM. */
-    if (opts->scan == ZESORT_SCAN_HOST && algo != ZESORT_ALGO_ONESWEEP)
+    zesort_algo algo;
+    zesort_status st = zs_make_request(opts, n, pairs, req, &algo, s->msg, sizeof s->msg);
+    if (st != ZESORT_OK)
+        return st;
+    if (req->host_scan) /* CM only: onesweep has no separate prefix step */
         return FAIL(s, ZESORT_ERROR_UNSUPPORTED,
                     "the host scan needs a host round trip, which an appended sort cannot "
                     "make: use ZESORT_SCAN_DEVICE");
-    memset(req, 0, sizeof *req);
-    req->radix_bits = algo == ZESORT_ALGO_CM2 ? 2 : algo == ZESORT_ALGO_CM4 ? 4 : 8;
-    req->host_scan = 0;
-    req->n = n;
-    req->key_bytes = kb / 8;
-    req->pairs = pairs != 0;
-    req->key_flags = zs_key_flags((int)opts->key_type, opts->descending);
-    req->bit_lo = lo;
-    req->bit_hi = hi;
     return ZESORT_OK;
 }
 

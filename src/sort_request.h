@@ -1,0 +1,24 @@
+/*
+ * sort_request.h — one place that checks zesort_options and turns them into a
+ * plan request, shared by zesort_sort (api_sort.c) and the Level Zero interop
+ * (interop_ze.c) so the two cannot drift apart.
+ */
+#ifndef ZESORT_SORT_REQUEST_H
+#define ZESORT_SORT_REQUEST_H
+
+#include <stddef.h>
+
+#include "plan.h"
+#include "zesort.h"
+
+/* Checks opts (NULL = defaults) for a sort of n keys (with values when
+ * `pairs`), resolves AUTO and the default bit range, and fills *req (host_scan
+ * as asked; CM only). Returns INVALID_ARGUMENT (bad enum or bit range) or
+ * TOO_LARGE with a message in msg. *algo receives the resolved algorithm. */
+zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
+                              zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len);
+
+/* Bytes of one key of type t (4 or 8). */
+unsigned zs_key_bytes(zesort_key_type t);
+
+#endif
