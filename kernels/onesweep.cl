@@ -121,18 +121,9 @@ __attribute__((reqd_work_group_size(OS_BINS, 1, 1)))
 __kernel void os_scan_hist(__global uint *hist)
 {
     __local uint tmp[OS_BINS];
-    const uint lid = (uint)get_local_id(0);
     __global uint *h = hist + get_group_id(0) * OS_BINS;
-    const uint v = h[lid];
-    tmp[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint off = 1; off < OS_BINS; off <<= 1) {
-        const uint add = lid >= off ? tmp[lid - off] : 0u;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tmp[lid] += add;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    h[lid] = tmp[lid] - v;
+    const uint lid = (uint)get_local_id(0);
+    h[lid] = os_exclusive_scan_256(h[lid], tmp);
 }
 
 /* Reads a status word published by another work-group. */

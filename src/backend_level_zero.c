@@ -178,8 +178,12 @@ static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
 
 static void ze_release(zs_device *dev, zs_devptr buf)
 {
-    if (buf)
+    /* Level Zero: memory must not be freed while commands may still use it
+     * (after a failed step, earlier steps can still be running). */
+    if (buf) {
+        wait_last(dev);
         zeMemFree(dev->context, buf);
+    }
 }
 
 static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
@@ -190,6 +194,7 @@ static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
     if (dev->staging && dev->staging_bytes >= want)
         return ZESORT_OK;
     if (dev->staging) {
+        wait_last(dev);
         zeMemFree(dev->context, dev->staging);
         dev->staging = NULL;
         dev->staging_bytes = 0;

@@ -11,8 +11,11 @@ unsigned zs_key_bytes(zesort_key_type t)
     return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
 }
 
-/* What AUTO means. Measured with `zesort bench --algo cm2,cm4,onesweep`
- * (README, "Measured results"): onesweep is the fastest wherever it applies. */
+/* What AUTO means: onesweep wherever it applies. Argued for Intel GPUs from
+ * bench/traffic_model.py (48 vs 106 bytes per u32 key for cm4) and the ISA
+ * report (~24 vs ~87 instructions per key on dg2); on PoCL (README, "Measured
+ * results", `zesort bench --algo cm2,cm4,onesweep`) onesweep led at 4M keys
+ * and cm4 with the host scan was level with it at 1M. */
 static zesort_algo auto_algo(uint64_t n)
 {
     return n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
