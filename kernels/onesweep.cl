@@ -116,14 +116,25 @@ inline uint os_exclusive_scan_256(uint v, __local uint *tmp)
     return inclusive - v;
 }
 
-/* One work-group per pass: hist[p * 256 + d] becomes digit d's global base. */
+/* One work-group per pass: hist[p * 256 + d] becomes digit d's global base.
+ * (Not written with os_exclusive_scan_256: sharing that function between two
+ * kernels made IGC spill in os_pass on every target; bench/isa_report.py.) */
 __attribute__((reqd_work_group_size(OS_BINS, 1, 1)))
 __kernel void os_scan_hist(__global uint *hist)
 {
     __local uint tmp[OS_BINS];
-    __global uint *h = hist + get_group_id(0) * OS_BINS;
     const uint lid = (uint)get_local_id(0);
-    h[lid] = os_exclusive_scan_256(h[lid], tmp);
+    __global uint *h = hist + get_group_id(0) * OS_BINS;
+    const uint v = h[lid];
+    tmp[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < OS_BINS; off <<= 1) {
+        const uint add = lid >= off ? tmp[lid - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[lid] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    h[lid] = tmp[lid] - v;
 }
 
 /* Reads a status word published by another work-group. */

@@ -396,7 +396,7 @@ if "$Z" bench --help | grep -q -- '--peer' && "$Z" info 2>/dev/null | grep -q '^
         else
             bad "bench --peer boost: exit $rc, csv: $(tr '\n' '|' <peer.csv 2>/dev/null)"
         fi
-        grep -q 'cm4 scan=device / boost-compute  n=4096' "$T/out" &&
+        grep -qE 'cm4 +scan=device / boost-compute +n=4096' "$T/out" &&
             ok "bench --peer boost prints the cm4/boost-compute ratio" || bad "bench --peer boost: no ratio"
     fi
     expect "bench: --peer boost with --pairs" 2 bench --peer boost --pairs
