@@ -36,7 +36,9 @@ inline uint zs_sg_id(void) { return get_sub_group_id(); }
 /* Orders the sub-group's local memory accesses before / after this point. */
 inline void zs_sg_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
 
-/* Valid lanes whose digit equals mine, from bits + 1 ballots. */
+/* Valid lanes whose digit equals mine, from bits + 1 ballots. (zs_digit_masks
+ * with its owned mask unused computes the same, but in os_pass that made IGC
+ * spill on dg2, skl and tgllp for 64-bit keys: bench/isa_report.py.) */
 inline uint zs_peer_mask(uint digit, uint valid, uint bits, ZS_SG_SCRATCH_PARAM)
 {
     (void)zs_unused_scratch;

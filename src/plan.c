@@ -136,6 +136,39 @@ static int push_copy(zs_plan *plan, zs_buffer src, zs_buffer dst, uint64_t bytes
     return 0;
 }
 
+/* The buffers a pass reads and writes. Values ping-pong with the keys; in a
+ * keys-only sort they name the key buffers, which the kernels then ignore. */
+typedef struct ping_pong {
+    zs_buffer keys_in, keys_out, values_in, values_out;
+} ping_pong;
+
+static ping_pong ping_pong_start(int pairs)
+{
+    return pairs ? (ping_pong){ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_VALUES, ZS_BUF_VALUES_TMP}
+                 : (ping_pong){ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_KEYS, ZS_BUF_TMP};
+}
+
+static void ping_pong_swap(ping_pong *p)
+{
+    *p = (ping_pong){p->keys_out, p->keys_in, p->values_out, p->values_in};
+}
+
+/* After an odd number of passes the result is in the temporaries: bring it home. */
+static int ping_pong_finish(zs_plan *plan, const ping_pong *p, const zs_plan_request *req)
+{
+    if (p->keys_in == ZS_BUF_KEYS)
+        return 0;
+    return push_copy(plan, p->keys_in, ZS_BUF_KEYS, req->n * req->key_bytes) ||
+           (req->pairs && push_copy(plan, p->values_in, ZS_BUF_VALUES, req->n * sizeof(uint32_t)));
+}
+
+/* Mask of the digit at `shift`: `bits` wide, narrower at the top of the range. */
+static uint32_t digit_mask(const zs_plan_request *req, unsigned shift, unsigned bits)
+{
+    const unsigned width = req->bit_hi - shift < bits ? req->bit_hi - shift : bits;
+    return (1u << width) - 1u;
+}
+
 /* Exclusive scan of the level-`level` array (TABLE for level 0, SUMS[level-1]
  * above) in place: reduce blocks into SUMS[level], scan those recursively,
  * then scan each block plus its offset. */
@@ -201,42 +234,23 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
         push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, 256, 1, sh))
         return -1;
 
-    zs_buffer src = ZS_BUF_KEYS, dst = ZS_BUF_TMP;
-    zs_buffer vsrc = ZS_BUF_VALUES, vdst = ZS_BUF_VALUES_TMP;
+    ping_pong pp = ping_pong_start(req->pairs);
     for (unsigned p = 0; p < passes; ++p) {
         const unsigned shift = req->bit_lo + 8 * p;
-        const unsigned width = req->bit_hi - shift < 8 ? req->bit_hi - shift : 8;
-        zs_arg a[] = {buf(src), buf(dst), buf(req->pairs ? vsrc : src), buf(req->pairs ? vdst : dst),
+        zs_arg a[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in), buf(pp.values_out),
                       buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
-                      val((1u << width) - 1u), val(req->key_flags), val(p)};
+                      val(digit_mask(req, shift, 8)), val(req->key_flags), val(p)};
         if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
             push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, ZS_OS_WG, 11, a))
             return -1;
-        zs_buffer t = src;
-        src = dst;
-        dst = t;
-        t = vsrc;
-        vsrc = vdst;
-        vdst = t;
+        ping_pong_swap(&pp);
     }
-    if (src != ZS_BUF_KEYS)
-        return push_copy(out, src, ZS_BUF_KEYS, req->n * req->key_bytes) ||
-               (req->pairs && push_copy(out, vsrc, ZS_BUF_VALUES, req->n * sizeof(uint32_t)));
-    return 0;
+    return ping_pong_finish(out, &pp, req);
 }
 
-int zs_plan_build(const zs_plan_request *req, zs_plan *out)
+/* The CM design: per digit, count, scan (host or device), bucket. */
+static int plan_cm(const zs_plan_request *req, zs_plan *out)
 {
-    memset(out, 0, sizeof *out);
-    out->n = req->n;
-    if (req->n == 0)
-        return 0;
-    if (req->radix_bits == 8) {
-        if (plan_onesweep(req, out) == 0)
-            return 0;
-        zs_plan_free(out);
-        return -1;
-    }
     const unsigned bits = (unsigned)req->radix_bits;
     const unsigned bins = 1u << bits;
     const uint64_t chunks = zs_chunks(req->n);
@@ -248,44 +262,40 @@ int zs_plan_build(const zs_plan_request *req, zs_plan *out)
     plan_data_buffers(req, out);
     out->buffer_bytes[ZS_BUF_TABLE] = (uint64_t)bins * chunks * sizeof(uint32_t);
 
-    zs_buffer src = ZS_BUF_KEYS, dst = ZS_BUF_TMP;
-    zs_buffer vsrc = ZS_BUF_VALUES, vdst = ZS_BUF_VALUES_TMP;
+    ping_pong pp = ping_pong_start(req->pairs);
     for (unsigned shift = req->bit_lo; shift < req->bit_hi; shift += bits) {
-        /* the last digit of a range may be narrower than `bits` */
-        const unsigned width = req->bit_hi - shift < bits ? req->bit_hi - shift : bits;
-        const uint32_t mask = (1u << width) - 1u;
-        zs_arg c[] = {buf(src), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift), val(mask),
+        const uint32_t mask = digit_mask(req, shift, bits);
+        zs_arg c[] = {buf(pp.keys_in), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift), val(mask),
                       val(req->key_flags)};
         if (push_kernel(out, count, chunks, ZS_LANES, 6, c))
-            goto oom;
+            return -1;
         if (req->host_scan) {
             zs_step *s = push(out);
             if (!s)
-                goto oom;
+                return -1;
             s->kind = ZS_STEP_HOST_SCAN;
             s->table_len = (uint64_t)bins * chunks;
         } else if (plan_device_scan(out, bins, 0)) {
-            goto oom;
+            return -1;
         }
-        zs_arg b[] = {buf(src), buf(dst), buf(req->pairs ? vsrc : src),
-                      buf(req->pairs ? vdst : dst), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS),
+        zs_arg b[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in),
+                      buf(pp.values_out), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS),
                       val(shift), val(mask), val(req->key_flags)};
         if (push_kernel(out, bucket, chunks, ZS_LANES, 9, b))
-            goto oom;
-        zs_buffer t = src;
-        src = dst;
-        dst = t;
-        t = vsrc;
-        vsrc = vdst;
-        vdst = t;
+            return -1;
+        ping_pong_swap(&pp);
     }
-    if (src != ZS_BUF_KEYS) { /* odd number of passes: bring the result home */
-        if (push_copy(out, src, ZS_BUF_KEYS, req->n * req->key_bytes) ||
-            (req->pairs && push_copy(out, vsrc, ZS_BUF_VALUES, req->n * sizeof(uint32_t))))
-            goto oom;
-    }
-    return 0;
-oom:
+    return ping_pong_finish(out, &pp, req);
+}
+
+int zs_plan_build(const zs_plan_request *req, zs_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = req->n;
+    if (req->n == 0)
+        return 0;
+    if ((req->radix_bits == 8 ? plan_onesweep(req, out) : plan_cm(req, out)) == 0)
+        return 0;
     zs_plan_free(out);
     return -1;
 }
