@@ -128,6 +128,16 @@ const char *zesort_status_name(zesort_status status);
 zesort_backend zesort_context_backend(const zesort_context *ctx);
 const char *zesort_context_device(const zesort_context *ctx);
 
+/** Kernel flavor ctx's device runs, a static string: "sg" (Intel sub-groups),
+ *  "portable" (sub-groups emulated in local memory), "cpu" (one work-item
+ *  ranks a whole chunk or tile; CPU OpenCL devices such as PoCL), or "none"
+ *  (the cpu backend runs no kernels); "" when ctx is NULL. The environment
+ *  variable ZESORT_FLAVOR=sg|portable|cpu, read when an OpenCL context is
+ *  created, overrides the OpenCL backend's choice (zesort_create then fails
+ *  with ZESORT_ERROR_INVALID_ARGUMENT for another value, or for sg on a device
+ *  without Intel sub-groups). The flavor also steers ZESORT_ALGO_AUTO. */
+const char *zesort_context_flavor(const zesort_context *ctx);
+
 /** Names for printing / parsing: "auto", "level-zero", "opencl", "cpu";
  *  "auto", "cm2", "cm4", "onesweep". Parsers return 0 on success, -1 if unknown. */
 const char *zesort_backend_name(zesort_backend backend);

@@ -33,6 +33,67 @@
 
 inline ulong zs_chunk_count(uint n) { return ((ulong)n + CHUNK_KEYS - 1u) / CHUNK_KEYS; }
 
+#if ZS_SERIAL
+/*
+ * cpu flavor: work-item `chunk` walks its chunk's keys in order. Count keeps
+ * one counter per bin; bucket keeps each bin's next free slot and bumps it per
+ * key, which is stable for the same reason the lane masks are: equal digits
+ * leave in input order. Work-groups of 32 items (32 chunks) keep PoCL's
+ * per-group cost low.
+ */
+inline ulong cm_serial_end(ulong chunk, uint n)
+{
+    const ulong end = (chunk + 1u) * CHUNK_KEYS;
+    return end < n ? end : n;
+}
+
+ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *table,
+                                    __global const uint *params, uint shift, uint digit_mask,
+                                    uint key_flags)
+{
+    const uint n = params[0];
+    const ulong chunks = zs_chunk_count(n);
+    const ulong chunk = get_global_id(0);
+    if (chunk >= chunks)
+        return;
+    uint counters[BINS];
+    for (uint b = 0; b < BINS; ++b)
+        counters[b] = 0;
+    for (ulong i = chunk * CHUNK_KEYS, end = cm_serial_end(chunk, n); i < end; ++i)
+        ++counters[zs_digit(keys[i], shift, digit_mask, key_flags)];
+    for (uint b = 0; b < BINS; ++b)
+        table[b * chunks + chunk] = counters[b];
+}
+
+ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs_key *keys_out,
+                                     __global const uint *values_in, __global uint *values_out,
+                                     __global const uint *table, __global const uint *params,
+                                     uint shift, uint digit_mask, uint key_flags)
+{
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)values_out;
+#endif
+    const uint n = params[0];
+    const ulong chunks = zs_chunk_count(n);
+    const ulong chunk = get_global_id(0);
+    if (chunk >= chunks)
+        return;
+    uint next[BINS];
+    for (uint b = 0; b < BINS; ++b)
+        next[b] = table[b * chunks + chunk];
+    for (ulong i = chunk * CHUNK_KEYS, end = cm_serial_end(chunk, n); i < end; ++i) {
+        const zs_key key = keys_in[i];
+        const uint slot = next[zs_digit(key, shift, digit_mask, key_flags)]++;
+        keys_out[slot] = key;
+#if ZS_PAIRS
+        values_out[slot] = values_in[i];
+#endif
+    }
+}
+
+#else /* sub-group ranking: sg and portable flavors */
+
 /*
  * Step 1 — count. Each lane keeps private counters for every bin (the CM
  * matrix<ushort, BINS, 32> becomes BINS registers per lane), then the lanes
@@ -115,3 +176,4 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
         next += popcount(owned); /* meaningful on lanes < BINS only */
     }
 }
+#endif /* ZS_SERIAL */

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Compile every zesort kernel variant with ocloc and embed the results in C.
 
-For each program (cm2, cm4, scan) and flavor (sg, portable) this makes the
-SPIR-V (ocloc -spv_only), and for the sg flavor a native binary per Intel
-target. It writes one C file with the byte arrays, the OpenCL C source of each
+For each program (cm2, cm4, scan, onesweep) and flavor (sg, portable) this
+makes the SPIR-V (ocloc -spv_only), and for the sg flavor a native binary per
+Intel target; the cpu flavor only gets build options (source builds). It writes one C file with the byte arrays, the OpenCL C source of each
 program (local #includes inlined, for devices that build from source), and the
 lookup tables declared in src/kernel_blobs.h. Any ocloc failure fails the build.
 """
@@ -31,7 +31,11 @@ for _pairs in (0, 1):
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", "_PAIRS" if _pairs else ""),
                          "onesweep.cl", "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
-FLAVORS = [("ZS_FLAVOR_SG", 1, "-cl-std=CL2.0"), ("ZS_FLAVOR_PORTABLE", 0, "-cl-std=CL1.2")]
+# (enum, defines, embedded as SPIR-V and native binaries). The cpu flavor is
+# built from source only: it is for CPU OpenCL devices (PoCL), which take source.
+FLAVORS = [("ZS_FLAVOR_SG", "-DZS_FLAVOR_SG=1 -cl-std=CL2.0", True),
+           ("ZS_FLAVOR_PORTABLE", "-DZS_FLAVOR_SG=0 -cl-std=CL1.2", True),
+           ("ZS_FLAVOR_CPU", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1 -cl-std=CL1.2", False)]
 
 
 def inline_includes(path, seen=None):
@@ -91,10 +95,12 @@ def main():
     jobs = []  # (program enum, flavor enum, target, src, device, options, spv_only)
     for prog, src, defines in PROGRAMS:
         src_path = os.path.join(args.srcdir, src)
-        for flavor, sg, std in FLAVORS:
-            opts = "-I%s %s -DZS_FLAVOR_SG=%d %s" % (args.srcdir, defines, sg, std)
+        for flavor, flavor_defines, embedded in FLAVORS:
+            if not embedded:
+                continue
+            opts = "-I%s %s %s" % (args.srcdir, defines, flavor_defines)
             jobs.append((prog, flavor, "spirv", src_path, "skl", opts, True))
-            if sg:
+            if flavor == "ZS_FLAVOR_SG":
                 for t in targets:
                     jobs.append((prog, flavor, t, src_path, t, opts, False))
 
@@ -132,9 +138,9 @@ def main():
 
     out.append("\nconst char *zs_program_options(zs_program program, zs_flavor flavor)\n{")
     for prog, _src, defines in PROGRAMS:
-        for flavor, sg, std in FLAVORS:
-            out.append('    if (program == %s && flavor == %s) return "%s -DZS_FLAVOR_SG=%d %s";'
-                       % (prog, flavor, defines, sg, std))
+        for flavor, flavor_defines, _embedded in FLAVORS:
+            out.append('    if (program == %s && flavor == %s) return "%s %s";'
+                       % (prog, flavor, defines, flavor_defines))
     out.append("    return NULL;\n}")
 
     out.append("""

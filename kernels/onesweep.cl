@@ -10,9 +10,15 @@
  *                global offsets by a chained scan with decoupled look-back,
  *                scatter through local memory so writes are coalesced
  *
- * Build defines: ZS_FLAVOR_SG, ZS_KEY64, ZS_PAIRS, OS_SUBGROUPS (32-lane
- * sub-groups per work-group), OS_BATCHES (batches of 32 keys per sub-group
- * per tile). Tile = OS_SUBGROUPS * OS_BATCHES * 32 keys.
+ * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, OS_SUBGROUPS
+ * (32-lane sub-groups per work-group), OS_BATCHES (batches of 32 keys per
+ * sub-group per tile). Tile = OS_SUBGROUPS * OS_BATCHES * 32 keys.
+ *
+ * The cpu flavor (ZS_SERIAL) runs each tile on one work-item, in key order:
+ * count, publish, look back, scatter straight to the output, with tiles of
+ * OS_SERIAL_TILE keys. One-item work-groups also keep PoCL from forming
+ * work-item loops around serial code, which it mis-ran here (a loop guarded
+ * by `lid == 0` after the look-back loop ran once per work-item).
  *
  * Progress without forward-progress guarantees: tile ids come from an atomic
  * counter, so a tile only ever looks back at tiles that already started; and
@@ -43,13 +49,21 @@
 #define OS_BITS 8u
 #define OS_BINS 256u
 #define OS_MAX_PASSES 8u /* 64-bit keys */
+#define OS_NOT_READY 0xFFFFFFFFu
+#if ZS_SERIAL
+#ifndef OS_SERIAL_TILE
+/* Keep in step with ZS_OS_SERIAL_TILE in src/plan.h; chosen by measurement
+ * on PoCL (README, "Tuning"). */
+#define OS_SERIAL_TILE 32768u
+#endif
+#define OS_WG 1u
+#define OS_TILE OS_SERIAL_TILE
+#else
 #define OS_WG (OS_SUBGROUPS * ZS_LANES)
 #define OS_TILE (OS_WG * OS_BATCHES)
-#define OS_NOT_READY 0xFFFFFFFFu
-
-
 #if OS_WG < 256
 #error "os_pass gives one bin to each work-item: OS_SUBGROUPS must be >= 8"
+#endif
 #endif
 
 __kernel void os_fill(__global uint *buf, uint value, uint words)
@@ -57,6 +71,13 @@ __kernel void os_fill(__global uint *buf, uint value, uint words)
     const size_t i = get_global_id(0);
     if (i < words)
         buf[i] = value;
+}
+
+/* One past the last key of tile t. */
+inline ulong os_tile_end(uint t, uint n)
+{
+    const ulong end = ((ulong)t + 1u) * OS_TILE;
+    return end < n ? end : (ulong)n;
 }
 
 /* The digit mask of pass p of the bit range [bit_lo, bit_hi). */
@@ -81,6 +102,15 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
     for (uint i = lid; i < passes * OS_BINS; i += OS_WG)
         local_hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+#if ZS_SERIAL
+    for (ulong i = base, end = os_tile_end((uint)get_group_id(0), n); i < end; ++i) {
+        const zs_key k = zs_ordered(keys[i], key_flags);
+        for (uint p = 0; p < passes; ++p) {
+            const uint shift = bit_lo + p * OS_BITS;
+            ++local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))];
+        }
+    }
+#else
     for (uint b = 0; b < OS_BATCHES; ++b) {
         const ulong i = base + b * OS_WG + lid;
         if (i < n) {
@@ -91,6 +121,7 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
             }
         }
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < passes * OS_BINS; i += OS_WG)
         if (local_hist[i])
@@ -137,8 +168,115 @@ __kernel void os_scan_hist(__global uint *hist)
     h[lid] = tmp[lid] - v;
 }
 
-/* Reads a status word published by another work-group. */
-inline uint os_load(__global uint *p) { return atomic_or(p, 0u); }
+/* Reads a status word published by another work-group. OS_FORCE_RECOUNT=1
+ * (tests only: tests/unit/test_onesweep.c) makes every predecessor look
+ * unpublished, so each tile recounts all its predecessors: the fallback path
+ * taken deterministically instead of by chance. */
+#ifndef OS_FORCE_RECOUNT
+#define OS_FORCE_RECOUNT 0
+#endif
+inline uint os_load(__global uint *p)
+{
+#if OS_FORCE_RECOUNT
+    (void)p;
+    return OS_NOT_READY;
+#else
+    return atomic_or(p, 0u);
+#endif
+}
+
+#if ZS_SERIAL
+/* counts[d] += keys of tile t whose digit is d. */
+inline void os_serial_count(__global const zs_key *keys, uint t, uint n, uint *counts,
+                            uint shift, uint digit_mask, uint key_flags)
+{
+    for (ulong i = (ulong)t * OS_TILE, end = os_tile_end(t, n); i < end; ++i)
+        ++counts[zs_digit(keys[i], shift, digit_mask, key_flags)];
+}
+
+/* cpu flavor: the steps of the sub-group version below, done by one work-item
+ * per tile: count, publish, look back (recounting a predecessor that has
+ * published nothing), then scatter in key order, which keeps equal digits in
+ * input order and streams each digit's keys to consecutive slots. */
+ZS_KERNEL_WG(1)
+__kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
+                      __global const uint *values_in, __global uint *values_out,
+                      __global uint *hist, __global uint *status, __global const uint *params,
+                      uint shift, uint digit_mask, uint key_flags, uint pass)
+{
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)values_out;
+#endif
+    const uint n = params[0];
+    const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
+    /* tile ids in start order: a tile only looks back at tiles already started */
+    const uint tile = atomic_inc(&hist[OS_MAX_PASSES * OS_BINS + pass]);
+    if (tile >= tiles)
+        return;
+
+    uint count[OS_BINS], exclusive[OS_BINS], recount[OS_BINS];
+    for (uint b = 0; b < OS_BINS; ++b)
+        count[b] = exclusive[b] = 0;
+    os_serial_count(keys_in, tile, n, count, shift, digit_mask, key_flags);
+    __global uint *mine = status + (ulong)tile * 2u * OS_BINS;
+    for (uint b = 0; b < OS_BINS; ++b)
+        atomic_xchg(tile == 0 ? &mine[OS_BINS + b] : &mine[b], count[b]);
+
+    /* a bin stays open until it meets a published inclusive prefix or tile 0 */
+    uint open = tile == 0 ? 0u : OS_BINS;
+    uint is_open[OS_BINS];
+    for (uint b = 0; b < OS_BINS; ++b)
+        is_open[b] = open != 0u;
+    for (uint t = tile; open != 0u;) {
+        --t;
+        __global uint *st = status + (ulong)t * 2u * OS_BINS;
+        int recounted = 0;
+        for (uint b = 0; b < OS_BINS; ++b) {
+            if (!is_open[b])
+                continue;
+            const uint inclusive = os_load(&st[OS_BINS + b]);
+            if (inclusive != OS_NOT_READY) {
+                exclusive[b] += inclusive;
+                is_open[b] = 0;
+                --open;
+                continue;
+            }
+            uint aggregate = os_load(&st[b]);
+            if (aggregate == OS_NOT_READY) {
+                if (!recounted) {
+                    for (uint c = 0; c < OS_BINS; ++c)
+                        recount[c] = 0;
+                    os_serial_count(keys_in, t, n, recount, shift, digit_mask, key_flags);
+                    recounted = 1;
+                }
+                aggregate = recount[b];
+            }
+            exclusive[b] += aggregate;
+            if (t == 0) { /* tile 0's count is its inclusive prefix */
+                is_open[b] = 0;
+                --open;
+            }
+        }
+    }
+
+    uint next[OS_BINS]; /* each digit's next output slot */
+    for (uint b = 0; b < OS_BINS; ++b) {
+        if (tile != 0)
+            atomic_xchg(&mine[OS_BINS + b], exclusive[b] + count[b]);
+        next[b] = hist[pass * OS_BINS + b] + exclusive[b];
+    }
+    for (ulong i = (ulong)tile * OS_TILE, end = os_tile_end(tile, n); i < end; ++i) {
+        const zs_key k = keys_in[i];
+        const uint out = next[zs_digit(k, shift, digit_mask, key_flags)]++;
+        keys_out[out] = k;
+#if ZS_PAIRS
+        values_out[out] = values_in[i];
+#endif
+    }
+}
+
+#else /* sub-group ranking: sg and portable flavors */
 
 ZS_KERNEL_WG(OS_WG)
 __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
@@ -320,3 +458,4 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 #undef shared_tile
 #undef need_recount
 #undef pending
+#endif /* ZS_SERIAL */

@@ -15,6 +15,22 @@
 #ifndef ZESORT_SUBGROUP_H
 #define ZESORT_SUBGROUP_H
 
+/*
+ * ZS_SERIAL = 1 — the `cpu` flavor, portable OpenCL C 1.2 for CPU devices
+ * (PoCL): one work-item ranks a whole CM chunk or onesweep tile in key order
+ * with plain counters, instead of 32 lanes building peer masks. A CPU runs a
+ * work-group as a loop on one core, where emulating one ballot costs 32 loads
+ * and two barriers per key but a serial walk costs one increment; the
+ * parallelism is across work-groups. Same tables, same look-back, same output
+ * as the other flavors; the planner sizes grids for it (plan.h, `serial`).
+ */
+#ifndef ZS_SERIAL
+#define ZS_SERIAL 0
+#endif
+#if ZS_SERIAL && ZS_FLAVOR_SG
+#error "the cpu flavor (ZS_SERIAL) is built without sub-groups"
+#endif
+
 #define ZS_LANES 32u
 
 #if ZS_FLAVOR_SG

@@ -71,6 +71,18 @@ int zesort_parse_algo(const char *name, zesort_algo *out)
 const char *zesort_aot_targets(void) { return zs_aot_target_list; }
 const char *zesort_spirv_flavors(void) { return "sg,portable"; }
 
+const char *zs_flavor_name(zs_flavor flavor)
+{
+    return flavor == ZS_FLAVOR_SG ? "sg" : flavor == ZS_FLAVOR_CPU ? "cpu" : "portable";
+}
+
+const char *zesort_context_flavor(const zesort_context *ctx)
+{
+    if (!ctx)
+        return "";
+    return ctx->ops ? zs_flavor_name(ctx->ops->flavor(ctx->dev)) : "none";
+}
+
 zesort_backend zesort_context_backend(const zesort_context *ctx)
 {
     return ctx ? ctx->backend : ZESORT_BACKEND_AUTO;
@@ -119,11 +131,17 @@ zesort_status zesort_create(zesort_backend backend, zesort_context **out)
     case ZESORT_BACKEND_CPU:
         break;
     case ZESORT_BACKEND_AUTO: {
-        /* Level Zero GPU, then OpenCL GPU, then OpenCL CPU, then the C fallback. */
-        char ignored[512];
-        if (open_device(ctx, ZESORT_BACKEND_LEVEL_ZERO, 1, ignored, sizeof ignored) != ZESORT_OK &&
-            open_device(ctx, ZESORT_BACKEND_OPENCL, 1, ignored, sizeof ignored) != ZESORT_OK &&
-            open_device(ctx, ZESORT_BACKEND_OPENCL, 0, ignored, sizeof ignored) != ZESORT_OK)
+        /* Level Zero GPU, then OpenCL GPU, then OpenCL CPU, then the C fallback.
+         * Missing devices are skipped; a bad ZESORT_FLAVOR is not. */
+        const struct { zesort_backend b; int want_gpu; } order[] = {
+            {ZESORT_BACKEND_LEVEL_ZERO, 1}, {ZESORT_BACKEND_OPENCL, 1}, {ZESORT_BACKEND_OPENCL, 0}};
+        zesort_status tried = ZESORT_ERROR_NO_DEVICE;
+        for (size_t i = 0; i < sizeof order / sizeof order[0] && tried != ZESORT_OK &&
+                           tried != ZESORT_ERROR_INVALID_ARGUMENT; ++i)
+            tried = open_device(ctx, order[i].b, order[i].want_gpu, msg, sizeof msg);
+        if (tried == ZESORT_ERROR_INVALID_ARGUMENT)
+            st = tried;
+        else if (tried != ZESORT_OK)
             ctx->backend = ZESORT_BACKEND_CPU;
         break;
     }

@@ -28,7 +28,9 @@ static zesort_status validate(zesort_context *ctx, const void *keys, const uint3
                               uint64_t n, const zesort_options *opts, zs_plan_request *req)
 {
     char msg[256];
-    zesort_status st = zs_make_request(opts, n, values != NULL, req, NULL, msg, sizeof msg);
+    /* the cpu backend runs no kernels: any flavor serves its request */
+    const zs_flavor flavor = ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
+    zesort_status st = zs_make_request(opts, n, values != NULL, flavor, req, NULL, msg, sizeof msg);
     if (st != ZESORT_OK)
         return zs_fail(ctx, st, "%s", msg);
     if (n > 0 && !keys)
@@ -107,7 +109,8 @@ zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan 
         return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "the cpu backend has no CM passes");
     zs_plan_request req = {.radix_bits = radix_bits, .host_scan = scan == ZESORT_SCAN_HOST,
                            .n = n, .key_bytes = 4, .bit_lo = shift,
-                           .bit_hi = shift + (unsigned)radix_bits};
+                           .bit_hi = shift + (unsigned)radix_bits,
+                           .serial = ctx->ops->flavor(ctx->dev) == ZS_FLAVOR_CPU};
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
         return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");

@@ -49,6 +49,8 @@ struct zs_device {
     char msg[1024];
 };
 
+static zs_flavor ze_flavor(zs_device *dev) { return zs_ze_flavor(&dev->kernels); }
+
 static const char *ze_message(zs_device *dev)
 {
     return dev ? dev->msg : "no Level Zero device";
@@ -390,6 +392,7 @@ static const zs_device_ops level_zero_ops = {
     .finish = ze_finish,
     .destroy = ze_destroy,
     .message = ze_message,
+    .flavor = ze_flavor,
 };
 
 /* Picks a device by want_gpu (1: GPUs only, 0: other devices only, -1: any):

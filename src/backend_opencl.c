@@ -4,7 +4,9 @@
  *
  * Program choice: on an Intel GPU the embedded native binaries (sg flavor) are
  * tried first; otherwise the embedded OpenCL C source is built — sg flavor
- * when the device has Intel sub-groups, else the portable flavor.
+ * when the device has Intel sub-groups, else the cpu flavor on CPU devices
+ * and the portable flavor on the others. The environment variable
+ * ZESORT_FLAVOR=sg|portable|cpu overrides the choice (tests, benchmarks).
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -28,6 +30,7 @@ struct zs_device {
     cl_kernel kernels[ZS_K_COUNT];
     int intel_gpu;
     int has_sg;
+    zs_flavor flavor;
     cl_ulong max_alloc;
     cl_event events[MAX_EVENTS];
     size_t nevents;
@@ -54,6 +57,32 @@ static zesort_status cl_status(zs_device *d, cl_int err, const char *what)
 }
 
 static const char *ocl_message(zs_device *d) { return d->msg; }
+
+static zs_flavor ocl_flavor(zs_device *d) { return d->flavor; }
+
+/* The flavor a device runs (see the top of this file). Returns 0, or -1 with a
+ * message when ZESORT_FLAVOR names no flavor or one the device cannot run. */
+static int choose_flavor(zs_device *d, cl_device_type type, char *msg, size_t msg_len)
+{
+    d->flavor = d->has_sg ? ZS_FLAVOR_SG
+                : (type & CL_DEVICE_TYPE_CPU) ? ZS_FLAVOR_CPU : ZS_FLAVOR_PORTABLE;
+    const char *forced = getenv("ZESORT_FLAVOR");
+    if (!forced || !*forced)
+        return 0;
+    const zs_flavor all[] = {ZS_FLAVOR_SG, ZS_FLAVOR_PORTABLE, ZS_FLAVOR_CPU};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        if (strcmp(forced, zs_flavor_name(all[i])) == 0) {
+            if (all[i] == ZS_FLAVOR_SG && !d->has_sg) {
+                snprintf(msg, msg_len, "ZESORT_FLAVOR=sg: this OpenCL device has no Intel "
+                         "sub-groups (cl_intel_subgroups)");
+                return -1;
+            }
+            d->flavor = all[i];
+            return 0;
+        }
+    snprintf(msg, msg_len, "ZESORT_FLAVOR=%.40s: expected sg, portable or cpu", forced);
+    return -1;
+}
 
 static zesort_status ocl_alloc(zs_device *d, uint64_t bytes, zs_devptr *out)
 {
@@ -164,19 +193,26 @@ static int try_native(zs_device *d, zs_program prog, cl_program *out)
     return 0;
 }
 
+static const char *g_test_defines; /* zs_opencl_test_defines */
+
+void zs_opencl_test_defines(const char *defines) { g_test_defines = defines; }
+
 static zesort_status build_program(zs_device *d, zs_program prog)
 {
     if (d->programs[prog])
         return ZESORT_OK;
-    if (d->intel_gpu && try_native(d, prog, &d->programs[prog]))
+    if (d->intel_gpu && d->flavor == ZS_FLAVOR_SG && try_native(d, prog, &d->programs[prog]))
         return ZESORT_OK;
-    zs_flavor flavor = d->has_sg ? ZS_FLAVOR_SG : ZS_FLAVOR_PORTABLE;
+    const zs_flavor flavor = d->flavor;
     const char *src = zs_program_source(prog);
     cl_int err;
     cl_program p = clCreateProgramWithSource(d->context, 1, &src, NULL, &err);
     if (!p)
         return cl_status(d, err, "clCreateProgramWithSource");
-    err = clBuildProgram(p, 1, &d->device, zs_program_options(prog, flavor), NULL, NULL);
+    char options[512];
+    snprintf(options, sizeof options, "%s %s", zs_program_options(prog, flavor),
+             g_test_defines ? g_test_defines : "");
+    err = clBuildProgram(p, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[512] = "";
         clGetProgramBuildInfo(p, d->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
@@ -274,6 +310,7 @@ static const zs_device_ops opencl_ops = {
     .finish = ocl_finish,
     .destroy = ocl_destroy,
     .message = ocl_message,
+    .flavor = ocl_flavor,
 };
 
 /* First device of the wanted kind over all platforms. */
@@ -332,6 +369,10 @@ zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops 
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
     d->intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
     d->has_sg = d->intel_gpu && strstr(ext, "cl_intel_subgroups") != NULL;
+    if (choose_flavor(d, type, msg, msg_len) != 0) {
+        ocl_destroy(d);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
     snprintf(desc, desc_len, "%s: %s", platform_name, name);
     *out = d;
     *ops = &opencl_ops;

@@ -5,6 +5,7 @@
 #ifndef ZESORT_DEVICE_BACKEND_H
 #define ZESORT_DEVICE_BACKEND_H
 
+#include "kernel_blobs.h"
 #include "plan.h"
 #include "zesort.h"
 
@@ -27,6 +28,8 @@ typedef struct zs_device_ops {
     void (*destroy)(zs_device *dev);
     /* One-line description of the last failure of any op above (owned by dev). */
     const char *(*message)(zs_device *dev);
+    /* The kernel flavor this device runs (plans depend on it: plan.h `serial`). */
+    zs_flavor (*flavor)(zs_device *dev);
 } zs_device_ops;
 
 /* Device opening functions (want_gpu: 1 GPU devices only, 0 non-GPU only, -1 any,
@@ -36,5 +39,10 @@ zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops 
                              char *desc, size_t desc_len, char *msg, size_t msg_len);
 zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
                                  char *desc, size_t desc_len, char *msg, size_t msg_len);
+
+/* Tests only: extra -D options for every OpenCL program built from source by
+ * contexts created afterwards (NULL: none). The string is borrowed. Not
+ * thread-safe; tests/unit/test_onesweep.c forces the look-back fallback. */
+void zs_opencl_test_defines(const char *defines);
 
 #endif

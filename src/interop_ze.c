@@ -90,7 +90,8 @@ static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
                                   const zesort_options *opts, zs_plan_request *req)
 {
     zesort_algo algo;
-    zesort_status st = zs_make_request(opts, n, pairs, req, &algo, s->msg, sizeof s->msg);
+    zesort_status st = zs_make_request(opts, n, pairs, zs_ze_flavor(&s->kernels), req, &algo,
+                                       s->msg, sizeof s->msg);
     if (st != ZESORT_OK)
         return st;
     if (req->host_scan) /* CM only: onesweep has no separate prefix step */

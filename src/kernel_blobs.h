@@ -8,7 +8,13 @@
 #include <stddef.h>
 #include "plan.h"
 
-typedef enum zs_flavor { ZS_FLAVOR_PORTABLE = 0, ZS_FLAVOR_SG = 1 } zs_flavor;
+/* sg: Intel sub-groups; portable: sub-groups emulated in local memory;
+ * cpu: portable with serial ranking (ZS_SERIAL, kernels/zesort_subgroup.h),
+ * built from source only. */
+typedef enum zs_flavor { ZS_FLAVOR_PORTABLE = 0, ZS_FLAVOR_SG = 1, ZS_FLAVOR_CPU = 2 } zs_flavor;
+
+/* "portable", "sg" or "cpu". */
+const char *zs_flavor_name(zs_flavor flavor);
 
 typedef struct zs_blob {
     zs_program program;

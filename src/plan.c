@@ -49,7 +49,12 @@ zs_program zs_os_program(int key64, int pairs)
     return (zs_program)(ZS_PROG_OS + (key64 ? 1 : 0) + (pairs ? 2 : 0));
 }
 
-uint32_t zs_os_tile(int key64, int pairs) { return key64 || pairs ? 1024u : 2048u; }
+uint32_t zs_os_tile(int key64, int pairs, int serial)
+{
+    if (serial)
+        return ZS_OS_SERIAL_TILE;
+    return key64 || pairs ? 1024u : 2048u;
+}
 
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
 {
@@ -217,8 +222,9 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
     const int key64 = req->key_bytes == 8;
     const zs_program prog = zs_os_program(key64, req->pairs);
     const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
-    const uint64_t tile = zs_os_tile(key64, req->pairs);
+    const uint64_t tile = zs_os_tile(key64, req->pairs, req->serial);
     const uint64_t tiles = (req->n + tile - 1) / tile;
+    const uint32_t local = req->serial ? 1 : ZS_OS_WG; /* cpu flavor: a work-item per tile */
     const unsigned passes = (req->bit_hi - req->bit_lo + 7) / 8;
     const uint64_t hist_words = 8 * 256 + 8, status_words = tiles * 512;
 
@@ -230,7 +236,7 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
                   val(req->bit_hi), val(req->key_flags)};
     zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
     if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
-        push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, ZS_OS_WG, 6, h) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, local, 6, h) ||
         push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, 256, 1, sh))
         return -1;
 
@@ -241,7 +247,7 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
                       buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
                       val(digit_mask(req, shift, 8)), val(req->key_flags), val(p)};
         if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
-            push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, ZS_OS_WG, 11, a))
+            push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, local, 11, a))
             return -1;
         ping_pong_swap(&pp);
     }
@@ -255,6 +261,9 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
     const unsigned bins = 1u << bits;
     const uint64_t chunks = zs_chunks(req->n);
     const int key64 = req->key_bytes == 8;
+    /* sub-group flavors: a work-group (one sub-group) per chunk; cpu flavor: a
+     * work-item per chunk */
+    const uint64_t groups = req->serial ? (chunks + ZS_LANES - 1) / ZS_LANES : chunks;
     /* counting never looks at values: the keys-only program serves pairs too */
     const zs_kernel count = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, 0), 0);
     const zs_kernel bucket = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, req->pairs), 1);
@@ -267,7 +276,7 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
         const uint32_t mask = digit_mask(req, shift, bits);
         zs_arg c[] = {buf(pp.keys_in), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift), val(mask),
                       val(req->key_flags)};
-        if (push_kernel(out, count, chunks, ZS_LANES, 6, c))
+        if (push_kernel(out, count, groups, ZS_LANES, 6, c))
             return -1;
         if (req->host_scan) {
             zs_step *s = push(out);
@@ -281,7 +290,7 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
         zs_arg b[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in),
                       buf(pp.values_out), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS),
                       val(shift), val(mask), val(req->key_flags)};
-        if (push_kernel(out, bucket, chunks, ZS_LANES, 9, b))
+        if (push_kernel(out, bucket, groups, ZS_LANES, 9, b))
             return -1;
         ping_pong_swap(&pp);
     }

@@ -8,11 +8,12 @@
  * known only on the device (indirect sorts); grids are sized for the maximum n.
  *
  *   CM programs, one per (digit bits 2|4, key width 32|64, keys|pairs), each in
- *   two flavors (sg|portable):
+ *   three flavors (sg|portable|cpu):
  *     cm_count (keys, table, params, shift, digit_mask, key_flags)
  *     cm_bucket(keys_in, keys_out, values_in, values_out, table, params,
  *               shift, digit_mask, key_flags)
- *       local 32, one work-group per 256-key chunk. key_flags: bits 0-1 the
+ *       local 32, one work-group per 256-key chunk (cpu flavor: one work-item
+ *       per chunk). key_flags: bits 0-1 the
  *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending. Keys-only
  *       programs ignore the value buffers (the plan passes the key buffers).
  *   program SCAN (flavor independent), local ZS_SCAN_LOCAL:
@@ -36,8 +37,10 @@
 #define ZS_MAX_SCAN_LEVELS 4 /* 1024^4 entries > any table of n < 2^32 keys */
 #define ZS_OS_WG 256u        /* onesweep work-group: 8 sub-groups of 32 */
 /* onesweep keys per tile: 8 sub-groups x 8 batches x 32, or x 4 batches for
- * 64-bit keys and pairs (kernels/onesweep.cl, OS_BATCHES) */
-uint32_t zs_os_tile(int key64, int pairs);
+ * 64-bit keys and pairs (kernels/onesweep.cl, OS_BATCHES); ZS_OS_SERIAL_TILE
+ * in the cpu flavor (serial = 1, OS_SERIAL_TILE) */
+#define ZS_OS_SERIAL_TILE 32768u
+uint32_t zs_os_tile(int key64, int pairs, int serial);
 #define ZS_OS_MAX_KEYS UINT64_C(4294967294) /* status words reserve 0xFFFFFFFF */
 
 /* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2;
@@ -123,6 +126,9 @@ typedef struct zs_plan_request {
     uint32_t key_flags; /* kernel key_flags: kind | descending << 2 */
     unsigned bit_lo;    /* digits cover bits [bit_lo, bit_hi) of the ordered key */
     unsigned bit_hi;
+    int serial;         /* 1: kernels of the cpu flavor (ZS_SERIAL): CM kernels take
+                           a work-item per chunk, onesweep a work-item per tile
+                           of ZS_OS_SERIAL_TILE keys */
 } zs_plan_request;
 
 /* key_flags of the kernels for a key type and order. */

@@ -22,7 +22,7 @@ static zesort_algo auto_algo(uint64_t n)
 }
 
 zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
-                              zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len)
+                              zs_flavor flavor, zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len)
 {
     zesort_options o;
     if (opts)
@@ -62,6 +62,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
     req->key_flags = zs_key_flags((int)o.key_type, o.descending);
     req->bit_lo = lo;
     req->bit_hi = hi;
+    req->serial = flavor == ZS_FLAVOR_CPU;
     if (algo)
         *algo = a;
     return ZESORT_OK;

@@ -8,15 +8,17 @@
 
 #include <stddef.h>
 
+#include "kernel_blobs.h"
 #include "plan.h"
 #include "zesort.h"
 
 /* Checks opts (NULL = defaults) for a sort of n keys (with values when
- * `pairs`), resolves AUTO and the default bit range, and fills *req (host_scan
- * as asked; CM only). Returns INVALID_ARGUMENT (bad enum or bit range) or
+ * `pairs`) on a device running kernels of `flavor`, resolves AUTO (which
+ * depends on the flavor) and the default bit range, and fills *req (host_scan
+ * as asked; CM only; serial for the cpu flavor). Returns INVALID_ARGUMENT (bad enum or bit range) or
  * TOO_LARGE with a message in msg. *algo receives the resolved algorithm. */
 zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
-                              zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len);
+                              zs_flavor flavor, zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len);
 
 /* Bytes of one key of type t (4 or 8). */
 unsigned zs_key_bytes(zesort_key_type t);

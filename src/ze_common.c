@@ -208,6 +208,11 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size
                ? s : ZESORT_ERROR_BACKEND;
 }
 
+zs_flavor zs_ze_flavor(const zs_ze_kernels *k)
+{
+    return k->has_sg32 ? ZS_FLAVOR_SG : ZS_FLAVOR_PORTABLE;
+}
+
 static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, char *msg, size_t msg_len)
 {
     if (k->kernel[id])

@@ -45,6 +45,10 @@ typedef struct zs_ze_kernels {
 zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
                                  ze_device_handle_t device, char *msg, size_t msg_len);
 
+/* The flavor whose plans the device runs: sg with 32-wide sub-groups, else
+ * portable (the Level Zero path embeds no cpu flavor). */
+zs_flavor zs_ze_flavor(const zs_ze_kernels *k);
+
 /* Destroys every kernel and module created; safe on a zeroed or partly
  * initialised struct. */
 void zs_ze_kernels_release(zs_ze_kernels *k);

@@ -410,21 +410,22 @@ static void csv_field(FILE *f, const char *s)
 }
 
 static int write_csv(const bench_request *req, const char *backend, const char *device,
-                     const cli_measurement *m, size_t count)
+                     const char *flavor, const cli_measurement *m, size_t count)
 {
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     if (!f)
         return cli_fail("out of host memory");
-    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat\n", f);
+    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor\n", f);
     for (size_t i = 0; i < count; ++i) {
         csv_field(f, m[i].backend ? m[i].backend : backend);
         fputc(',', f);
         csv_field(f, m[i].device ? m[i].device : device);
-        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d\n", m[i].algo, cli_key_type_name(req->type),
-                req->pairs, (unsigned long long)m[i].n, m[i].median_ms, m[i].mkeys_per_s,
-                m[i].scan, req->repeat);
+        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s\n", m[i].algo,
+                cli_key_type_name(req->type), req->pairs, (unsigned long long)m[i].n,
+                m[i].median_ms, m[i].mkeys_per_s, m[i].scan, req->repeat,
+                m[i].backend ? "n/a" : flavor);
     }
     if (fclose(f) != 0) {
         free(text);
@@ -528,9 +529,10 @@ static int run_bench(const bench_request *req)
 
     const char *backend = zesort_backend_name(zesort_context_backend(ctx));
     const char *device = zesort_context_device(ctx);
-    printf("zesort bench: %s keys%s, backend %s, device %s, median of %d after a warm-up\n",
-           cli_key_type_name(req->type), req->pairs ? " + u32 values" : "", backend, device,
-           req->repeat);
+    const char *flavor = zesort_context_flavor(ctx);
+    printf("zesort bench: %s keys%s, backend %s, device %s, kernel flavor %s, median of %d "
+           "after a warm-up\n", cli_key_type_name(req->type), req->pairs ? " + u32 values" : "",
+           backend, device, flavor, req->repeat);
     printf("%-10s  %-13s  %-9s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan", "n",
            "median_ms", "mkeys_per_s", "device");
 
@@ -569,7 +571,7 @@ static int run_bench(const bench_request *req)
         goto done;
     print_ratios(req, m, done_count);
     print_peer_ratios(m, done_count);
-    if (req->csv_path && (rc = write_csv(req, backend, device, m, done_count)))
+    if (req->csv_path && (rc = write_csv(req, backend, device, flavor, m, done_count)))
         goto done;
     if (req->plot_path) {
         char title[256];

@@ -82,6 +82,11 @@ int cli_cmd_info(int argc, char **argv)
             printf("device-%s: %s\n", zesort_backend_name(all_backends[i]),
                    zesort_context_device(ctx[i]));
     }
+    for (size_t i = 0; i < N_BACKENDS; ++i) {
+        if (ctx[i])
+            printf("flavor-%s: %s\n", zesort_backend_name(all_backends[i]),
+                   zesort_context_flavor(ctx[i]));
+    }
 
     /* The backend `auto` picks, and what it can run. */
     zesort_context *best = NULL;

@@ -319,6 +319,7 @@ if [ "$rc" -eq 0 ]; then
     grep -q '^version: ' "$T/out" && ok "info: version:" || bad "info: version:"
     grep -q '^spirv-flavors: .' "$T/out" && ok "info: spirv-flavors:" || bad "info: spirv-flavors:"
     grep -q '^device-cpu: .' "$T/out" && ok "info: device-cpu:" || bad "info: device-cpu:"
+    grep -q '^flavor-cpu: none$' "$T/out" && ok "info: flavor-cpu: none" || bad "info: flavor-cpu:"
     for target in skl tgllp dg2; do
         grep -Eq "^aot-targets: (.*,)?$target(,|\$)" "$T/out" && ok "info: aot-targets has $target" ||
             bad "info: aot-targets lacks $target"
@@ -330,17 +331,17 @@ fi
 
 # ---------------------------------------------------------------------------
 echo "# bench"
-header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat'
+header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor'
 run bench --backend cpu --n 1000,4k --repeat 2 --csv bench.csv
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 bench.csv)" = "$header" ]; then
     ok "bench --csv header"
 else
     bad "bench --csv: exit $rc, header '$(head -n 1 bench.csv 2>/dev/null)'"
 fi
-# cm2,cm4 x host,device x 2 sizes = 8 rows of 10 fields.
+# cm2,cm4 x host,device x 2 sizes = 8 rows of 11 fields.
 rows=$(tail -n +2 bench.csv 2>/dev/null | wc -l)
 [ "$rows" -eq 8 ] && ok "bench --csv: 8 rows" || bad "bench --csv: $rows rows, want 8"
-if tail -n +2 bench.csv | awk -F, 'NF != 10 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
+if tail -n +2 bench.csv | awk -F, 'NF != 11 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
     ok "bench --csv: rows well formed"
 else
     bad "bench --csv: malformed row"
@@ -352,12 +353,25 @@ else
     bad "bench --csv: a median_ms is 0 (backend did not report its time)"
 fi
 run bench --backend cpu --n 2k --algo cm4 --scan device --repeat 1 --csv one.csv
-[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1$' one.csv &&
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none$' one.csv &&
     ok "bench with one algo, one scan" || bad "bench one algo/scan: exit $rc"
 if [ "${backends[*]}" != cpu ]; then
     run bench --backend opencl --n 4096 --repeat 1 --algo cm2,cm4 --scan device
     [ "$rc" -eq 0 ] && ok "bench on opencl" || bad "bench on opencl: exit $rc"
     grep -q 'cm4/cm2  scan=device' "$T/out" && ok "bench prints the cm4/cm2 ratio" || bad "bench: no cm4/cm2 ratio"
+    # PoCL is a CPU device: the cpu flavor, unless ZESORT_FLAVOR says otherwise
+    grep -q 'kernel flavor cpu' "$T/out" && ok "bench on opencl names the cpu flavor" ||
+        bad "bench on opencl: no 'kernel flavor cpu' in $(head -n 1 "$T/out")"
+    ZENV=(ZESORT_FLAVOR=portable)
+    run bench --backend opencl --n 4096 --repeat 1 --algo onesweep --csv flavor.csv
+    ZENV=()
+    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable$' flavor.csv &&
+        ok "bench with ZESORT_FLAVOR=portable" || bad "bench ZESORT_FLAVOR=portable: exit $rc"
+    ZENV=(ZESORT_FLAVOR=simd)
+    expect "ZESORT_FLAVOR=simd is an error" 1 sort keys.bin out-flavor.bin --backend opencl
+    ZENV=()
+    grep -q 'ZESORT_FLAVOR=simd' "$T/err" && ok "the error names ZESORT_FLAVOR" ||
+        bad "ZESORT_FLAVOR error: $(cat "$T/err")"
 fi
 run bench --backend cpu --algo onesweep --n 1000 --repeat 1
 if [ "$rc" -eq 0 ] || { [ "$rc" -eq 2 ] && grep -q 'not supported yet' "$T/err"; }; then
@@ -390,7 +404,7 @@ no_temp_files . && ok "bench leaves no temp files" || bad "bench left temp files
 if "$Z" bench --help | grep -q -- '--peer' && "$Z" info 2>/dev/null | grep -q '^peers: .*boost-compute'; then
     if [ "${backends[*]}" != cpu ]; then
         run bench --backend opencl --algo cm4 --n 4096 --repeat 1 --peer boost --csv peer.csv
-        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1$' peer.csv &&
+        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1,n/a$' peer.csv &&
             grep -q ',cm4,u32,0,4096,' peer.csv; then
             ok "bench --peer boost: a boost-compute row next to cm4"
         else
