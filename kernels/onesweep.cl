@@ -52,9 +52,9 @@
 #define OS_NOT_READY 0xFFFFFFFFu
 #if ZS_SERIAL
 #ifndef OS_SERIAL_TILE
-/* Keep in step with ZS_OS_SERIAL_TILE in src/plan.h; chosen by measurement
- * on PoCL (README, "Tuning"). */
-#define OS_SERIAL_TILE 32768u
+/* given by the OpenCL backend from ZS_OS_SERIAL_TILE (src/plan.h), the one
+ * place the planner reads it too; chosen by measurement (README, "Tuning") */
+#error "the cpu flavor needs -DOS_SERIAL_TILE=<keys per tile>"
 #endif
 #define OS_WG 1u
 #define OS_TILE OS_SERIAL_TILE

@@ -210,7 +210,9 @@ static zesort_status build_program(zs_device *d, zs_program prog)
     if (!p)
         return cl_status(d, err, "clCreateProgramWithSource");
     char options[512];
-    snprintf(options, sizeof options, "%s %s", zs_program_options(prog, flavor),
+    /* the cpu flavor's onesweep tile: the planner's constant, so the two agree */
+    snprintf(options, sizeof options, "%s -DOS_SERIAL_TILE=%uu %s",
+             zs_program_options(prog, flavor), ZS_OS_SERIAL_TILE,
              g_test_defines ? g_test_defines : "");
     err = clBuildProgram(p, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {

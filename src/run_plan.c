@@ -72,15 +72,6 @@ static zesort_status run_steps(zs_run *run, const zs_plan *plan, double *ms, zs_
                 st = ops->begin(run->dev);
             break;
         }
-        if (st == ZESORT_OK && getenv("ZS_PROFILE")) {
-            double before = *ms;
-            st = ops->finish(run->dev, ms);
-            fprintf(stderr, "step %2zu %-16s groups %8llu  %9.3f ms\n", i,
-                    s->kind == ZS_STEP_KERNEL ? zs_kernel_name(s->kernel) : "copy/scan",
-                    (unsigned long long)s->groups, *ms - before);
-            if (st == ZESORT_OK)
-                st = ops->begin(run->dev);
-        }
         if (st == ZESORT_OK && hook) {
             st = ops->finish(run->dev, ms);
             if (st == ZESORT_OK && hook(hook_user, i, s) != 0)

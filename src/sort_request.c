@@ -11,13 +11,34 @@ unsigned zs_key_bytes(zesort_key_type t)
     return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
 }
 
-/* What AUTO means: onesweep wherever it applies. Argued for Intel GPUs from
- * bench/traffic_model.py (48 vs 106 bytes per u32 key for cm4) and the ISA
- * report (~24 vs ~87 instructions per key on dg2); on PoCL (README, "Measured
- * results", `zesort bench --algo cm2,cm4,onesweep`) onesweep led at 4M keys
- * and cm4 with the host scan was level with it at 1M. */
-static zesort_algo auto_algo(uint64_t n)
+/*
+ * What AUTO means: the fastest algorithm for the device's kernel flavor and n,
+ * from these measurements (u32 keys, uniform, device scan; `zesort bench
+ * --backend opencl --algo cm2,cm4,onesweep --scan device --n
+ * 1k,16k,256k,1m,4m,16m` with ZESORT_FLAVOR set, PoCL 3.1 on 2 Xeon
+ * (Skylake-SP) cores, 2026-11-22; Mkeys/s, median of 5 (cpu) or 3 (portable):
+ *
+ *   flavor    algo       1K     16K    256K     1M     4M    16M
+ *   cpu       cm2       2.3    13.0    18.6   26.8   28.5   40.8
+ *   cpu       cm4       4.4    20.3    32.7   38.8   41.5   57.2
+ *   cpu       onesweep  9.3    32.4    38.4   43.8   39.4   43.0
+ *   portable  cm2       1.5     4.1     5.9    4.8    5.9    6.7
+ *   portable  cm4       2.8     6.3    10.2    9.3    7.9    5.3
+ *   portable  onesweep  3.1     6.7     8.9    8.6    9.4    5.7
+ *
+ * cpu flavor (what CPU devices run): onesweep up to 1M keys, cm4 from 4M,
+ * where onesweep's 256-way scatter per pass loses to cm4's 16-way one once
+ * the keys leave the caches. The portable flavor has no consistent winner on
+ * PoCL (the three are within this machine's noise, +-15%), and it exists for
+ * GPUs without Intel sub-groups; like the sg flavor, which runs on Intel GPUs
+ * only and cannot be timed here, it gets onesweep, argued from the traffic
+ * model (48 vs 106 bytes per u32 key for cm4, bench/traffic_model.py) and the
+ * ISA report (~24 vs ~87 instructions per key on dg2, bench/isa_report.py).
+ */
+static zesort_algo auto_algo(zs_flavor flavor, uint64_t n)
 {
+    if (flavor == ZS_FLAVOR_CPU && n >= ZS_AUTO_CPU_CM4_FROM)
+        return ZESORT_ALGO_CM4;
     return n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
 }
 
@@ -47,7 +68,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                  (unsigned long long)ZESORT_MAX_KEYS);
         return ZESORT_ERROR_TOO_LARGE;
     }
-    zesort_algo a = o.algo == ZESORT_ALGO_AUTO ? auto_algo(n) : o.algo;
+    zesort_algo a = o.algo == ZESORT_ALGO_AUTO ? auto_algo(flavor, n) : o.algo;
     if (a == ZESORT_ALGO_ONESWEEP && n > ZS_OS_MAX_KEYS) {
         snprintf(msg, msg_len, "onesweep sorts at most %llu keys",
                  (unsigned long long)ZS_OS_MAX_KEYS);

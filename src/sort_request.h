@@ -20,6 +20,10 @@
 zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                               zs_flavor flavor, zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len);
 
+/* AUTO on the cpu flavor: cm4 from this many keys, onesweep below (the
+ * measurements are in sort_request.c). */
+#define ZS_AUTO_CPU_CM4_FROM (UINT64_C(1) << 22)
+
 /* Bytes of one key of type t (4 or 8). */
 unsigned zs_key_bytes(zesort_key_type t);
 

@@ -14,6 +14,7 @@
 
 #include "test_data.h"
 #include "zesort.h"
+#include "sort_request.h"
 #include "zesort_internal.h"
 
 #define SKIP_EXIT 77
@@ -404,6 +405,59 @@ START_TEST(two_contexts)
 }
 END_TEST
 
+/* AUTO follows the measurements recorded in src/sort_request.c. */
+static zesort_algo auto_for(zs_flavor flavor, uint64_t n)
+{
+    zs_plan_request req;
+    zesort_algo algo = ZESORT_ALGO_AUTO;
+    char msg[256];
+    ck_assert_int_eq(zs_make_request(NULL, n, 0, flavor, &req, &algo, msg, sizeof msg), ZESORT_OK);
+    ck_assert_int_eq(req.serial, flavor == ZS_FLAVOR_CPU);
+    ck_assert_int_eq(req.radix_bits, algo == ZESORT_ALGO_CM4 ? 4 : 8);
+    return algo;
+}
+
+START_TEST(auto_choice_by_flavor_and_n)
+{
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_CPU, 1000), ZESORT_ALGO_ONESWEEP);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_CPU, ZS_AUTO_CPU_CM4_FROM - 1), ZESORT_ALGO_ONESWEEP);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_CPU, ZS_AUTO_CPU_CM4_FROM), ZESORT_ALGO_CM4);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_PORTABLE, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
+    /* beyond onesweep's limit (its status words reserve 0xFFFFFFFF) */
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, ZESORT_MAX_KEYS), ZESORT_ALGO_CM4);
+}
+END_TEST
+
+/* ZESORT_FLAVOR: a bad value or sg on a device without Intel sub-groups is an
+ * error of zesort_create, for the opencl backend and for auto alike. */
+START_TEST(flavor_override)
+{
+    zesort_context *c = NULL;
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_OPENCL, &c), ZESORT_OK);
+    ck_assert_str_eq(zesort_context_flavor(c), "cpu"); /* PoCL: a CPU device */
+    zesort_destroy(c);
+    const char *bad[] = {"simd", "sg"}; /* PoCL has no cl_intel_subgroups */
+    for (size_t i = 0; i < 2; ++i) {
+        setenv("ZESORT_FLAVOR", bad[i], 1);
+        c = NULL;
+        zesort_status st = zesort_create(ZESORT_BACKEND_OPENCL, &c);
+        zesort_status st_auto = zesort_create(ZESORT_BACKEND_AUTO, &c);
+        unsetenv("ZESORT_FLAVOR");
+        ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
+        ck_assert_int_eq(st_auto, ZESORT_ERROR_INVALID_ARGUMENT);
+        ck_assert_ptr_null(c);
+        ck_assert(strstr(zesort_last_error(NULL), "ZESORT_FLAVOR") != NULL);
+    }
+    setenv("ZESORT_FLAVOR", "portable", 1);
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_OPENCL, &c), ZESORT_OK);
+    unsetenv("ZESORT_FLAVOR");
+    ck_assert_str_eq(zesort_context_flavor(c), "portable");
+    zesort_destroy(c);
+    ck_assert_str_eq(zesort_context_flavor(NULL), "");
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -428,6 +482,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, null_options_or_defaults);
     tcase_add_test(tc, names_and_parsers);
     tcase_add_test(tc, build_facts);
+    tcase_add_test(tc, auto_choice_by_flavor_and_n);
     suite_add_tcase(s, tc);
 
     TCase *sel = tcase_create("backend_selection");
@@ -442,8 +497,10 @@ static Suite *api_suite(void)
     tcase_set_timeout(dev, 0);
     tcase_add_checked_fixture(dev, NULL, td_free_all);
     tcase_add_test(dev, two_contexts);
-    if (g_backend == ZESORT_BACKEND_OPENCL)
+    if (g_backend == ZESORT_BACKEND_OPENCL) {
         tcase_add_test(dev, allocation_beyond_device_limit);
+        tcase_add_test(dev, flavor_override);
+    }
     suite_add_tcase(s, dev);
     return s;
 }
