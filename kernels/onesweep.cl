@@ -73,12 +73,16 @@ __kernel void os_fill(__global uint *buf, uint value, uint words)
         buf[i] = value;
 }
 
-/* One past the last key of tile t. */
+#if ZS_SERIAL
+/* One past the last key of tile t. (Only in the cpu flavor: the mere presence
+ * of this unused function made IGC spill in the sg flavor's os_pass on every
+ * target, bench/isa_report.py.) */
 inline ulong os_tile_end(uint t, uint n)
 {
     const ulong end = ((ulong)t + 1u) * OS_TILE;
     return end < n ? end : (ulong)n;
 }
+#endif
 
 /* The digit mask of pass p of the bit range [bit_lo, bit_hi). */
 inline uint os_mask(uint shift, uint bit_hi)
