@@ -39,8 +39,8 @@
 /* onesweep keys per tile: 8 sub-groups x 8 batches x 32, or x 4 batches for
  * 64-bit keys and pairs (kernels/onesweep.cl, OS_BATCHES); ZS_OS_SERIAL_TILE
  * in the cpu flavor (serial = 1), passed to its kernels as -DOS_SERIAL_TILE.
- * 32768 measured fastest on PoCL among 4096..65536 (README, "Tuning"). */
-#define ZS_OS_SERIAL_TILE 32768u
+ * 65536 measured fastest on PoCL among 8192..131072 (README, "Tuning"). */
+#define ZS_OS_SERIAL_TILE 65536u
 uint32_t zs_os_tile(int key64, int pairs, int serial);
 #define ZS_OS_MAX_KEYS UINT64_C(4294967294) /* status words reserve 0xFFFFFFFF */
 

@@ -19,16 +19,16 @@ unsigned zs_key_bytes(zesort_key_type t)
  * (Skylake-SP) cores, 2026-11-22; Mkeys/s, median of 5 (cpu) or 3 (portable):
  *
  *   flavor    algo       1K     16K    256K     1M     4M    16M
- *   cpu       cm2       2.3    13.0    18.6   26.8   28.5   40.8
- *   cpu       cm4       4.4    20.3    32.7   38.8   41.5   57.2
- *   cpu       onesweep  9.3    32.4    38.4   43.8   39.4   43.0
+ *   cpu       cm2       2.4    19.8    24.1   29.2   41.5   39.2
+ *   cpu       cm4       5.8    24.8    33.0   41.7   56.4   51.3
+ *   cpu       onesweep 12.5    35.2    38.7   51.3   43.5   50.6
  *   portable  cm2       1.5     4.1     5.9    4.8    5.9    6.7
  *   portable  cm4       2.8     6.3    10.2    9.3    7.9    5.3
  *   portable  onesweep  3.1     6.7     8.9    8.6    9.4    5.7
  *
  * cpu flavor (what CPU devices run): onesweep up to 1M keys, cm4 from 4M,
  * where onesweep's 256-way scatter per pass loses to cm4's 16-way one once
- * the keys leave the caches. The portable flavor has no consistent winner on
+ * the keys leave the caches (at 16M the two are level). The portable flavor has no consistent winner on
  * PoCL (the three are within this machine's noise, +-15%), and it exists for
  * GPUs without Intel sub-groups; like the sg flavor, which runs on Intel GPUs
  * only and cannot be timed here, it gets onesweep, argued from the traffic

@@ -6,7 +6,7 @@
  *   test_onesweep FLAVOR      FLAVOR: cpu | portable (set as ZESORT_FLAVOR)
  *
  * Cases, on the OpenCL backend (PoCL runs 2 work-groups at once here):
- *   many_tiles     64 tiles + 5 keys, and 200 tiles + 1 key, in several
+ *   many_tiles     64 tiles + 5 keys, and 96 tiles + 1 key, in several
  *                  distributions: tile ids come from the atomic counter in
  *                  start order, so every tile's predecessors have started and
  *                  the sort must finish and match qsort.
@@ -70,7 +70,7 @@ START_TEST(many_tiles)
     const td_dist dists[] = {TD_UNIFORM, TD_FEW_UNIQUE, TD_REVERSED, TD_HIGH_BITS};
     for (size_t i = 0; i < sizeof dists / sizeof dists[0]; ++i)
         sort_and_check(64 * tile_keys() + 5, dists[i], 11 + i);
-    sort_and_check(200 * tile_keys() + 1, TD_UNIFORM, 7);
+    sort_and_check(96 * tile_keys() + 1, TD_UNIFORM, 7);
     close_context();
 }
 END_TEST
