@@ -34,6 +34,7 @@
 inline ulong zs_chunk_count(uint n) { return ((ulong)n + CHUNK_KEYS - 1u) / CHUNK_KEYS; }
 
 #if ZS_SERIAL
+#include "zesort_serial.h"
 /*
  * cpu flavor: work-item `chunk` walks its chunk's keys in order. Count keeps
  * one counter per bin; bucket keeps each bin's next free slot and bumps it per
@@ -59,8 +60,8 @@ ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *
     uint counters[BINS];
     for (uint b = 0; b < BINS; ++b)
         counters[b] = 0;
-    for (ulong i = chunk * CHUNK_KEYS, end = cm_serial_end(chunk, n); i < end; ++i)
-        ++counters[zs_digit(keys[i], shift, digit_mask, key_flags)];
+    zs_serial_count(keys, chunk * CHUNK_KEYS, cm_serial_end(chunk, n), counters, shift,
+                    digit_mask, key_flags);
     for (uint b = 0; b < BINS; ++b)
         table[b * chunks + chunk] = counters[b];
 }
@@ -70,10 +71,6 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
                                      __global const uint *table, __global const uint *params,
                                      uint shift, uint digit_mask, uint key_flags)
 {
-#if !ZS_PAIRS
-    (void)values_in;
-    (void)values_out;
-#endif
     const uint n = params[0];
     const ulong chunks = zs_chunk_count(n);
     const ulong chunk = get_global_id(0);
@@ -82,14 +79,10 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
     uint next[BINS];
     for (uint b = 0; b < BINS; ++b)
         next[b] = table[b * chunks + chunk];
-    for (ulong i = chunk * CHUNK_KEYS, end = cm_serial_end(chunk, n); i < end; ++i) {
-        const zs_key key = keys_in[i];
-        const uint slot = next[zs_digit(key, shift, digit_mask, key_flags)]++;
-        keys_out[slot] = key;
-#if ZS_PAIRS
-        values_out[slot] = values_in[i];
-#endif
-    }
+    /* keys-only programs are given the key buffers as values: ignore them */
+    zs_serial_scatter(keys_in, keys_out, ZS_PAIRS ? values_in : 0, values_out,
+                      chunk * CHUNK_KEYS, cm_serial_end(chunk, n), next, shift, digit_mask,
+                      key_flags);
 }
 
 #else /* sub-group ranking: sg and portable flavors */

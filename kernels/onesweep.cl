@@ -74,6 +74,8 @@ __kernel void os_fill(__global uint *buf, uint value, uint words)
 }
 
 #if ZS_SERIAL
+#include "zesort_serial.h"
+
 /* One past the last key of tile t. (Only in the cpu flavor: the mere presence
  * of this unused function made IGC spill in the sg flavor's os_pass on every
  * target, bench/isa_report.py.) */
@@ -194,8 +196,8 @@ inline uint os_load(__global uint *p)
 inline void os_serial_count(__global const zs_key *keys, uint t, uint n, uint *counts,
                             uint shift, uint digit_mask, uint key_flags)
 {
-    for (ulong i = (ulong)t * OS_TILE, end = os_tile_end(t, n); i < end; ++i)
-        ++counts[zs_digit(keys[i], shift, digit_mask, key_flags)];
+    zs_serial_count(keys, (ulong)t * OS_TILE, os_tile_end(t, n), counts, shift, digit_mask,
+                    key_flags);
 }
 
 /* cpu flavor: the steps of the sub-group version below, done by one work-item
@@ -208,10 +210,6 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
                       __global uint *hist, __global uint *status, __global const uint *params,
                       uint shift, uint digit_mask, uint key_flags, uint pass)
 {
-#if !ZS_PAIRS
-    (void)values_in;
-    (void)values_out;
-#endif
     const uint n = params[0];
     const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
     /* tile ids in start order: a tile only looks back at tiles already started */
@@ -270,14 +268,10 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
             atomic_xchg(&mine[OS_BINS + b], exclusive[b] + count[b]);
         next[b] = hist[pass * OS_BINS + b] + exclusive[b];
     }
-    for (ulong i = (ulong)tile * OS_TILE, end = os_tile_end(tile, n); i < end; ++i) {
-        const zs_key k = keys_in[i];
-        const uint out = next[zs_digit(k, shift, digit_mask, key_flags)]++;
-        keys_out[out] = k;
-#if ZS_PAIRS
-        values_out[out] = values_in[i];
-#endif
-    }
+    /* keys-only programs are given the key buffers as values: ignore them */
+    zs_serial_scatter(keys_in, keys_out, ZS_PAIRS ? values_in : 0, values_out,
+                      (ulong)tile * OS_TILE, os_tile_end(tile, n), next, shift, digit_mask,
+                      key_flags);
 }
 
 #else /* sub-group ranking: sg and portable flavors */
