@@ -17,7 +17,6 @@
 #include "sort_request.h"
 #include "zesort_internal.h"
 
-#define SKIP_EXIT 77
 
 static zesort_backend g_backend = ZESORT_BACKEND_CPU;
 static zesort_context *g_ctx;
@@ -510,21 +509,14 @@ int main(int argc, char **argv)
     if (argc > 2)
         return 2;
     if (argc == 2 && strcmp(argv[1], "opencl") == 0) {
-        const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
-        if (skip && strcmp(skip, "1") == 0)
-            return SKIP_EXIT;
+        if (td_skip_opencl())
+            return TD_SKIP_EXIT;
         g_backend = ZESORT_BACKEND_OPENCL;
     } else if (argc == 2 && strcmp(argv[1], "cpu") != 0) {
         fprintf(stderr, "usage: test_api [cpu|opencl]\n");
         return 2;
     }
-    SRunner *sr = srunner_create(api_suite());
-    if (!getenv("CK_FORK"))
-        srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    td_free_all();
+    int rc = td_run_suite(api_suite());
     zesort_destroy(g_ctx);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rc;
 }

@@ -31,7 +31,6 @@
 #include "zesort.h"
 #include "zesort_internal.h"
 
-#define SKIP_EXIT 77 /* meson's "skipped" exit status */
 
 static zesort_backend g_backend;
 static zesort_algo g_algo;
@@ -394,11 +393,8 @@ int main(int argc, char **argv)
             return usage();
     }
 
-    const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
-    if (g_backend == ZESORT_BACKEND_OPENCL && skip && strcmp(skip, "1") == 0) {
-        printf("opencl tests skipped (ZESORT_TEST_SKIP_OPENCL=1)\n");
-        return SKIP_EXIT;
-    }
+    if (g_backend == ZESORT_BACKEND_OPENCL && td_skip_opencl())
+        return TD_SKIP_EXIT;
 
     /* No device is one loud failure, not one per test. */
     zesort_status st = zesort_create(g_backend, &g_ctx);
@@ -409,13 +405,7 @@ int main(int argc, char **argv)
     }
     printf("device: %s\n", zesort_context_device(g_ctx));
 
-    SRunner *sr = srunner_create(backend_suite(small, large, options));
-    if (!getenv("CK_FORK"))
-        srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    td_free_all();
+    int rc = td_run_suite(backend_suite(small, large, options));
     zesort_destroy(g_ctx);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rc;
 }

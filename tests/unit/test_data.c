@@ -2,6 +2,7 @@
 #include "test_data.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,4 +110,25 @@ int64_t td_first_diff(const uint32_t *a, const uint32_t *b, uint64_t n)
         if (a[i] != b[i])
             return (int64_t)i;
     return -1;
+}
+
+int td_skip_opencl(void)
+{
+    const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
+    if (!skip || strcmp(skip, "1") != 0)
+        return 0;
+    printf("opencl tests skipped (ZESORT_TEST_SKIP_OPENCL=1)\n");
+    return 1;
+}
+
+int td_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    if (!getenv("CK_FORK"))
+        srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    td_free_all();
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

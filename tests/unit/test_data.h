@@ -5,6 +5,7 @@
 #ifndef ZESORT_TEST_DATA_H
 #define ZESORT_TEST_DATA_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,5 +45,18 @@ uint32_t *td_qsorted(const uint32_t *keys, uint64_t n);
 
 /* Index of the first difference, or -1 when equal. */
 int64_t td_first_diff(const uint32_t *a, const uint32_t *b, uint64_t n);
+
+/* Exit status of a skipped test (meson: 77). */
+#define TD_SKIP_EXIT 77
+
+/* 1 when ZESORT_TEST_SKIP_OPENCL=1 asks the opencl runs to be skipped (says
+ * so on stdout), else 0. */
+int td_skip_opencl(void);
+
+/* Runs suite s in this process (CK_NOFORK unless CK_FORK is set: the runners
+ * keep one device context, and a forked child would inherit the OpenCL
+ * runtime's threads), then td_free_all(). Returns EXIT_SUCCESS when every
+ * test passed, else EXIT_FAILURE. */
+int td_run_suite(Suite *s);
 
 #endif

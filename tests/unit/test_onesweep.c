@@ -27,8 +27,6 @@
 #include "test_data.h"
 #include "zesort.h"
 
-#define SKIP_EXIT 77
-
 static int g_serial; /* cpu flavor: tiles of ZS_OS_SERIAL_TILE keys */
 static zesort_context *g_ctx;
 
@@ -126,9 +124,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_onesweep cpu|portable\n");
         return 2;
     }
-    const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
-    if (skip && strcmp(skip, "1") == 0)
-        return SKIP_EXIT;
+    if (td_skip_opencl())
+        return TD_SKIP_EXIT;
     g_serial = strcmp(argv[1], "cpu") == 0;
     setenv("ZESORT_FLAVOR", argv[1], 1);
 
@@ -138,10 +135,5 @@ int main(int argc, char **argv)
     tcase_add_test(tc, many_tiles);
     tcase_add_test(tc, forced_recount);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return td_run_suite(s);
 }

@@ -36,7 +36,6 @@
 #include "test_data.h"
 #include "zesort.h"
 
-#define SKIP_EXIT 77
 
 static zesort_backend g_backend;
 static zesort_algo g_algo;
@@ -843,15 +842,9 @@ static int usage(void)
 
 static int run(Suite *s)
 {
-    SRunner *sr = srunner_create(s);
-    if (!getenv("CK_FORK"))
-        srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    td_free_all();
+    int rc = td_run_suite(s);
     zesort_destroy(g_ctx);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -882,11 +875,8 @@ int main(int argc, char **argv)
     if (!known_part(argv[3]) || strcmp(argv[3], "oracle") == 0)
         return usage();
 
-    const char *skip = getenv("ZESORT_TEST_SKIP_OPENCL");
-    if (g_backend == ZESORT_BACKEND_OPENCL && skip && strcmp(skip, "1") == 0) {
-        printf("opencl tests skipped (ZESORT_TEST_SKIP_OPENCL=1)\n");
-        return SKIP_EXIT;
-    }
+    if (g_backend == ZESORT_BACKEND_OPENCL && td_skip_opencl())
+        return TD_SKIP_EXIT;
     /* No device is one loud failure, not one per test. */
     zesort_status st = zesort_create(g_backend, &g_ctx);
     if (st != ZESORT_OK) {
