@@ -28,9 +28,7 @@ struct zs_device {
     cl_command_queue queue;
     cl_program programs[ZS_PROG_COUNT];
     cl_kernel kernels[ZS_K_COUNT];
-    int intel_gpu;
-    int has_sg;
-    zs_flavor flavor;
+    zs_flavor flavor; /* sg only on Intel GPUs with cl_intel_subgroups */
     cl_ulong max_alloc;
     cl_event events[MAX_EVENTS];
     size_t nevents;
@@ -60,11 +58,13 @@ static const char *ocl_message(zs_device *d) { return d->msg; }
 
 static zs_flavor ocl_flavor(zs_device *d) { return d->flavor; }
 
-/* The flavor a device runs (see the top of this file). Returns 0, or -1 with a
- * message when ZESORT_FLAVOR names no flavor or one the device cannot run. */
-static int choose_flavor(zs_device *d, cl_device_type type, char *msg, size_t msg_len)
+/* The flavor a device runs (see the top of this file); has_sg: an Intel GPU
+ * with cl_intel_subgroups. Returns 0, or -1 with a message when ZESORT_FLAVOR
+ * names no flavor or one the device cannot run. */
+static int choose_flavor(zs_device *d, int has_sg, cl_device_type type, char *msg,
+                         size_t msg_len)
 {
-    d->flavor = d->has_sg ? ZS_FLAVOR_SG
+    d->flavor = has_sg ? ZS_FLAVOR_SG
                 : (type & CL_DEVICE_TYPE_CPU) ? ZS_FLAVOR_CPU : ZS_FLAVOR_PORTABLE;
     const char *forced = getenv("ZESORT_FLAVOR");
     if (!forced || !*forced)
@@ -72,7 +72,7 @@ static int choose_flavor(zs_device *d, cl_device_type type, char *msg, size_t ms
     const zs_flavor all[] = {ZS_FLAVOR_SG, ZS_FLAVOR_PORTABLE, ZS_FLAVOR_CPU};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(forced, zs_flavor_name(all[i])) == 0) {
-            if (all[i] == ZS_FLAVOR_SG && !d->has_sg) {
+            if (all[i] == ZS_FLAVOR_SG && !has_sg) {
                 snprintf(msg, msg_len, "ZESORT_FLAVOR=sg: this OpenCL device has no Intel "
                          "sub-groups (cl_intel_subgroups)");
                 return -1;
@@ -201,7 +201,7 @@ static zesort_status build_program(zs_device *d, zs_program prog)
 {
     if (d->programs[prog])
         return ZESORT_OK;
-    if (d->intel_gpu && d->flavor == ZS_FLAVOR_SG && try_native(d, prog, &d->programs[prog]))
+    if (d->flavor == ZS_FLAVOR_SG && try_native(d, prog, &d->programs[prog]))
         return ZESORT_OK;
     const zs_flavor flavor = d->flavor;
     const char *src = zs_program_source(prog);
@@ -369,9 +369,9 @@ zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops 
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
-    d->intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
-    d->has_sg = d->intel_gpu && strstr(ext, "cl_intel_subgroups") != NULL;
-    if (choose_flavor(d, type, msg, msg_len) != 0) {
+    const int intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
+    if (choose_flavor(d, intel_gpu && strstr(ext, "cl_intel_subgroups") != NULL, type, msg,
+                      msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }

@@ -160,7 +160,7 @@ static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_form
         char prefix[96];
         snprintf(prefix, sizeof prefix, "zeModuleCreate (program %s, %s, %s flavor)",
                  zs_program_name(b->program), b->target,
-                 b->flavor == ZS_FLAVOR_SG ? "sg" : "portable");
+                 zs_flavor_name(b->flavor));
         log_into(log, prefix, r, msg, msg_len);
     }
     if (log)
