@@ -225,12 +225,13 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     for (uint b = 0; b < OS_BINS; ++b)
         atomic_xchg(tile == 0 ? &mine[OS_BINS + b] : &mine[b], count[b]);
 
-    /* a bin stays open until it meets a published inclusive prefix or tile 0 */
-    uint open = tile == 0 ? 0u : OS_BINS;
+    /* a bin stays open until it meets a published inclusive prefix; the walk
+     * ends there or after tile 0, whose count is its inclusive prefix */
+    uint open = OS_BINS;
     uint is_open[OS_BINS];
     for (uint b = 0; b < OS_BINS; ++b)
-        is_open[b] = open != 0u;
-    for (uint t = tile; open != 0u;) {
+        is_open[b] = 1;
+    for (uint t = tile; t > 0 && open != 0u;) {
         --t;
         __global uint *st = status + (ulong)t * 2u * OS_BINS;
         int recounted = 0;
@@ -255,10 +256,6 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
                 aggregate = recount[b];
             }
             exclusive[b] += aggregate;
-            if (t == 0) { /* tile 0's count is its inclusive prefix */
-                is_open[b] = 0;
-                --open;
-            }
         }
     }
 
