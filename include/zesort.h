@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "zesort_version.h" /* ZESORT_VERSION_MAJOR / _MINOR / _PATCH / _STRING */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -144,6 +146,11 @@ const char *zesort_backend_name(zesort_backend backend);
 const char *zesort_algo_name(zesort_algo algo);
 int zesort_parse_backend(const char *name, zesort_backend *out);
 int zesort_parse_algo(const char *name, zesort_algo *out);
+
+/** The library's version, "MAJOR.MINOR.PATCH" (static string). It equals
+ *  ZESORT_VERSION_STRING of the headers the library was built with; a program
+ *  can compare the two to detect headers and library from different versions. */
+const char *zesort_version(void);
 
 /** Build facts: comma separated Intel targets with an embedded native binary,
  *  and the embedded SPIR-V flavors ("sg,portable"). Static strings. */

@@ -75,7 +75,7 @@ int cli_cmd_info(int argc, char **argv)
         strcat(usable, zesort_backend_name(all_backends[i]));
     }
 
-    printf("version: %s\n", zesort_cli_version);
+    printf("version: %s\n", zesort_version());
     printf("backends: %s\n", usable[0] ? usable : "none");
     for (size_t i = 0; i < N_BACKENDS; ++i) {
         if (ctx[i])

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return finish_stdout(cli_print_help(NULL) == 0 ? 0 : 1);
     if (strcmp(cmd, "--version") == 0) {
-        printf("zesort %s\n", zesort_cli_version);
+        printf("zesort %s\n", zesort_version());
         return finish_stdout(0);
     }
     if (strcmp(cmd, "help") == 0) {

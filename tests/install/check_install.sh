@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# check_install.sh BUILD_DIR SOURCE_DIR ZE_DRIVER — zesort used as an installed
+# library, as a user would: `meson install` into a temporary DESTDIR, then,
+# in a directory outside the source tree and with nothing but the installed
+# files and pkg-config, build and run
+#   * the README's C example (tests/examples/sort_example.c), shared and static,
+#   * a C++17 translation unit that includes every public header,
+#   * the README's CMake snippet (tests/install/cmake/CMakeLists.txt),
+#   * the README's Level Zero interop example (tests/examples/ze_interop_example.c),
+#     shared and static, on the test driver ZE_DRIVER with the validation layer,
+# and check what is installed: files, soname, and that libzesort.so exports
+# zesort_* symbols only.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+driver=$3
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+stage=$(mktemp -d /tmp/zesort-install.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+
+DESTDIR="$stage/root" meson install -C "$build" --no-rebuild --quiet >"$stage/install.log" 2>&1 ||
+    { cat "$stage/install.log" >&2; fail "meson install"; }
+
+pc=$(find "$stage/root" -name zesort.pc)
+[ -n "$pc" ] || fail "zesort.pc not installed"
+# The .pc file names the final prefix (the staging tree is not there yet): a
+# copy whose prefix points into the staging tree stands in for it. Every other
+# path in it is relative to ${prefix}, which this also checks.
+grep -q '^prefix=' "$pc" || fail "zesort.pc has no prefix variable"
+mkdir "$stage/pkgconfig"
+sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$pc" >"$stage/pkgconfig/zesort.pc"
+export PKG_CONFIG_PATH="$stage/pkgconfig"
+prefix=$(pkg-config --variable=prefix zesort)
+libdir=$(pkg-config --variable=libdir zesort)
+includedir=$(pkg-config --variable=includedir zesort)
+[ -d "$libdir" ] && [ -d "$includedir" ] || fail "zesort.pc: libdir/includedir not under its prefix"
+version=$(pkg-config --modversion zesort)
+
+# ---- what is installed ----------------------------------------------------
+for f in "$prefix/bin/zesort" "$prefix/bin/zesort-ze-runner" \
+         "$includedir/zesort.h" "$includedir/zesort_ze.h" "$includedir/zesort_version.h" \
+         "$libdir/libzesort.a" "$libdir/libzesort.so.0" "$libdir/libzesort.so.$version" \
+         "$libdir/libzesort.so"; do
+    [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
+done
+for h in "$src"/include/*.h; do
+    [ -e "$includedir/$(basename "$h")" ] || fail "public header not installed: $(basename "$h")"
+done
+soname=$(objdump -p "$libdir/libzesort.so.0" | awk '$1 == "SONAME" {print $2}')
+[ "$soname" = libzesort.so.0 ] || fail "soname is '$soname', want libzesort.so.0"
+exported=$(nm -D --defined-only "$libdir/libzesort.so" | awk '{print $NF}')
+[ -n "$exported" ] || fail "libzesort.so exports nothing"
+others=$(grep -v '^zesort_' <<<"$exported" || true)
+[ -z "$others" ] || fail "libzesort.so exports non-zesort_* symbols: $(echo $others)"
+echo "installed: $(ls "$libdir" | grep zesort | tr '\n' ' ')+ headers, zesort.pc $version, bin/"
+echo "exports: $(wc -l <<<"$exported") symbols, all zesort_*"
+[ "$("$prefix/bin/zesort" --version)" = "zesort $version" ] || fail "zesort --version"
+
+# ---- a user's programs, built outside the source tree -------------------
+work=$stage/user
+mkdir "$work"
+cp "$src/tests/examples/sort_example.c" "$src/tests/examples/ze_interop_example.c" \
+   "$src/tests/install/all_headers.cpp" "$work/"
+cd "$work"
+cflags=$(pkg-config --cflags zesort)
+libs=$(pkg-config --libs zesort)
+# Static: the same flags with --static, libzesort.a instead of the .so.
+static_libs=$(pkg-config --libs --static zesort | sed 's/-lzesort\b/-l:libzesort.a/')
+warn="-Wall -Wextra -Werror"
+
+cc -std=c11 $warn sort_example.c $cflags $libs -o sort_shared
+cc -std=c11 $warn sort_example.c $cflags $static_libs -o sort_static
+c++ -std=c++17 $warn all_headers.cpp $cflags $libs -o all_headers
+cc -std=c11 $warn ze_interop_example.c $cflags $libs -o ze_shared
+cc -std=c11 $warn ze_interop_example.c $cflags $static_libs -o ze_static
+
+needs() { objdump -p "$1" | awk '$1 == "NEEDED" {print $2}'; }
+needs sort_shared | grep -qx libzesort.so.0 || fail "sort_shared does not load libzesort.so.0"
+! needs sort_static | grep -q libzesort || fail "sort_static still needs libzesort.so"
+! needs ze_static | grep -q libzesort || fail "ze_static still needs libzesort.so"
+
+expect="0 7 7 19 19 42 3000000000"
+run_check() { # NAME EXPECTED-SUFFIX COMMAND...
+    local name=$1 want=$2
+    shift 2
+    local out
+    out=$("$@") || fail "$name exited $?: $out"
+    [[ "$out" == *": $want" ]] || fail "$name printed '$out', want '...: $want'"
+    echo "$name: $out"
+}
+run_check sort_shared "$expect" env LD_LIBRARY_PATH="$libdir" ./sort_shared
+run_check sort_static "$expect" ./sort_static
+LD_LIBRARY_PATH="$libdir" ./all_headers || fail "all_headers"
+# The interop example on the Level Zero test driver, validation layer on.
+ze_env=(ZE_ENABLE_ALT_DRIVERS="$driver" ZE_ENABLE_VALIDATION_LAYER=1
+        ZE_ENABLE_PARAMETER_VALIDATION=1 OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd)
+run_check ze_shared "$expect" env "${ze_env[@]}" LD_LIBRARY_PATH="$libdir" ./ze_shared
+run_check ze_static "$expect" env "${ze_env[@]}" ./ze_static
+# CMake, through the README's pkg_check_modules snippet.
+mkdir cmake_user
+cp "$src/tests/install/cmake/CMakeLists.txt" sort_example.c cmake_user/
+cmake -S cmake_user -B cmake_build >cmake.log 2>&1 || { cat cmake.log >&2; fail "cmake configure"; }
+cmake --build cmake_build >>cmake.log 2>&1 || { cat cmake.log >&2; fail "cmake build"; }
+run_check cmake_sort "$expect" env LD_LIBRARY_PATH="$libdir" cmake_build/sort_example
+echo "PASS"
