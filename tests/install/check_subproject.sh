@@ -22,6 +22,10 @@ cd "$work/user"
 meson setup build -Dzesort:intel_targets=skl -Dzesort:tests=disabled -Dzesort:cli=false \
     -Dzesort:ze_runner=false -Dzesort:boost_peer=disabled >"$work/setup.log" 2>&1 ||
     { cat "$work/setup.log" >&2; fail "meson setup of the user's project"; }
+# A library-only build looks for none of the test tools.
+if grep -E "dependency check|llvm-spirv|spirv-val|Checking for .*check" "$work/setup.log"; then
+    fail "a -Dtests=disabled build looked for a test-only tool (above)"
+fi
 ninja -C build sort_example >"$work/build.log" 2>&1 ||
     { tail -30 "$work/build.log" >&2; fail "building the user's project"; }
 out=$(build/sort_example) || fail "sort_example exited $?"
