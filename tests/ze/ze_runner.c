@@ -619,23 +619,25 @@ static struct {
 
 /* Finds device `index` over all drivers. 0 found, 77 no driver/device,
  * -N: only N devices. */
-static int ze_find_device(uint64_t index, int64_t *ndevices)
+static int ze_find_device(uint64_t index, int64_t *ndevices, char *why, size_t why_len)
 {
     ze_result_t r = zeInit(0);
     if (r != ZE_RESULT_SUCCESS) {
         /* Stop here: the Debian loader crashes in zeDriverGet after a failed zeInit. */
-        note("SKIP: no Level Zero driver (zeInit: 0x%x)", (unsigned)r);
+        snprintf(why, why_len, "no Level Zero driver (zeInit: 0x%x)", (unsigned)r);
         return 77;
     }
     uint32_t nd = 0;
     if (zeDriverGet(&nd, NULL) != ZE_RESULT_SUCCESS || nd == 0) {
-        note("SKIP: no Level Zero driver (zeDriverGet: %u drivers)", nd);
+        snprintf(why, why_len, "no Level Zero driver (zeDriverGet: %u drivers)", nd);
         return 77;
     }
     ze_driver_handle_t drivers[16];
     nd = nd > 16 ? 16 : nd;
-    if (zeDriverGet(&nd, drivers) != ZE_RESULT_SUCCESS)
+    if (zeDriverGet(&nd, drivers) != ZE_RESULT_SUCCESS) {
+        snprintf(why, why_len, "no Level Zero driver (zeDriverGet failed)");
         return 77;
+    }
     uint64_t seen = 0;
     for (uint32_t d = 0; d < nd; d++) {
         uint32_t n = 0;
@@ -657,7 +659,7 @@ static int ze_find_device(uint64_t index, int64_t *ndevices)
     }
     *ndevices = (int64_t)seen;
     if (seen == 0) {
-        note("SKIP: no Level Zero device");
+        snprintf(why, why_len, "no Level Zero device (%u drivers)", nd);
         return 77;
     }
     return -1;
@@ -1073,10 +1075,10 @@ int main(int argc, char **argv)
     char device_desc[600] = "";
     if (use_interop || device_given) {
         int64_t ndev = 0;
-        int f = ze_find_device(device_index, &ndev);
+        int f = ze_find_device(device_index, &ndev, skip_reason, sizeof skip_reason);
         if (f == 77) {
             skip_all = 1;
-            snprintf(skip_reason, sizeof skip_reason, "no Level Zero driver or device");
+            note("SKIP: %s", skip_reason);
         } else if (f < 0) {
             usage_error("bad --device value '%" PRIu64 "': there are %" PRId64
                         " Level Zero devices (0..%" PRId64 ")", device_index, ndev, ndev - 1);
