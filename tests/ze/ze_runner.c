@@ -722,6 +722,13 @@ static char *ze_setup(size_t stage_bytes)
 
 static void ze_teardown(void)
 {
+    /* Lists first: a regular list refers to the sorter's kernels. */
+    if (z.regular)
+        zeCommandListDestroy(z.regular);
+    if (z.imm)
+        zeCommandListDestroy(z.imm);
+    if (z.queue)
+        zeCommandQueueDestroy(z.queue);
     zesort_ze_destroy(z.sorter);
     if (z.stage)
         zeMemFree(z.ctx, z.stage);
@@ -731,12 +738,6 @@ static void ze_teardown(void)
         zeEventDestroy(z.sorted);
     if (z.pool)
         zeEventPoolDestroy(z.pool);
-    if (z.regular)
-        zeCommandListDestroy(z.regular);
-    if (z.imm)
-        zeCommandListDestroy(z.imm);
-    if (z.queue)
-        zeCommandQueueDestroy(z.queue);
     if (z.ctx)
         zeContextDestroy(z.ctx);
 }
