@@ -76,6 +76,7 @@ bad = [
     (["--corrupt", "99999", "--sizes", "1"], "--corrupt"),
     (["--frobnicate"], "--frobnicate"),
     (["stray"], "stray"),
+    (["--api", "interop", "--scan", "host", "--algo", "cm4"], "--scan"),  # no case left
 ]
 for args, name in bad:
     r = run(args)
@@ -220,6 +221,12 @@ check(all(n.endswith(" pairs descending bits=3:17") for n in names2),
 r, tap, junit = tap_junit_run(matrix2, 0)
 check("# seed 7," in r.stdout, "the seed is printed")
 check(all(c[0] for c in tap), "every bit-range case passes")
+
+# A device index past the last device is a usage error too (it needs the driver).
+r = run(["--device", "4096", "--sizes", "1"])
+check(r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+      and r.stderr.startswith(PROG + ": ") and "--device" in r.stderr,
+      "--device past the last device: exit 2 naming --device, got %d %r" % (r.returncode, r.stderr))
 
 # A corrupted case fails, alone, in TAP and JUnit; the table names it too.
 small = ["--sizes", "0,5", "--dists", "uniform", "--algo", "cm4"]

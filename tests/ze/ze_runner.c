@@ -72,8 +72,9 @@
  * errors="0" skipped= time= timestamp=> with <properties> (device, seed,
  * options) and one <testcase name="<description>" classname="zesort-ze-runner.host"
  * (or "zesort-ze-runner.interop") time="<seconds>"> per case, holding a
- * <failure message= type=> for a failed case and <skipped message=> for a
- * skipped one. --tap and --junit may be given together; the table is printed
+ * <failure message= type=> for a failed case (type "wrong-result", or
+ * "sort-error" when the sort or the set-up returned an error) and <skipped
+ * message=> for a skipped one. --tap and --junit may be given together; the table is printed
  * when --tap is not given. A case's time is the wall-clock time of the sort
  * only: host, the zesort_sort call; interop, the append (which builds the
  * kernels on the first use), the execution and the wait; not the data
@@ -82,10 +83,17 @@
  * n = 0 it just reports the case failed): a way to check that a CI pipeline
  * notices a failing case.
  *
- * Exit status: 0 every case passed (or was skipped), 1 a case failed (or
- * something else went wrong), 2 usage error (one line on stderr, starting
- * with "zesort-ze-runner: ", naming the argument), 77 no Level Zero driver
- * or device (every case reported skipped in TAP and JUnit).
+ * Exit status: 0 every case passed (or was skipped), 1 a case failed or
+ * something else went wrong (a set-up failure — zesort_create, the interop
+ * context, host memory — reports every case failed with its message), 2
+ * usage error: an unknown option, a missing value, a bad value (unknown
+ * name, a name given twice, an empty list or entry, more than 32 entries, a
+ * size that is not a decimal 0..ZESORT_MAX_KEYS or does not fit in memory,
+ * a bad LO:HI, a --device index past the last device, a --corrupt number
+ * past the last case, an unwritable --junit file, options that select no
+ * case); one line on stderr, starting with "zesort-ze-runner: ", naming the
+ * argument, nothing on stdout. 77: no Level Zero driver or device (every
+ * case reported skipped, "# SKIP", in TAP and JUnit).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -460,8 +468,9 @@ static int write_junit(FILE *f, const run_case *cases, const result *res, int nc
     int failures = 0, errors = 0, skipped = 0;
     double total = 0;
     for (int i = 0; i < ncases; i++) {
-        failures += res[i].verdict == R_FAIL;
-        errors += res[i].verdict == R_ERROR;
+        /* a wrong result and a sort that returned an error are both a
+         * <failure> (its type tells which); errors="0" */
+        failures += res[i].verdict == R_FAIL || res[i].verdict == R_ERROR;
         skipped += res[i].verdict == R_SKIP;
         total += res[i].ms;
     }
@@ -498,8 +507,6 @@ static int write_junit(FILE *f, const run_case *cases, const result *res, int nc
             xml_escaped(f, msg);
             fprintf(f, "\"/>\n");
         } else {
-            /* A wrong result is a failure, a sort that returned an error too
-             * (type tells which): both count in failures="". */
             fprintf(f, ">\n      <failure type=\"%s\" message=\"",
                     res[i].verdict == R_FAIL ? "wrong-result" : "sort-error");
             xml_escaped(f, msg);
@@ -1030,6 +1037,9 @@ int main(int argc, char **argv)
                                                          onesweep ? -1 : scans[s], dists[d],
                                                          sizes[k]};
                 }
+    if (ncases == 0) /* only interop variants, no onesweep, --scan host */
+        usage_error("bad --scan value: appended (interop) sorts have no host scan: the options "
+                    "select no case");
     if (corrupt > (uint64_t)ncases)
         usage_error("bad --corrupt value '%" PRIu64 "': there are only %d cases", corrupt, ncases);
 
@@ -1058,6 +1068,21 @@ int main(int argc, char **argv)
                         " MiB of host memory, this machine has %" PRIu64 " MiB",
                         need >> 20, ((uint64_t)pages * (uint64_t)page) >> 20);
     }
+    /* Devices: the interop device (an index that does not exist is a usage
+     * error), then the host API's context. No driver: every case is skipped;
+     * a failed set-up: every case fails (the counts stay those of --list). */
+    zesort_context *ctx = NULL;
+    int skip_all = 0, fail_all = 0, exit_status = 0;
+    char all_reason[512] = "", device_desc[600] = "";
+    if (use_interop || device_given) {
+        int64_t ndev = 0;
+        int f = ze_find_device(device_index, &ndev, all_reason, sizeof all_reason);
+        if (f == 77)
+            skip_all = 1;
+        else if (f < 0)
+            usage_error("bad --device value '%" PRIu64 "': there are %" PRId64
+                        " Level Zero devices (0..%" PRId64 ")", device_index, ndev, ndev - 1);
+    }
     FILE *junit = NULL;
     if (junit_path) {
         junit = fopen(junit_path, "w");
@@ -1065,49 +1090,28 @@ int main(int argc, char **argv)
             usage_error("bad --junit value '%s': cannot write: %s", junit_path, strerror(errno));
     }
     time_t started = time(NULL);
-
     if (tap_mode)
         printf("TAP version 13\n");
-
-    /* Devices. */
-    zesort_context *ctx = NULL;
-    int skip_all = 0, exit_status = 0;
-    char skip_reason[512] = "";
-    char device_desc[600] = "";
-    if (use_interop || device_given) {
-        int64_t ndev = 0;
-        int f = ze_find_device(device_index, &ndev, skip_reason, sizeof skip_reason);
-        if (f == 77) {
-            skip_all = 1;
-            note("SKIP: %s", skip_reason);
-        } else if (f < 0) {
-            usage_error("bad --device value '%" PRIu64 "': there are %" PRId64
-                        " Level Zero devices (0..%" PRId64 ")", device_index, ndev, ndev - 1);
-        }
-    }
     if (!skip_all && use_host) {
         zesort_status st = zesort_create(ZESORT_BACKEND_LEVEL_ZERO, &ctx);
         if (st == ZESORT_ERROR_NO_DEVICE) {
             skip_all = 1;
-            snprintf(skip_reason, sizeof skip_reason, "no Level Zero device: %s",
+            snprintf(all_reason, sizeof all_reason, "no Level Zero device: %s",
                      zesort_last_error(NULL));
-            note("SKIP: %s", skip_reason);
         } else if (st != ZESORT_OK) {
-            fprintf(stderr, PROG ": zesort_create(level-zero): %s: %s\n", zesort_status_name(st),
-                    zesort_last_error(NULL));
-            note("FAIL: zesort_create(level-zero): %s: %s", zesort_status_name(st),
-                 zesort_last_error(NULL));
-            return 1;
+            fail_all = 1;
+            snprintf(all_reason, sizeof all_reason, "zesort_create(level-zero): %s: %s",
+                     zesort_status_name(st), zesort_last_error(NULL));
         } else {
             snprintf(device_desc, sizeof device_desc, "host: %s", zesort_context_device(ctx));
             note("host API device: %s", zesort_context_device(ctx));
         }
     }
-    if (!skip_all && use_interop) {
+    if (!skip_all && !fail_all && use_interop) {
         note("interop device %" PRIu64 ": %s", device_index, z.device_name);
         snprintf(device_desc + strlen(device_desc), sizeof device_desc - strlen(device_desc),
                  "%sinterop: %s", device_desc[0] ? "; " : "", z.device_name);
-    } else if (!skip_all && device_given) {
+    } else if (!skip_all && !fail_all && device_given) {
         note("note: --device applies to interop cases only; the host API uses the default device");
     }
 
@@ -1116,18 +1120,27 @@ int main(int argc, char **argv)
     values = malloc(max_n * sizeof *values);
     ref = malloc(max_n * sizeof *ref);
     result *results = calloc((size_t)(ncases ? ncases : 1), sizeof *results);
-    if (!input || !keys || !values || !ref || !results) {
-        fprintf(stderr, PROG ": out of host memory for %" PRIu64 " keys\n", max_n);
-        note("FAIL: out of host memory");
+    if (!results) {
+        fprintf(stderr, PROG ": out of host memory\n");
         return 1;
     }
-    if (!skip_all && use_interop) {
+    if (!skip_all && !fail_all && (!input || !keys || !values || !ref)) {
+        fail_all = 1;
+        snprintf(all_reason, sizeof all_reason, "out of host memory for %" PRIu64 " keys", max_n);
+    }
+    if (!skip_all && !fail_all && use_interop) {
         char *err = ze_setup((size_t)max_n * 8 + 64);
         if (err) {
-            fprintf(stderr, PROG ": %s\n", err);
-            note("FAIL: %s", err);
-            return 1;
+            fail_all = 1;
+            snprintf(all_reason, sizeof all_reason, "%s", err);
+            free(err);
         }
+    }
+    if (skip_all)
+        note("SKIP: %s", all_reason);
+    if (fail_all) {
+        fprintf(stderr, PROG ": %s\n", all_reason);
+        note("FAIL: %s", all_reason);
     }
     note("seed %" PRIu64 ", %s%s%s, %d cases", seed, cfg.pairs ? "key/value pairs" : "keys only",
          cfg.descending ? ", descending" : "", cfg.bits_given ? ", bit range" : "", ncases);
@@ -1136,7 +1149,7 @@ int main(int argc, char **argv)
 
     /* Table header and rows: a row is a run of cases that differ only in n. */
     int failures = 0, skips = 0, first_failure = -1;
-    if (!tap_mode && !skip_all) {
+    if (!tap_mode && !skip_all && !fail_all) {
         printf("%-26s %-4s %-8s %-6s %-10s", "api", "type", "algo", "scan", "dist");
         for (int s = 0; s < nsizes; s++)
             printf(" %8" PRIu64, sizes[s]);
@@ -1145,9 +1158,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < ncases; i++) {
         const run_case *c = &cases[i];
         result *r = &results[i];
-        if (skip_all) {
-            r->verdict = R_SKIP;
-            r->message = strdup(skip_reason);
+        if (skip_all || fail_all) {
+            r->verdict = skip_all ? R_SKIP : R_ERROR;
+            r->message = strdup(all_reason);
+            failures += fail_all;
         } else {
             int row_start = i % nsizes == 0;
             if (!tap_mode && row_start) {
@@ -1201,6 +1215,8 @@ int main(int argc, char **argv)
 
     if (skip_all) {
         exit_status = 77;
+    } else if (fail_all) {
+        exit_status = 1;
     } else {
         note("%d of %d cases passed%s", ncases - failures - skips, ncases,
              skips ? ", some skipped (algorithm unsupported on this device)" : "");
