@@ -1,14 +1,16 @@
 /*
  * cm_radix.cl — the C-for-Metal radix sort design, one pass over a digit of
  * RADIX_BITS bits (2 or 4, given with -D). One sub-group of 32 lanes (one
- * hardware thread on Intel) owns one chunk of 256 keys and walks it in 8
- * batches of 32 keys, exactly as the CM tutorial's threads do.
+ * hardware thread on Intel) owns one chunk of ZS_CHUNK_KEYS (256) keys and
+ * walks it in ZS_CM_BATCHES (8) batches of 32 keys, exactly as the CM
+ * tutorial's threads do (sizes: zesort_tuning.h).
  *
- * Build defines: RADIX_BITS (2|4), ZS_FLAVOR_SG (0|1), ZS_KEY64 (0: 32-bit
- * keys, 1: 64-bit keys), ZS_PAIRS (1: u32 values move with their keys).
+ * Build defines: RADIX_BITS (2|4), ZS_FLAVOR_SG (0|1), ZS_SERIAL (0|1: the
+ * serial flavor), ZS_KEY64 (0: 32-bit keys, 1: 64-bit keys), ZS_PAIRS (1: u32
+ * values move with their keys).
  * n is read from params[0] so one launch grid (sized for the largest n) also
  * serves sorts whose n is only known on the device.
- * Tables are bin-major: table[bin * chunks + chunk], chunks = ceil(n / 256).
+ * Tables are bin-major: table[bin * chunks + chunk], chunks = ceil(n / CHUNK_KEYS).
  *
  * Key order: keys are stored untouched; every pass computes its digit from
  * the *ordered* key (signed: sign bit flipped; float: all bits flipped when
@@ -19,6 +21,7 @@
  */
 #include "zesort_keys.h"
 #include "zesort_subgroup.h"
+#include "zesort_tuning.h"
 
 #if !defined(RADIX_BITS) || (RADIX_BITS != 2 && RADIX_BITS != 4)
 #error "RADIX_BITS must be 2 or 4"
@@ -28,19 +31,19 @@
 #endif
 
 #define BINS (1u << RADIX_BITS)
-#define CHUNK_KEYS 256u
-#define BATCHES (CHUNK_KEYS / ZS_LANES)
+#define CHUNK_KEYS ZS_CHUNK_KEYS /* zesort_tuning.h */
+#define BATCHES ZS_CM_BATCHES
 
 inline ulong zs_chunk_count(uint n) { return ((ulong)n + CHUNK_KEYS - 1u) / CHUNK_KEYS; }
 
 #if ZS_SERIAL
 #include "zesort_serial.h"
 /*
- * cpu flavor: work-item `chunk` walks its chunk's keys in order. Count keeps
- * one counter per bin; bucket keeps each bin's next free slot and bumps it per
- * key, which is stable for the same reason the lane masks are: equal digits
- * leave in input order. Work-groups of 32 items (32 chunks) keep PoCL's
- * per-group cost low.
+ * serial flavor: work-item `chunk` walks its chunk's keys in order. Count
+ * keeps one counter per bin; bucket keeps each bin's next free slot and bumps
+ * it per key, which is stable for the same reason the lane masks are: equal
+ * digits leave in input order. Work-groups of 32 items (32 chunks) keep
+ * PoCL's per-group cost low.
  */
 inline ulong cm_serial_end(ulong chunk, uint n)
 {

@@ -3,7 +3,8 @@
 
 For each program (cm2, cm4, scan, onesweep) and flavor (sg, portable) this
 makes the SPIR-V (ocloc -spv_only), and for the sg flavor a native binary per
-Intel target; the cpu flavor only gets build options (source builds). It writes one C file with the byte arrays, the OpenCL C source of each
+Intel target; the serial flavor only gets build options (source builds). It
+writes one C file with the byte arrays, the OpenCL C source of each
 program (local #includes inlined, for devices that build from source), and the
 lookup tables declared in src/kernel_blobs.h. Any ocloc failure fails the build.
 """
@@ -31,11 +32,11 @@ for _pairs in (0, 1):
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", "_PAIRS" if _pairs else ""),
                          "onesweep.cl", "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
-# (enum, defines, embedded as SPIR-V and native binaries). The cpu flavor is
+# (enum, defines, embedded as SPIR-V and native binaries). The serial flavor is
 # built from source only: it is for CPU OpenCL devices (PoCL), which take source.
 FLAVORS = [("ZS_FLAVOR_SG", "-DZS_FLAVOR_SG=1 -cl-std=CL2.0", True),
            ("ZS_FLAVOR_PORTABLE", "-DZS_FLAVOR_SG=0 -cl-std=CL1.2", True),
-           ("ZS_FLAVOR_CPU", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1 -cl-std=CL1.2", False)]
+           ("ZS_FLAVOR_SERIAL", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1 -cl-std=CL1.2", False)]
 
 
 def inline_includes(path, seen=None):
@@ -87,6 +88,9 @@ def main():
     ap.add_argument("--srcdir", required=True)
     ap.add_argument("--targets", required=True, help="comma separated ocloc targets")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--defines", default="",
+                    help="extra -D options for every program (tests: a retuned "
+                         "zesort_tuning.h; the library must be built with the same)")
     args = ap.parse_args()
     targets = [t for t in args.targets.split(",") if t]
     if not targets:
@@ -98,7 +102,7 @@ def main():
         for flavor, flavor_defines, embedded in FLAVORS:
             if not embedded:
                 continue
-            opts = "-I%s %s %s" % (args.srcdir, defines, flavor_defines)
+            opts = "-I%s %s %s %s" % (args.srcdir, defines, flavor_defines, args.defines)
             jobs.append((prog, flavor, "spirv", src_path, "skl", opts, True))
             if flavor == "ZS_FLAVOR_SG":
                 for t in targets:
@@ -139,8 +143,9 @@ def main():
     out.append("\nconst char *zs_program_options(zs_program program, zs_flavor flavor)\n{")
     for prog, _src, defines in PROGRAMS:
         for flavor, flavor_defines, _embedded in FLAVORS:
-            out.append('    if (program == %s && flavor == %s) return "%s %s";'
-                       % (prog, flavor, defines, flavor_defines))
+            out.append('    if (program == %s && flavor == %s) return "%s";'
+                       % (prog, flavor, " ".join(x for x in (defines, flavor_defines,
+                                                             args.defines) if x)))
     out.append("    return NULL;\n}")
 
     out.append("""

@@ -10,13 +10,14 @@
  *                global offsets by a chained scan with decoupled look-back,
  *                scatter through local memory so writes are coalesced
  *
- * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, OS_SUBGROUPS
- * (32-lane sub-groups per work-group), OS_BATCHES (batches of 32 keys per
- * sub-group per tile). Tile = OS_SUBGROUPS * OS_BATCHES * 32 keys.
+ * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS. The shapes come
+ * from zesort_tuning.h: OS_SUBGROUPS (32-lane sub-groups per work-group),
+ * OS_BATCHES (batches of 32 keys per sub-group per tile), tile =
+ * OS_SUBGROUPS * OS_BATCHES * 32 keys.
  *
- * The cpu flavor (ZS_SERIAL) runs each tile on one work-item, in key order:
+ * The serial flavor (ZS_SERIAL) runs each tile on one work-item, in key order:
  * count, publish, look back, scatter straight to the output, with tiles of
- * OS_SERIAL_TILE keys. One-item work-groups also keep PoCL from forming
+ * ZS_OS_SERIAL_TILE keys. One-item work-groups also keep PoCL from forming
  * work-item loops around serial code, which it mis-ran here (a loop guarded
  * by `lid == 0` after the look-back loop ran once per work-item).
  *
@@ -25,44 +26,34 @@
  * a tile never waits: when a predecessor has published nothing yet, it
  * recounts that predecessor's keys itself and goes on looking back.
  *
- * Status of (tile, bin): status[tile * 512 + bin] is the tile's own count
- * (aggregate), status[tile * 512 + 256 + bin] the inclusive prefix over tiles
- * 0..tile; OS_NOT_READY until published. n <= 2^32 - 2 keeps real values
- * apart from OS_NOT_READY.
+ * Status of (tile, bin): status[tile * OS_STATUS_WORDS + bin] is the tile's
+ * own count (aggregate), status[tile * OS_STATUS_WORDS + OS_BINS + bin] the
+ * inclusive prefix over tiles 0..tile; OS_NOT_READY until published.
+ * n <= 2^32 - 2 keeps real values apart from OS_NOT_READY.
  */
 #include "zesort_keys.h"
 #include "zesort_subgroup.h"
+#include "zesort_tuning.h"
 
 #ifndef ZS_PAIRS
 #define ZS_PAIRS 0
 #endif
-#ifndef OS_SUBGROUPS
-#define OS_SUBGROUPS 8
-#endif
-#ifndef OS_BATCHES
-/* 8 batches of 64-bit keys (or of pairs) held in registers spilled on Intel
- * targets (bench/isa_report.py): those use tiles of 4 batches. Keep in step
- * with zs_os_tile() in src/plan.c. */
-#define OS_BATCHES ((ZS_KEY64 || ZS_PAIRS) ? 4 : 8)
-#endif
+/* Shapes from zesort_tuning.h, which the planner reads too. */
+#define OS_SUBGROUPS ZS_OS_SUBGROUPS
+#define OS_BATCHES ((ZS_KEY64 || ZS_PAIRS) ? ZS_OS_BATCHES_WIDE : ZS_OS_BATCHES_K32)
 
-#define OS_BITS 8u
-#define OS_BINS 256u
-#define OS_MAX_PASSES 8u /* 64-bit keys */
-#define OS_NOT_READY 0xFFFFFFFFu
+#define OS_BITS ZS_OS_BITS
+#define OS_BINS ZS_OS_BINS
+#define OS_MAX_PASSES ZS_OS_MAX_PASSES
+#define OS_NOT_READY ZS_OS_NOT_READY
+#define OS_STATUS_WORDS ZS_OS_STATUS_WORDS /* per tile: aggregates, then inclusive prefixes */
+#define OS_TILE ZS_OS_TILE(ZS_SERIAL, ZS_KEY64 || ZS_PAIRS)
 #if ZS_SERIAL
-#ifndef OS_SERIAL_TILE
-/* given by the OpenCL backend from ZS_OS_SERIAL_TILE (src/plan.h), the one
- * place the planner reads it too; chosen by measurement (README, "Tuning") */
-#error "the cpu flavor needs -DOS_SERIAL_TILE=<keys per tile>"
-#endif
 #define OS_WG 1u
-#define OS_TILE OS_SERIAL_TILE
 #else
-#define OS_WG (OS_SUBGROUPS * ZS_LANES)
-#define OS_TILE (OS_WG * OS_BATCHES)
-#if OS_WG < 256
-#error "os_pass gives one bin to each work-item: OS_SUBGROUPS must be >= 8"
+#define OS_WG ZS_OS_WG
+#if OS_WG < OS_BINS
+#error "os_pass gives one bin to each work-item: ZS_OS_SUBGROUPS must be >= 8"
 #endif
 #endif
 
@@ -76,7 +67,7 @@ __kernel void os_fill(__global uint *buf, uint value, uint words)
 #if ZS_SERIAL
 #include "zesort_serial.h"
 
-/* One past the last key of tile t. (Only in the cpu flavor: the mere presence
+/* One past the last key of tile t. (Only in the serial flavor: the mere presence
  * of this unused function made IGC spill in the sg flavor's os_pass on every
  * target, bench/isa_report.py.) */
 inline ulong os_tile_end(uint t, uint n)
@@ -200,7 +191,7 @@ inline void os_serial_count(__global const zs_key *keys, uint t, uint n, uint *c
                     key_flags);
 }
 
-/* cpu flavor: the steps of the sub-group version below, done by one work-item
+/* serial flavor: the steps of the sub-group version below, done by one work-item
  * per tile: count, publish, look back (recounting a predecessor that has
  * published nothing), then scatter in key order, which keeps equal digits in
  * input order and streams each digit's keys to consecutive slots. */
@@ -213,7 +204,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     const uint n = params[0];
     const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
     /* tile ids in start order: a tile only looks back at tiles already started */
-    const uint tile = atomic_inc(&hist[OS_MAX_PASSES * OS_BINS + pass]);
+    const uint tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
     if (tile >= tiles)
         return;
 
@@ -221,7 +212,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     for (uint b = 0; b < OS_BINS; ++b)
         count[b] = exclusive[b] = 0;
     os_serial_count(keys_in, tile, n, count, shift, digit_mask, key_flags);
-    __global uint *mine = status + (ulong)tile * 2u * OS_BINS;
+    __global uint *mine = status + (ulong)tile * OS_STATUS_WORDS;
     for (uint b = 0; b < OS_BINS; ++b)
         atomic_xchg(tile == 0 ? &mine[OS_BINS + b] : &mine[b], count[b]);
 
@@ -233,7 +224,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         is_open[b] = 1;
     for (uint t = tile; t > 0 && open != 0u;) {
         --t;
-        __global uint *st = status + (ulong)t * 2u * OS_BINS;
+        __global uint *st = status + (ulong)t * OS_STATUS_WORDS;
         int recounted = 0;
         for (uint b = 0; b < OS_BINS; ++b) {
             if (!is_open[b])
@@ -309,7 +300,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 
     /* tile ids in start order: a tile only looks back at tiles already started */
     if (lid == 0)
-        shared_tile = atomic_inc(&hist[OS_MAX_PASSES * OS_BINS + pass]);
+        shared_tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
     for (uint i = lid; i < OS_SUBGROUPS * OS_BINS; i += OS_WG)
         sg_counts[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -348,8 +339,8 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     /* 2. work-item `bin` (< 256): the tile's count, sub-group prefixes, publish */
     const uint bin = lid;
 #ifdef OS_DEBUG_STALE
-    if (bin < OS_BINS && os_load(&status[(ulong)tile * 2u * OS_BINS + OS_BINS + bin]) != OS_NOT_READY)
-        atomic_inc(&hist[OS_MAX_PASSES * OS_BINS + 7]);
+    if (bin < OS_BINS && os_load(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin]) != OS_NOT_READY)
+        atomic_inc(&hist[ZS_OS_HIST_COUNTERS + 7]);
 #endif
     uint count = 0;
     if (bin < OS_BINS) {
@@ -358,7 +349,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
             sg_counts[s * OS_BINS + bin] = count;
             count += c;
         }
-        __global uint *st = status + (ulong)tile * 2u * OS_BINS;
+        __global uint *st = status + (ulong)tile * OS_STATUS_WORDS;
         atomic_xchg(tile == 0 ? &st[OS_BINS + bin] : &st[bin], count);
     }
 
@@ -378,7 +369,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         barrier(CLK_LOCAL_MEM_FENCE);
         int missing = 0;
         if (!done) {
-            __global uint *st = status + (ulong)t * 2u * OS_BINS;
+            __global uint *st = status + (ulong)t * OS_STATUS_WORDS;
             const uint inclusive = os_load(&st[OS_BINS + bin]);
             if (inclusive != OS_NOT_READY) {
                 exclusive += inclusive;
@@ -414,7 +405,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     }
     if (bin < OS_BINS) {
         if (tile != 0)
-            atomic_xchg(&status[(ulong)tile * 2u * OS_BINS + OS_BINS + bin], exclusive + count);
+            atomic_xchg(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin], exclusive + count);
         global_base[bin] = hist[pass * OS_BINS + bin] + exclusive;
     }
 

@@ -3,17 +3,24 @@
  * tables of any length: reduce-then-scan by blocks of SCAN_BLOCK entries,
  * applied recursively by the planner (level k scans the block sums of level k-1).
  *
- *   len(0) = bins * ceil(n / 256),  len(k + 1) = ceil(len(k) / SCAN_BLOCK)
+ *   len(0) = bins * ceil(n / ZS_CHUNK_KEYS),  len(k + 1) = ceil(len(k) / SCAN_BLOCK)
  *
- * Plain OpenCL C 1.2 (local memory + barriers): the same in both flavors.
+ * Plain OpenCL C 1.2 (local memory + barriers): the same in every flavor.
+ * Sizes: zesort_tuning.h. onesweep.cl has its own copies of the Hillis-Steele
+ * scan of scan_apply (os_scan_hist, os_exclusive_scan_256): sharing one scan
+ * function between os_scan_hist and os_pass made IGC spill in os_pass
+ * (bench/isa_report.py), so the copies stay; a helper shared with this file
+ * has not been tried against the ISA report.
  */
-#define SCAN_LOCAL 256u
-#define SCAN_PER_ITEM 4u
-#define SCAN_BLOCK (SCAN_LOCAL * SCAN_PER_ITEM)
+#include "zesort_tuning.h"
+
+#define SCAN_LOCAL ZS_SCAN_LOCAL
+#define SCAN_PER_ITEM ZS_SCAN_PER_ITEM
+#define SCAN_BLOCK ZS_SCAN_BLOCK
 
 inline ulong scan_level_len(uint n, uint bins, uint level)
 {
-    ulong len = (ulong)bins * (((ulong)n + 255u) / 256u);
+    ulong len = (ulong)bins * (((ulong)n + ZS_CHUNK_KEYS - 1u) / ZS_CHUNK_KEYS);
     for (uint l = 0; l < level; ++l)
         len = (len + SCAN_BLOCK - 1u) / SCAN_BLOCK;
     return len;

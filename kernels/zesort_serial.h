@@ -1,6 +1,6 @@
 /*
- * zesort_serial.h — the cpu flavor's (ZS_SERIAL) two serial steps, shared by
- * the CM kernels (a work-item per 256-key chunk) and onesweep (a work-item
+ * zesort_serial.h — the serial flavor's (ZS_SERIAL) two serial steps, shared by
+ * the CM kernels (a work-item per chunk) and onesweep (a work-item
  * per tile). Included only when ZS_SERIAL is set: the other flavors never see
  * these functions (an unused inline function once made IGC spill elsewhere).
  */

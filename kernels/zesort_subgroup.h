@@ -1,7 +1,9 @@
 /*
- * zesort_subgroup.h — the only place where the two kernel flavors differ.
+ * zesort_subgroup.h — the only place where the two sub-group kernel flavors
+ * (sg, portable) differ; the serial flavor (ZS_SERIAL, below) does not rank
+ * with sub-groups at all.
  *
- * A "sub-group" here is 32 lanes that own one 256-key chunk.
+ * A "sub-group" here is ZS_LANES (32) lanes that own one CM chunk.
  *   ZS_FLAVOR_SG = 1 : Intel sub-groups (SIMD32 hardware thread): ballot,
  *                      reduce and shuffle are register operations.
  *   ZS_FLAVOR_SG = 0 : portable OpenCL C 1.2: a work-group of 32 work-items
@@ -15,8 +17,10 @@
 #ifndef ZESORT_SUBGROUP_H
 #define ZESORT_SUBGROUP_H
 
+#include "zesort_tuning.h" /* ZS_LANES */
+
 /*
- * ZS_SERIAL = 1 — the `cpu` flavor, portable OpenCL C 1.2 for CPU devices
+ * ZS_SERIAL = 1 — the `serial` flavor, portable OpenCL C 1.2 for CPU devices
  * (PoCL): one work-item ranks a whole CM chunk or onesweep tile in key order
  * with plain counters, instead of 32 lanes building peer masks. A CPU runs a
  * work-group as a loop on one core, where emulating one ballot costs 32 loads
@@ -28,10 +32,8 @@
 #define ZS_SERIAL 0
 #endif
 #if ZS_SERIAL && ZS_FLAVOR_SG
-#error "the cpu flavor (ZS_SERIAL) is built without sub-groups"
+#error "the serial flavor (ZS_SERIAL) is built without sub-groups"
 #endif
-
-#define ZS_LANES 32u
 
 #if ZS_FLAVOR_SG
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable

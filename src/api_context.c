@@ -9,6 +9,7 @@
 
 #include "context.h"
 #include "kernel_blobs.h"
+#include "kernel_select.h"
 
 static _Thread_local char create_error[1024] = "no error";
 
@@ -70,11 +71,6 @@ int zesort_parse_algo(const char *name, zesort_algo *out)
 
 const char *zesort_aot_targets(void) { return zs_aot_target_list; }
 const char *zesort_spirv_flavors(void) { return "sg,portable"; }
-
-const char *zs_flavor_name(zs_flavor flavor)
-{
-    return flavor == ZS_FLAVOR_SG ? "sg" : flavor == ZS_FLAVOR_CPU ? "cpu" : "portable";
-}
 
 const char *zesort_context_flavor(const zesort_context *ctx)
 {

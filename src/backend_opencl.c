@@ -2,11 +2,10 @@
  * backend_opencl.c — the OpenCL device backend: buffers, copies, launches and
  * profiling-event timing on one OpenCL device (PoCL on the CPU, Intel NEO, ...).
  *
- * Program choice: on an Intel GPU the embedded native binaries (sg flavor) are
- * tried first; otherwise the embedded OpenCL C source is built — sg flavor
- * when the device has Intel sub-groups, else the cpu flavor on CPU devices
- * and the portable flavor on the others. The environment variable
- * ZESORT_FLAVOR=sg|portable|cpu overrides the choice (tests, benchmarks).
+ * Program choice (kernel_select.c): on an Intel GPU the embedded native
+ * binaries (sg flavor) are tried first; otherwise the embedded OpenCL C source
+ * is built in the flavor kernel_select.c picks for the device (sg, serial on
+ * CPU devices, portable on the others; ZESORT_FLAVOR overrides it).
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -19,6 +18,8 @@
 
 #include "device_backend.h"
 #include "kernel_blobs.h"
+#include "kernel_select.h"
+#include "test_hooks.h"
 
 #define MAX_EVENTS 4096
 
@@ -57,32 +58,6 @@ static zesort_status cl_status(zs_device *d, cl_int err, const char *what)
 static const char *ocl_message(zs_device *d) { return d->msg; }
 
 static zs_flavor ocl_flavor(zs_device *d) { return d->flavor; }
-
-/* The flavor a device runs (see the top of this file); has_sg: an Intel GPU
- * with cl_intel_subgroups. Returns 0, or -1 with a message when ZESORT_FLAVOR
- * names no flavor or one the device cannot run. */
-static int choose_flavor(zs_device *d, int has_sg, cl_device_type type, char *msg,
-                         size_t msg_len)
-{
-    d->flavor = has_sg ? ZS_FLAVOR_SG
-                : (type & CL_DEVICE_TYPE_CPU) ? ZS_FLAVOR_CPU : ZS_FLAVOR_PORTABLE;
-    const char *forced = getenv("ZESORT_FLAVOR");
-    if (!forced || !*forced)
-        return 0;
-    const zs_flavor all[] = {ZS_FLAVOR_SG, ZS_FLAVOR_PORTABLE, ZS_FLAVOR_CPU};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
-        if (strcmp(forced, zs_flavor_name(all[i])) == 0) {
-            if (all[i] == ZS_FLAVOR_SG && !has_sg) {
-                snprintf(msg, msg_len, "ZESORT_FLAVOR=sg: this OpenCL device has no Intel "
-                         "sub-groups (cl_intel_subgroups)");
-                return -1;
-            }
-            d->flavor = all[i];
-            return 0;
-        }
-    snprintf(msg, msg_len, "ZESORT_FLAVOR=%.40s: expected sg, portable or cpu", forced);
-    return -1;
-}
 
 static zesort_status ocl_alloc(zs_device *d, uint64_t bytes, zs_devptr *out)
 {
@@ -171,12 +146,12 @@ static void keep_event(zs_device *d, cl_event *ev)
         d->nevents++;
 }
 
+/* The embedded native binaries kernel_select.c names for this device, in
+ * order, until the device accepts one. */
 static int try_native(zs_device *d, zs_program prog, cl_program *out)
 {
-    for (size_t i = 0; i < zs_blob_count; ++i) {
-        const zs_blob *b = &zs_blobs[i];
-        if (b->program != prog || b->flavor != ZS_FLAVOR_SG || strcmp(b->target, "spirv") == 0)
-            continue;
+    size_t cursor = 0;
+    for (const zs_blob *b; (b = zs_next_candidate(prog, d->flavor, ZS_API_OPENCL, &cursor));) {
         size_t size = b->size;
         const unsigned char *data = b->data;
         cl_int status, err;
@@ -193,15 +168,11 @@ static int try_native(zs_device *d, zs_program prog, cl_program *out)
     return 0;
 }
 
-static const char *g_test_defines; /* zs_opencl_test_defines */
-
-void zs_opencl_test_defines(const char *defines) { g_test_defines = defines; }
-
 static zesort_status build_program(zs_device *d, zs_program prog)
 {
     if (d->programs[prog])
         return ZESORT_OK;
-    if (d->flavor == ZS_FLAVOR_SG && try_native(d, prog, &d->programs[prog]))
+    if (try_native(d, prog, &d->programs[prog]))
         return ZESORT_OK;
     const zs_flavor flavor = d->flavor;
     const char *src = zs_program_source(prog);
@@ -210,10 +181,9 @@ static zesort_status build_program(zs_device *d, zs_program prog)
     if (!p)
         return cl_status(d, err, "clCreateProgramWithSource");
     char options[512];
-    /* the cpu flavor's onesweep tile: the planner's constant, so the two agree */
-    snprintf(options, sizeof options, "%s -DOS_SERIAL_TILE=%uu %s",
-             zs_program_options(prog, flavor), ZS_OS_SERIAL_TILE,
-             g_test_defines ? g_test_defines : "");
+    const char *test_defines = zs_test_opencl_defines();
+    snprintf(options, sizeof options, "%s %s", zs_program_options(prog, flavor),
+             test_defines ? test_defines : "");
     err = clBuildProgram(p, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[512] = "";
@@ -370,8 +340,10 @@ zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops 
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
     const int intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
-    if (choose_flavor(d, intel_gpu && strstr(ext, "cl_intel_subgroups") != NULL, type, msg,
-                      msg_len) != 0) {
+    const zs_device_facts facts = {.api = ZS_API_OPENCL,
+                                   .has_sg32 = intel_gpu && strstr(ext, "cl_intel_subgroups"),
+                                   .is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0};
+    if (zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), &d->flavor, msg, msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }

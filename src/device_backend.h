@@ -40,9 +40,4 @@ zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops 
 zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
                                  char *desc, size_t desc_len, char *msg, size_t msg_len);
 
-/* Tests only: extra -D options for every OpenCL program built from source by
- * contexts created afterwards (NULL: none). The string is borrowed. Not
- * thread-safe; tests/unit/test_onesweep.c forces the look-back fallback. */
-void zs_opencl_test_defines(const char *defines);
-
 #endif

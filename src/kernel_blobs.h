@@ -1,6 +1,7 @@
 /*
  * kernel_blobs.h — kernels embedded at build time (generated kernel_blobs.c,
- * made by kernels/embed_kernels.py with ocloc). No kernel file is read at run time.
+ * made by kernels/embed_kernels.py with ocloc). No kernel file is read at run
+ * time. Which of them a device uses is decided in kernel_select.c.
  */
 #ifndef ZESORT_KERNEL_BLOBS_H
 #define ZESORT_KERNEL_BLOBS_H
@@ -9,12 +10,9 @@
 #include "plan.h"
 
 /* sg: Intel sub-groups; portable: sub-groups emulated in local memory;
- * cpu: portable with serial ranking (ZS_SERIAL, kernels/zesort_subgroup.h),
- * built from source only. */
-typedef enum zs_flavor { ZS_FLAVOR_PORTABLE = 0, ZS_FLAVOR_SG = 1, ZS_FLAVOR_CPU = 2 } zs_flavor;
-
-/* "portable", "sg" or "cpu". */
-const char *zs_flavor_name(zs_flavor flavor);
+ * serial: portable with serial ranking (ZS_SERIAL, kernels/zesort_subgroup.h),
+ * built from source only. Which one a device runs: kernel_select.h. */
+typedef enum zs_flavor { ZS_FLAVOR_PORTABLE = 0, ZS_FLAVOR_SG = 1, ZS_FLAVOR_SERIAL = 2 } zs_flavor;
 
 typedef struct zs_blob {
     zs_program program;

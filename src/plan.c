@@ -1,6 +1,7 @@
 /*
  * plan.c — the planner: which kernels run, in which order, over which buffers.
  * Knows nothing about Level Zero or OpenCL (see plan.h for the kernel interface).
+ * Every size of a kernel's shape comes from kernels/zesort_tuning.h.
  */
 #include "plan.h"
 
@@ -51,9 +52,7 @@ zs_program zs_os_program(int key64, int pairs)
 
 uint32_t zs_os_tile(int key64, int pairs, int serial)
 {
-    if (serial)
-        return ZS_OS_SERIAL_TILE;
-    return key64 || pairs ? 1024u : 2048u;
+    return ZS_OS_TILE(serial != 0, key64 || pairs);
 }
 
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
@@ -202,7 +201,8 @@ static int plan_device_scan(zs_plan *plan, unsigned bins, unsigned level)
 static int push_fill(zs_plan *plan, zs_kernel fill, zs_buffer b, uint32_t value, uint64_t words)
 {
     zs_arg a[] = {buf(b), val(value), val((uint32_t)words)};
-    return push_kernel(plan, fill, (words + ZS_OS_WG - 1) / ZS_OS_WG, ZS_OS_WG, 3, a);
+    return push_kernel(plan, fill, (words + ZS_OS_FILL_WG - 1) / ZS_OS_FILL_WG, ZS_OS_FILL_WG, 3,
+                       a);
 }
 
 static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
@@ -216,7 +216,8 @@ static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
     }
 }
 
-/* Onesweep: all histograms in one read, then one chained-scan pass per 8-bit digit. */
+/* Onesweep: all histograms in one read, then one chained-scan pass per
+ * ZS_OS_BITS-bit digit. */
 static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
 {
     const int key64 = req->key_bytes == 8;
@@ -224,9 +225,9 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
     const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
     const uint64_t tile = zs_os_tile(key64, req->pairs, req->serial);
     const uint64_t tiles = (req->n + tile - 1) / tile;
-    const uint32_t local = req->serial ? 1 : ZS_OS_WG; /* cpu flavor: a work-item per tile */
-    const unsigned passes = (req->bit_hi - req->bit_lo + 7) / 8;
-    const uint64_t hist_words = 8 * 256 + 8, status_words = tiles * 512;
+    const uint32_t local = req->serial ? 1 : ZS_OS_WG; /* serial flavor: a work-item per tile */
+    const unsigned passes = (req->bit_hi - req->bit_lo + ZS_OS_BITS - 1) / ZS_OS_BITS;
+    const uint64_t hist_words = ZS_OS_HIST_WORDS, status_words = tiles * ZS_OS_STATUS_WORDS;
 
     plan_data_buffers(req, out);
     out->buffer_bytes[ZS_BUF_OS_HIST] = hist_words * sizeof(uint32_t);
@@ -237,15 +238,15 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
     zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
     if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
         push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, local, 6, h) ||
-        push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, 256, 1, sh))
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, ZS_OS_BINS, 1, sh))
         return -1;
 
     ping_pong pp = ping_pong_start(req->pairs);
     for (unsigned p = 0; p < passes; ++p) {
-        const unsigned shift = req->bit_lo + 8 * p;
+        const unsigned shift = req->bit_lo + ZS_OS_BITS * p;
         zs_arg a[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in), buf(pp.values_out),
                       buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
-                      val(digit_mask(req, shift, 8)), val(req->key_flags), val(p)};
+                      val(digit_mask(req, shift, ZS_OS_BITS)), val(req->key_flags), val(p)};
         if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
             push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, local, 11, a))
             return -1;
@@ -261,8 +262,8 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
     const unsigned bins = 1u << bits;
     const uint64_t chunks = zs_chunks(req->n);
     const int key64 = req->key_bytes == 8;
-    /* sub-group flavors: a work-group (one sub-group) per chunk; cpu flavor: a
-     * work-item per chunk */
+    /* sub-group flavors: a work-group (one sub-group) per chunk; serial flavor:
+     * a work-item per chunk, ZS_LANES of them per work-group */
     const uint64_t groups = req->serial ? (chunks + ZS_LANES - 1) / ZS_LANES : chunks;
     /* counting never looks at values: the keys-only program serves pairs too */
     const zs_kernel count = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, 0), 0);
@@ -303,7 +304,7 @@ int zs_plan_build(const zs_plan_request *req, zs_plan *out)
     out->n = req->n;
     if (req->n == 0)
         return 0;
-    if ((req->radix_bits == 8 ? plan_onesweep(req, out) : plan_cm(req, out)) == 0)
+    if ((req->radix_bits == ZS_OS_BITS ? plan_onesweep(req, out) : plan_cm(req, out)) == 0)
         return 0;
     zs_plan_free(out);
     return -1;

@@ -8,19 +8,22 @@
  * known only on the device (indirect sorts); grids are sized for the maximum n.
  *
  *   CM programs, one per (digit bits 2|4, key width 32|64, keys|pairs), each in
- *   three flavors (sg|portable|cpu):
+ *   three flavors (sg|portable|serial):
  *     cm_count (keys, table, params, shift, digit_mask, key_flags)
  *     cm_bucket(keys_in, keys_out, values_in, values_out, table, params,
  *               shift, digit_mask, key_flags)
- *       local 32, one work-group per 256-key chunk (cpu flavor: one work-item
- *       per chunk). key_flags: bits 0-1 the
+ *       local ZS_LANES, one work-group per chunk of ZS_CHUNK_KEYS keys (serial
+ *       flavor: one work-item per chunk). key_flags: bits 0-1 the
  *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending. Keys-only
  *       programs ignore the value buffers (the plan passes the key buffers).
  *   program SCAN (flavor independent), local ZS_SCAN_LOCAL:
  *     scan_reduce(data, sums, params, bins, level)    one group per ZS_SCAN_BLOCK entries
  *     scan_apply (data, sums, params, bins, level, has_sums)
  *
- * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/256).
+ *   onesweep programs, one per (key width, keys|pairs), kernels/onesweep.cl:
+ *     os_fill, os_histogram, os_scan_hist, os_pass (see that file).
+ *
+ * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
  * Scan level lengths: len(0) = bins * chunks; len(k+1) = ceil(len(k) / ZS_SCAN_BLOCK).
  */
@@ -30,19 +33,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ZS_CHUNK_KEYS 256u   /* keys per chunk (one sub-group of 32 lanes, 8 batches) */
-#define ZS_LANES 32u         /* sub-group width of the CM kernels */
-#define ZS_SCAN_LOCAL 256u   /* work-group size of the scan kernels */
-#define ZS_SCAN_BLOCK 1024u  /* entries scanned by one scan work-group */
-#define ZS_MAX_SCAN_LEVELS 4 /* 1024^4 entries > any table of n < 2^32 keys */
-#define ZS_OS_WG 256u        /* onesweep work-group: 8 sub-groups of 32 */
-/* onesweep keys per tile: 8 sub-groups x 8 batches x 32, or x 4 batches for
- * 64-bit keys and pairs (kernels/onesweep.cl, OS_BATCHES); ZS_OS_SERIAL_TILE
- * in the cpu flavor (serial = 1), passed to its kernels as -DOS_SERIAL_TILE.
- * 65536 measured fastest on PoCL among 8192..131072 (README, "Tuning"). */
-#define ZS_OS_SERIAL_TILE 65536u
+/* Every kernel-shape size (chunk, lanes, tiles, work-groups, scan block,
+ * onesweep status layout) comes from the header the kernels include too. */
+#include "../kernels/zesort_tuning.h"
+
+#define ZS_MAX_SCAN_LEVELS 4 /* ZS_SCAN_BLOCK^4 entries > any table of n < 2^32 keys */
+/* onesweep keys per tile for a plan: ZS_OS_TILE of zesort_tuning.h. */
 uint32_t zs_os_tile(int key64, int pairs, int serial);
-#define ZS_OS_MAX_KEYS UINT64_C(4294967294) /* status words reserve 0xFFFFFFFF */
+/* status words hold ZS_OS_NOT_READY until published */
+#define ZS_OS_MAX_KEYS ((uint64_t)ZS_OS_NOT_READY - 1u)
 
 /* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2;
  * onesweep program index = ZS_PROG_OS + (key64 | pairs << 1). */
@@ -119,7 +118,7 @@ typedef struct zs_plan {
 
 /* Planner request. */
 typedef struct zs_plan_request {
-    int radix_bits;     /* 2 or 4: CM passes; 8: onesweep */
+    int radix_bits;     /* 2 or 4: CM passes; ZS_OS_BITS (8): onesweep */
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
     unsigned key_bytes; /* 4 or 8 */
@@ -127,9 +126,9 @@ typedef struct zs_plan_request {
     uint32_t key_flags; /* kernel key_flags: kind | descending << 2 */
     unsigned bit_lo;    /* digits cover bits [bit_lo, bit_hi) of the ordered key */
     unsigned bit_hi;
-    int serial;         /* 1: kernels of the cpu flavor (ZS_SERIAL): CM kernels take
-                           a work-item per chunk, onesweep a work-item per tile
-                           of ZS_OS_SERIAL_TILE keys */
+    int serial;         /* 1: kernels of the serial flavor (ZS_SERIAL): CM kernels
+                           take a work-item per chunk, onesweep a work-item per
+                           tile of ZS_OS_SERIAL_TILE keys */
 } zs_plan_request;
 
 /* key_flags of the kernels for a key type and order. */

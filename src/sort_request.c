@@ -1,10 +1,24 @@
 /*
- * sort_request.c — validation of zesort_options and the choice behind AUTO.
+ * sort_request.c — the defaults of zesort_options (zesort_options_default),
+ * their validation and the choice behind AUTO, for zesort_sort (api_sort.c)
+ * and the Level Zero interop (interop_ze.c). Depends on neither.
  */
 #include "sort_request.h"
 
 #include <stdio.h>
 #include <string.h>
+
+void zesort_options_default(zesort_options *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->key_type = ZESORT_KEY_U32;
+    opts->algo = ZESORT_ALGO_AUTO;
+    opts->scan = ZESORT_SCAN_DEVICE;
+    opts->bit_lo = 0;
+    opts->bit_hi = 0; /* the key's width */
+}
 
 unsigned zs_key_bytes(zesort_key_type t)
 {
@@ -16,17 +30,18 @@ unsigned zs_key_bytes(zesort_key_type t)
  * from these measurements (u32 keys, uniform, device scan; `zesort bench
  * --backend opencl --algo cm2,cm4,onesweep --scan device --n
  * 1k,16k,256k,1m,4m,16m` with ZESORT_FLAVOR set, PoCL 3.1 on 2 Xeon
- * (Skylake-SP) cores, 2026-11-22; Mkeys/s, median of 5 (cpu) or 3 (portable):
+ * (Skylake-SP) cores, 2026-11-22; Mkeys/s, median of 5 (serial, then named
+ * cpu) or 3 (portable):
  *
  *   flavor    algo       1K     16K    256K     1M     4M    16M
- *   cpu       cm2       2.4    19.8    24.1   29.2   41.5   39.2
- *   cpu       cm4       5.8    24.8    33.0   41.7   56.4   51.3
- *   cpu       onesweep 12.5    35.2    38.7   51.3   43.5   50.6
+ *   serial    cm2       2.4    19.8    24.1   29.2   41.5   39.2
+ *   serial    cm4       5.8    24.8    33.0   41.7   56.4   51.3
+ *   serial    onesweep 12.5    35.2    38.7   51.3   43.5   50.6
  *   portable  cm2       1.5     4.1     5.9    4.8    5.9    6.7
  *   portable  cm4       2.8     6.3    10.2    9.3    7.9    5.3
  *   portable  onesweep  3.1     6.7     8.9    8.6    9.4    5.7
  *
- * cpu flavor (what CPU devices run): onesweep up to 1M keys, cm4 from 4M,
+ * serial flavor (what CPU devices run): onesweep up to 1M keys, cm4 from 4M,
  * where onesweep's 256-way scatter per pass loses to cm4's 16-way one once
  * the keys leave the caches (at 16M the two are level). The portable flavor has no consistent winner on
  * PoCL (the three are within this machine's noise, +-15%), and it exists for
@@ -37,7 +52,7 @@ unsigned zs_key_bytes(zesort_key_type t)
  */
 static zesort_algo auto_algo(zs_flavor flavor, uint64_t n)
 {
-    if (flavor == ZS_FLAVOR_CPU && n >= ZS_AUTO_CPU_CM4_FROM)
+    if (flavor == ZS_FLAVOR_SERIAL && n >= ZS_AUTO_SERIAL_CM4_FROM)
         return ZESORT_ALGO_CM4;
     return n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
 }
@@ -75,7 +90,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
         return ZESORT_ERROR_TOO_LARGE;
     }
     memset(req, 0, sizeof *req);
-    req->radix_bits = a == ZESORT_ALGO_CM2 ? 2 : a == ZESORT_ALGO_CM4 ? 4 : 8;
+    req->radix_bits = a == ZESORT_ALGO_CM2 ? 2 : a == ZESORT_ALGO_CM4 ? 4 : (int)ZS_OS_BITS;
     req->host_scan = a != ZESORT_ALGO_ONESWEEP && o.scan == ZESORT_SCAN_HOST;
     req->n = n;
     req->key_bytes = kb / 8;
@@ -83,7 +98,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
     req->key_flags = zs_key_flags((int)o.key_type, o.descending);
     req->bit_lo = lo;
     req->bit_hi = hi;
-    req->serial = flavor == ZS_FLAVOR_CPU;
+    req->serial = flavor == ZS_FLAVOR_SERIAL;
     if (algo)
         *algo = a;
     return ZESORT_OK;

@@ -15,14 +15,15 @@
 /* Checks opts (NULL = defaults) for a sort of n keys (with values when
  * `pairs`) on a device running kernels of `flavor`, resolves AUTO (which
  * depends on the flavor) and the default bit range, and fills *req (host_scan
- * as asked; CM only; serial for the cpu flavor). Returns INVALID_ARGUMENT (bad enum or bit range) or
- * TOO_LARGE with a message in msg. *algo receives the resolved algorithm. */
+ * as asked; CM only; serial for the serial flavor). Returns INVALID_ARGUMENT
+ * (bad enum or bit range) or TOO_LARGE with a message in msg. *algo receives
+ * the resolved algorithm (algo may be NULL). */
 zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                               zs_flavor flavor, zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len);
 
-/* AUTO on the cpu flavor: cm4 from this many keys, onesweep below (the
+/* AUTO on the serial flavor: cm4 from this many keys, onesweep below (the
  * measurements are in sort_request.c). */
-#define ZS_AUTO_CPU_CM4_FROM (UINT64_C(1) << 22)
+#define ZS_AUTO_SERIAL_CM4_FROM (UINT64_C(1) << 22)
 
 /* Bytes of one key of type t (4 or 8). */
 unsigned zs_key_bytes(zesort_key_type t);

@@ -1,10 +1,13 @@
 /*
  * ze_common.c — Level Zero helpers shared by the device backend and the
  * interop API: result names, status mapping, lazy module/kernel creation from
- * the embedded blobs (native binary for the device if one is accepted, else
- * SPIR-V), and preparation of one kernel step of a plan.
+ * the embedded blobs (in the order kernel_select.c gives: native binary for the
+ * device if one is accepted, else SPIR-V), and preparation of one kernel step
+ * of a plan.
  */
 #include "ze_common.h"
+
+#include "kernel_select.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,36 +171,32 @@ static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_form
     return r;
 }
 
-/* Creates the module of program p: every embedded native blob first (the one
+/* Creates the module of program p from the first embedded binary the device
+ * accepts, in the order kernel_select.c gives: the native binaries (the one
  * built for this device is accepted, the others are rejected), then SPIR-V of
- * the sg flavor when the device has 32-wide sub-groups, else (or when that
- * fails) the portable flavor. */
+ * the device's flavor (sg, falling back to portable). */
 static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size_t msg_len)
 {
-    for (size_t i = 0; i < zs_blob_count; i++) {
-        const zs_blob *b = &zs_blobs[i];
-        if (b->program != p || b->flavor != ZS_FLAVOR_SG || strcmp(b->target, "spirv") == 0)
-            continue;
-        if (try_module(k, b, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL, 0) == ZE_RESULT_SUCCESS) {
-            k->module_origin[p] = b->target;
-            return ZESORT_OK;
-        }
-    }
-    zs_flavor order[2] = {ZS_FLAVOR_SG, ZS_FLAVOR_PORTABLE};
     ze_result_t last = ZE_RESULT_ERROR_UNKNOWN;
-    int tried = 0;
-    for (int i = k->has_sg32 ? 0 : 1; i < 2; i++) {
-        const zs_blob *b = zs_find_blob(p, order[i], "spirv");
-        if (!b)
-            continue;
-        tried = 1;
-        last = try_module(k, b, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], msg, msg_len);
-        if (last == ZE_RESULT_SUCCESS) {
-            k->module_origin[p] = order[i] == ZS_FLAVOR_SG ? "spirv sg" : "spirv portable";
+    int tried_spirv = 0;
+    size_t cursor = 0;
+    for (const zs_blob *b;
+         (b = zs_next_candidate(p, zs_ze_flavor(k), ZS_API_LEVEL_ZERO, &cursor));) {
+        const int native = zs_blob_is_native(b);
+        ze_result_t r = native ? try_module(k, b, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL, 0)
+                               : try_module(k, b, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], msg,
+                                            msg_len);
+        if (r == ZE_RESULT_SUCCESS) {
+            k->module_origin[p] = native ? b->target
+                                  : b->flavor == ZS_FLAVOR_SG ? "spirv sg" : "spirv portable";
             return ZESORT_OK;
         }
+        if (!native) {
+            tried_spirv = 1;
+            last = r;
+        }
     }
-    if (!tried) {
+    if (!tried_spirv) {
         snprintf(msg, msg_len, "no embedded SPIR-V for program %s: the build embedded no kernels",
                  zs_program_name(p));
         return ZESORT_ERROR_UNSUPPORTED;
@@ -210,7 +209,10 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size
 
 zs_flavor zs_ze_flavor(const zs_ze_kernels *k)
 {
-    return k->has_sg32 ? ZS_FLAVOR_SG : ZS_FLAVOR_PORTABLE;
+    const zs_device_facts facts = {.api = ZS_API_LEVEL_ZERO, .has_sg32 = k->has_sg32};
+    zs_flavor flavor = ZS_FLAVOR_PORTABLE;
+    zs_select_flavor(&facts, NULL, &flavor, NULL, 0); /* no override: cannot fail */
+    return flavor;
 }
 
 static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, char *msg, size_t msg_len)

@@ -46,7 +46,7 @@ zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
                                  ze_device_handle_t device, char *msg, size_t msg_len);
 
 /* The flavor whose plans the device runs: sg with 32-wide sub-groups, else
- * portable (the Level Zero path embeds no cpu flavor). */
+ * portable (kernel_select.c decides; the Level Zero path has no serial flavor). */
 zs_flavor zs_ze_flavor(const zs_ze_kernels *k);
 
 /* Destroys every kernel and module created; safe on a zeroed or partly

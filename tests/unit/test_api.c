@@ -15,7 +15,7 @@
 #include "test_data.h"
 #include "zesort.h"
 #include "sort_request.h"
-#include "zesort_internal.h"
+#include "test_hooks.h"
 
 
 static zesort_backend g_backend = ZESORT_BACKEND_CPU;
@@ -411,16 +411,16 @@ static zesort_algo auto_for(zs_flavor flavor, uint64_t n)
     zesort_algo algo = ZESORT_ALGO_AUTO;
     char msg[256];
     ck_assert_int_eq(zs_make_request(NULL, n, 0, flavor, &req, &algo, msg, sizeof msg), ZESORT_OK);
-    ck_assert_int_eq(req.serial, flavor == ZS_FLAVOR_CPU);
+    ck_assert_int_eq(req.serial, flavor == ZS_FLAVOR_SERIAL);
     ck_assert_int_eq(req.radix_bits, algo == ZESORT_ALGO_CM4 ? 4 : 8);
     return algo;
 }
 
 START_TEST(auto_choice_by_flavor_and_n)
 {
-    ck_assert_int_eq(auto_for(ZS_FLAVOR_CPU, 1000), ZESORT_ALGO_ONESWEEP);
-    ck_assert_int_eq(auto_for(ZS_FLAVOR_CPU, ZS_AUTO_CPU_CM4_FROM - 1), ZESORT_ALGO_ONESWEEP);
-    ck_assert_int_eq(auto_for(ZS_FLAVOR_CPU, ZS_AUTO_CPU_CM4_FROM), ZESORT_ALGO_CM4);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, 1000), ZESORT_ALGO_ONESWEEP);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM - 1), ZESORT_ALGO_ONESWEEP);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM), ZESORT_ALGO_CM4);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_PORTABLE, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
     /* beyond onesweep's limit (its status words reserve 0xFFFFFFFF) */
@@ -434,7 +434,7 @@ START_TEST(flavor_override)
 {
     zesort_context *c = NULL;
     ck_assert_int_eq(zesort_create(ZESORT_BACKEND_OPENCL, &c), ZESORT_OK);
-    ck_assert_str_eq(zesort_context_flavor(c), "cpu"); /* PoCL: a CPU device */
+    ck_assert_str_eq(zesort_context_flavor(c), "serial"); /* PoCL: a CPU device */
     zesort_destroy(c);
     const char *bad[] = {"simd", "sg"}; /* PoCL has no cl_intel_subgroups */
     for (size_t i = 0; i < 2; ++i) {
@@ -452,6 +452,12 @@ START_TEST(flavor_override)
     ck_assert_int_eq(zesort_create(ZESORT_BACKEND_OPENCL, &c), ZESORT_OK);
     unsetenv("ZESORT_FLAVOR");
     ck_assert_str_eq(zesort_context_flavor(c), "portable");
+    zesort_destroy(c);
+    /* "cpu", the serial flavor's name before issue 10, still selects it */
+    setenv("ZESORT_FLAVOR", "cpu", 1);
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_OPENCL, &c), ZESORT_OK);
+    unsetenv("ZESORT_FLAVOR");
+    ck_assert_str_eq(zesort_context_flavor(c), "serial");
     zesort_destroy(c);
     ck_assert_str_eq(zesort_context_flavor(NULL), "");
 }

@@ -1,0 +1,93 @@
+/*
+ * zesort_tuning.h — every number that gives a kernel launch its shape, in one
+ * place: the planner (src/plan.h, C) and every kernel (the .cl files here, OpenCL C)
+ * include this file, so changing the onesweep tile or the CM chunk is a
+ * one-line edit here that the planner's grids and buffer sizes and all
+ * kernels follow. Plain #defines, valid C and OpenCL C.
+ *
+ * Per-flavor values are rows of this file (ZS_OS_SERIAL_TILE beside
+ * ZS_OS_BATCHES_*), never options passed by one backend. Each value can be
+ * overridden with -D when the library AND the kernels are built with the same
+ * -D: only the test build `retuned` does that (tests/unit/meson.build), to
+ * check that nothing else hard-codes these sizes.
+ *
+ * Why these values: README "Tuning" (measurements on PoCL) and the ISA report
+ * (bench/isa_report.py: no kernel may spill on any Intel target).
+ */
+#ifndef ZESORT_TUNING_H
+#define ZESORT_TUNING_H
+
+/* ---- sub-groups ------------------------------------------------------ */
+
+/* Lanes of a sub-group: one SIMD32 hardware thread on Intel. Fixed: the
+ * kernels' lane masks are 32-bit words. */
+#define ZS_LANES 32u
+
+/* ---- CM passes (cm2, cm4: kernels/cm_radix.cl) ------------------------ */
+
+/* Batches of ZS_LANES keys one sub-group walks per chunk; a chunk is the CM
+ * design's unit: one count-table column. sg and portable flavors: one
+ * work-group of ZS_LANES items per chunk; serial flavor: one work-item per
+ * chunk, ZS_LANES chunks per work-group. */
+#ifndef ZS_CM_BATCHES
+#define ZS_CM_BATCHES 8u
+#endif
+#define ZS_CHUNK_KEYS (ZS_CM_BATCHES * ZS_LANES) /* keys per chunk: 256 */
+
+/* ---- device scan of the count table (kernels/scan.cl) ----------------- */
+
+#ifndef ZS_SCAN_LOCAL
+#define ZS_SCAN_LOCAL 256u /* work-group size of scan_reduce / scan_apply */
+#endif
+#ifndef ZS_SCAN_PER_ITEM
+#define ZS_SCAN_PER_ITEM 4u /* entries per work-item */
+#endif
+#define ZS_SCAN_BLOCK (ZS_SCAN_LOCAL * ZS_SCAN_PER_ITEM) /* entries per work-group: 1024 */
+
+/* ---- onesweep (kernels/onesweep.cl) ------------------------------------ */
+
+#define ZS_OS_BITS 8u                  /* digit width */
+#define ZS_OS_BINS 256u                /* 1 << ZS_OS_BITS */
+#define ZS_OS_MAX_PASSES 8u            /* 64-bit keys */
+
+/* sg and portable flavors: work-groups of ZS_OS_SUBGROUPS sub-groups (os_pass
+ * gives one bin to each work-item: at least 8), each ranking ZS_OS_BATCHES_*
+ * batches of ZS_LANES keys per tile. 8 batches of 64-bit keys or of pairs held
+ * in registers spilled on Intel targets (bench/isa_report.py): 4 there. */
+#ifndef ZS_OS_SUBGROUPS
+#define ZS_OS_SUBGROUPS 8u
+#endif
+#ifndef ZS_OS_BATCHES_K32
+#define ZS_OS_BATCHES_K32 8u  /* 32-bit keys only: tiles of 2048 keys */
+#endif
+#ifndef ZS_OS_BATCHES_WIDE
+#define ZS_OS_BATCHES_WIDE 4u /* 64-bit keys or pairs: tiles of 1024 keys */
+#endif
+#define ZS_OS_WG (ZS_OS_SUBGROUPS * ZS_LANES) /* work-items per tile: 256 */
+
+/* serial flavor: one work-item per tile of this many keys, any key width.
+ * 65536 measured fastest on PoCL among 8192..131072 (README, "Tuning"). */
+#ifndef ZS_OS_SERIAL_TILE
+#define ZS_OS_SERIAL_TILE 65536u
+#endif
+
+/* Keys per onesweep tile: serial (0|1) flavor, wide (0|1): 64-bit keys or pairs. */
+#define ZS_OS_TILE(serial, wide)                                                               \
+    ((serial) ? ZS_OS_SERIAL_TILE : ZS_OS_WG * ((wide) ? ZS_OS_BATCHES_WIDE : ZS_OS_BATCHES_K32))
+
+/* os_fill: work-group size (any flavor). */
+#define ZS_OS_FILL_WG 256u
+
+/* Buffer OS_HIST: ZS_OS_MAX_PASSES digit histograms of ZS_OS_BINS words (each
+ * digit's global base after os_scan_hist), then one tile counter per pass. */
+#define ZS_OS_HIST_COUNTERS (ZS_OS_MAX_PASSES * ZS_OS_BINS)
+#define ZS_OS_HIST_WORDS (ZS_OS_HIST_COUNTERS + ZS_OS_MAX_PASSES)
+
+/* Buffer OS_STATUS, per tile: ZS_OS_BINS aggregates (the tile's own counts),
+ * then ZS_OS_BINS inclusive prefixes over tiles 0..tile. A word holds
+ * ZS_OS_NOT_READY until published, so onesweep sorts at most
+ * ZS_OS_NOT_READY - 1 keys. */
+#define ZS_OS_STATUS_WORDS (2u * ZS_OS_BINS)
+#define ZS_OS_NOT_READY 0xFFFFFFFFu
+
+#endif /* ZESORT_TUNING_H */

@@ -1,0 +1,32 @@
+/*
+ * test_hooks.h — hooks that exist for tests only (src/test_hooks.c; not
+ * installed, not exported by the shared library): run the pieces of one CM
+ * pass on a context's device so tests can compare the count table and the
+ * prefix table with cm_reference bit for bit, and add -D options to the
+ * OpenCL kernel builds.
+ */
+#ifndef ZESORT_TEST_HOOKS_H
+#define ZESORT_TEST_HOOKS_H
+
+#include "zesort.h"
+
+/* One CM pass over `keys` (n u32 keys, host memory) with digit width
+ * radix_bits (2|4) at bit `shift`, on ctx's device backend (OpenCL or Level Zero;
+ * UNSUPPORTED on the cpu backend). Fills, when non-NULL:
+ *   count_table  bins*chunks entries, bin-major, as written by cm_count
+ *   prefix_table bins*chunks entries after the scan (host or device per `scan`)
+ *   out_keys     n keys after cm_bucket
+ * chunks = ceil(n/ZS_CHUNK_KEYS), bins = 1 << radix_bits. n must be >= 1. */
+zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan scan,
+                               const uint32_t *keys, uint64_t n, unsigned shift,
+                               uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys);
+
+/* Extra -D options for every OpenCL program built from source by contexts
+ * created afterwards (NULL: none). The string is borrowed. Not thread-safe;
+ * tests/unit/test_onesweep.c forces the look-back fallback with it. */
+void zs_opencl_test_defines(const char *defines);
+
+/* What the OpenCL backend appends to its build options (NULL: nothing). */
+const char *zs_test_opencl_defines(void);
+
+#endif
