@@ -1,5 +1,5 @@
 /*
- * cm_reference.c — the CM radix sort design (DESIGN.md §1.1) in plain C, and
+ * cm_reference.c — the CM radix sort design (docs/design.md §1.1) in plain C, and
  * its typed sort: every key type, values, descending order, bit ranges (§1.3).
  *
  * This is the tests' oracle: every function does, step by step and lane by
@@ -228,7 +228,7 @@ unsigned cmref_key_bits(cmref_key_type type)
     }
 }
 
-/* From the order of DESIGN.md 1.3, for a key of w bits:
+/* From the order of docs/design.md 1.3, for a key of w bits:
  * - signed: two's complement puts negatives above positives; flipping the
  *   sign bit adds 2^(w-1) modulo 2^w, so INT_MIN -> 0 and INT_MAX -> all ones.
  * - float: sign-magnitude. A positive float orders by its magnitude, and goes

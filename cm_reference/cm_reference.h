@@ -32,7 +32,7 @@ void cmref_bucket(const uint32_t *in, uint32_t *out, uint64_t n, unsigned bits, 
 /* The full sort: 32/bits passes of count, prefix, bucket. Returns 0, -1 on OOM. */
 int cmref_sort_u32(uint32_t *keys, uint64_t n, unsigned bits);
 
-/* ---- every key type, values, descending order, bit ranges (DESIGN.md 1.3) ---- */
+/* ---- every key type, values, descending order, bit ranges (docs/design.md 1.3) ---- */
 
 /* Key types, in the order of zesort_key_type (the oracle does not include zesort.h). */
 typedef enum cmref_key_type {

@@ -53,7 +53,7 @@ typedef enum zesort_algo {
     ZESORT_ALGO_AUTO = 0,
     ZESORT_ALGO_CM2 = 1,
     ZESORT_ALGO_CM4 = 2,
-    ZESORT_ALGO_ONESWEEP = 3 /* 8-bit digits; ZESORT_ERROR_UNSUPPORTED until implemented */
+    ZESORT_ALGO_ONESWEEP = 3 /* 8-bit digits, chained scan; what AUTO picks on GPUs */
 } zesort_algo;
 
 /** Where the per-pass prefix table is scanned: on the host (the CM tutorial:
@@ -131,10 +131,11 @@ zesort_backend zesort_context_backend(const zesort_context *ctx);
 const char *zesort_context_device(const zesort_context *ctx);
 
 /** Kernel flavor ctx's device runs, a static string: "sg" (Intel sub-groups),
- *  "portable" (sub-groups emulated in local memory), "cpu" (one work-item
+ *  "portable" (sub-groups emulated in local memory), "serial" (one work-item
  *  ranks a whole chunk or tile; CPU OpenCL devices such as PoCL), or "none"
  *  (the cpu backend runs no kernels); "" when ctx is NULL. The environment
- *  variable ZESORT_FLAVOR=sg|portable|cpu, read when an OpenCL context is
+ *  variable ZESORT_FLAVOR=sg|portable|serial ("cpu" is accepted as an old name
+ *  of serial), read when an OpenCL context is
  *  created, overrides the OpenCL backend's choice (zesort_create then fails
  *  with ZESORT_ERROR_INVALID_ARGUMENT for another value, or for sg on a device
  *  without Intel sub-groups). The flavor also steers ZESORT_ALGO_AUTO. */

@@ -89,7 +89,8 @@ typedef struct zesort_ze_sorter zesort_ze_sorter;
 
 /** Creates a sorter for the caller's context and device (borrowed, never
  *  released by the library; they must outlive the sorter). Kernels are built
- *  lazily by the first append (or zesort_ze_temp_bytes never builds them).
+ *  lazily, by the first append that needs them (zesort_ze_temp_bytes never
+ *  builds any).
  *  On failure *out is NULL and zesort_ze_last_error(NULL) tells why.
  *  Errors: INVALID_ARGUMENT (NULL handle or out), OUT_OF_HOST_MEMORY,
  *  BACKEND (the device's properties cannot be read). */

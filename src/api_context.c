@@ -2,7 +2,6 @@
  * api_context.c — creating and describing contexts; backend selection,
  * error messages and names.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +10,14 @@
 #include "kernel_blobs.h"
 #include "kernel_select.h"
 
-static _Thread_local char create_error[1024] = "no error";
+static _Thread_local zs_error create_error = {"no error"};
 
-zesort_status zs_fail(zesort_context *ctx, zesort_status status, const char *fmt, ...)
+zs_error *zs_ctx_error(zesort_context *ctx) { return ctx ? &ctx->err : &create_error; }
+
+const char *zesort_last_error(const zesort_context *ctx)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ctx ? ctx->err : create_error, sizeof create_error, fmt, ap);
-    va_end(ap);
-    return status;
+    return ctx ? ctx->err.text : create_error.text;
 }
-
-const char *zesort_last_error(const zesort_context *ctx) { return ctx ? ctx->err : create_error; }
 
 const char *zesort_status_name(zesort_status s)
 {
@@ -106,15 +101,14 @@ static zesort_status open_device(zesort_context *ctx, zesort_backend b, int want
 zesort_status zesort_create(zesort_backend backend, zesort_context **out)
 {
     if (!out)
-        return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_create: out is NULL");
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "zesort_create: out is NULL");
     *out = NULL;
     if ((unsigned)backend > ZESORT_BACKEND_CPU)
-        return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_create: unknown backend %d",
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "zesort_create: unknown backend %d",
                        (int)backend);
     zesort_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
-        return zs_fail(NULL, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_create: out of host memory");
-    snprintf(ctx->err, sizeof ctx->err, "no error");
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_create: out of host memory");
     char msg[512] = "";
     zesort_status st = ZESORT_OK;
     switch (backend) {
@@ -143,7 +137,7 @@ zesort_status zesort_create(zesort_backend backend, zesort_context **out)
     }
     }
     if (st != ZESORT_OK) {
-        zs_fail(NULL, st, "%s backend: %s", zesort_backend_name(backend), msg);
+        zs_error_set(zs_ctx_error(NULL), st, "%s backend: %s", zesort_backend_name(backend), msg);
         free(ctx);
         return st;
     }

@@ -14,23 +14,22 @@
 static zesort_status validate(zesort_context *ctx, const void *keys, const uint32_t *values,
                               uint64_t n, const zesort_options *opts, zs_plan_request *req)
 {
-    char msg[256];
     /* the cpu backend runs no kernels: any flavor serves its request */
     const zs_flavor flavor = ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
-    zesort_status st = zs_make_request(opts, n, values != NULL, flavor, req, NULL, msg, sizeof msg);
+    zesort_status st = zs_make_request(opts, n, values != NULL, flavor, req, NULL, &ctx->err);
     if (st != ZESORT_OK)
-        return zs_fail(ctx, st, "%s", msg);
+        return st;
     if (n > 0 && !keys)
-        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n = %llu",
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n = %llu",
                        (unsigned long long)n);
     return ZESORT_OK;
 }
 
-zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
     if (!ctx)
-        return zs_fail(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_sort: ctx is NULL");
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "zesort_sort: ctx is NULL");
     zs_plan_request req;
     zesort_status st = validate(ctx, keys, values, n, opts, &req);
     if (st != ZESORT_OK)
@@ -45,17 +44,26 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
         st = zs_cpu_sort(keys, values, n, req.key_bytes, req.key_flags, req.bit_lo, req.bit_hi);
         if (device_ms)
             *device_ms = zs_now_ms() - t0;
-        return st == ZESORT_OK ? st : zs_fail(ctx, st, "out of host memory sorting %llu keys",
+        return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
                                               (unsigned long long)n);
     }
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
-        return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = ctx->err, .err_len = sizeof ctx->err};
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
     st = zs_run_plan(&run, &plan, keys, values, device_ms, NULL, NULL);
     zs_plan_free(&plan);
     if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
-        zs_fail(ctx, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+        zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+    return st;
+}
+
+zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+                                const zesort_options *opts, double *device_ms)
+{
+    zesort_status st = sort_timed(ctx, keys, values, n, opts, device_ms);
+    if (st == ZESORT_OK)
+        zs_error_clear(&ctx->err); /* no stale message after a successful call */
     return st;
 }
 

@@ -3,10 +3,11 @@
  *
  * One driver, one device (the first GPU, else the first device of any type:
  * the test driver tests/ze_cl_driver reports a CPU-type device), one context,
- * one asynchronous immediate command list. Commands are ordered by an event
- * chain: every command waits on the previous command's event and signals its
- * own. Those events come from kernel-timestamp pools, so finish() can sum the
- * device time of every kernel and device-to-device copy of the region.
+ * one asynchronous immediate command list. Plan steps are appended by the
+ * Level Zero recorder (ze_recorder.c) in event mode: every command waits on
+ * the previous command's event and signals its own. Those events come from
+ * kernel-timestamp pools here, so finish() can sum the device time of every
+ * kernel and device-to-device copy of the region.
  * Host<->device transfers go through a host USM staging buffer (the portable
  * way: plain malloc'd memory is not guaranteed device-accessible) and are
  * synchronous.
@@ -17,6 +18,7 @@
 
 #include "device_backend.h"
 #include "ze_common.h"
+#include "ze_recorder.h"
 
 #define EVENTS_PER_POOL 256u
 #define STAGING_MAX_BYTES (64u << 20) /* host USM staging buffer, at most */
@@ -38,7 +40,8 @@ struct zs_device {
     ze_event_handle_t *events;       /* events[i] lives in pools[i / EVENTS_PER_POOL] */
     uint32_t npools, nevents;        /* created */
     uint32_t used;                   /* signalled (or pending) since the last drain */
-    ze_event_handle_t last;          /* event of the newest pending command, or NULL */
+    zs_ze_recorder rec;              /* appends plan steps; rec.last: the newest
+                                        pending command's event, or NULL */
 
     /* Host synchronisation for transfers. */
     ze_event_pool_handle_t sync_pool;
@@ -46,19 +49,19 @@ struct zs_device {
     void *staging;
     uint64_t staging_bytes;
 
-    char msg[1024];
+    zs_error err;
 };
 
 static zs_flavor ze_flavor(zs_device *dev) { return zs_ze_flavor(&dev->kernels); }
 
 static const char *ze_message(zs_device *dev)
 {
-    return dev ? dev->msg : "no Level Zero device";
+    return dev ? dev->err.text : "no Level Zero device";
 }
 
 static zesort_status fail(zs_device *dev, const char *what, ze_result_t r)
 {
-    return zs_ze_fail(dev->msg, sizeof dev->msg, what, r);
+    return zs_ze_fail(&dev->err, what, r);
 }
 
 /* ---- events ---------------------------------------------------------- */
@@ -70,8 +73,7 @@ static zesort_status next_event(zs_device *dev, ze_event_handle_t *out)
         if (dev->nevents % EVENTS_PER_POOL == 0) {
             ze_event_pool_handle_t *pools = realloc(dev->pools, (dev->npools + 1) * sizeof *pools);
             if (!pools) {
-                snprintf(dev->msg, sizeof dev->msg, "out of host memory for event pools");
-                return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+                return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory for event pools");
             }
             dev->pools = pools;
             ze_event_pool_desc_t desc = {
@@ -87,8 +89,7 @@ static zesort_status next_event(zs_device *dev, ze_event_handle_t *out)
             ze_event_handle_t *events =
                 realloc(dev->events, (size_t)dev->npools * EVENTS_PER_POOL * sizeof *events);
             if (!events) {
-                snprintf(dev->msg, sizeof dev->msg, "out of host memory for events");
-                return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+                return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory for events");
             }
             dev->events = events;
         }
@@ -108,15 +109,24 @@ static zesort_status next_event(zs_device *dev, ze_event_handle_t *out)
     return ZESORT_OK;
 }
 
+/* The recorder's event mode: the next timestamp event, and giving back one
+ * whose command was never appended. */
+static zesort_status recorder_next_event(void *user, ze_event_handle_t *out)
+{
+    return next_event(user, out);
+}
+
+static void recorder_unused_event(void *user) { ((zs_device *)user)->used--; }
+
 /* Waits for the newest pending command (hence, by the chain, all of them). */
 static zesort_status wait_last(zs_device *dev)
 {
-    if (!dev->last)
+    if (!dev->rec.last)
         return ZESORT_OK;
-    ze_result_t r = zeEventHostSynchronize(dev->last, UINT64_MAX);
+    ze_result_t r = zeEventHostSynchronize(dev->rec.last, UINT64_MAX);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeEventHostSynchronize", r);
-    dev->last = NULL;
+    dev->rec.last = NULL;
     return ZESORT_OK;
 }
 
@@ -142,9 +152,8 @@ static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
         bytes = 4;
 #if SIZE_MAX < UINT64_MAX
     if (bytes > SIZE_MAX) {
-        snprintf(dev->msg, sizeof dev->msg, "allocation of %llu bytes exceeds the address space",
+        return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY, "allocation of %llu bytes exceeds the address space",
                  (unsigned long long)bytes);
-        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
     }
 #endif
     ze_device_mem_alloc_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
@@ -164,16 +173,14 @@ static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
         return ZESORT_OK;
     }
     if (big) {
-        snprintf(dev->msg, sizeof dev->msg,
-                 "device allocation of %llu bytes exceeds the device's largest allocation "
-                 "(%llu bytes; %s)", (unsigned long long)bytes,
-                 (unsigned long long)dev->max_alloc, zs_ze_result_name(r));
-        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+        return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
+                            "device allocation of %llu bytes exceeds the device's largest "
+                            "allocation (%llu bytes; %s)", (unsigned long long)bytes,
+                            (unsigned long long)dev->max_alloc, zs_ze_result_name(r));
     }
     if (r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY || r == ZE_RESULT_ERROR_UNSUPPORTED_SIZE) {
-        snprintf(dev->msg, sizeof dev->msg, "out of device memory allocating %llu bytes (%s)",
+        return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY, "out of device memory allocating %llu bytes (%s)",
                  (unsigned long long)bytes, zs_ze_result_name(r));
-        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
     }
     return fail(dev, "zeMemAllocDevice", r);
 }
@@ -206,9 +213,8 @@ static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
     if (r != ZE_RESULT_SUCCESS || !dev->staging) {
         dev->staging = NULL;
         if (r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY) {
-            snprintf(dev->msg, sizeof dev->msg, "out of host memory for a %llu-byte staging buffer",
+            return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory for a %llu-byte staging buffer",
                      (unsigned long long)want);
-            return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
         }
         return fail(dev, "zeMemAllocHost (staging buffer)", r);
     }
@@ -219,7 +225,7 @@ static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
 /* Appends one copy after every pending command and waits for it. */
 static zesort_status copy_sync(zs_device *dev, void *dst, const void *src, size_t bytes)
 {
-    ze_event_handle_t wait = dev->last;
+    ze_event_handle_t wait = dev->rec.last;
     ze_result_t r = zeCommandListAppendMemoryCopy(dev->list, dst, src, bytes, dev->sync_event,
                                                   wait ? 1 : 0, wait ? &wait : NULL);
     if (r != ZE_RESULT_SUCCESS)
@@ -227,7 +233,7 @@ static zesort_status copy_sync(zs_device *dev, void *dst, const void *src, size_
     r = zeEventHostSynchronize(dev->sync_event, UINT64_MAX);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeEventHostSynchronize (transfer)", r);
-    dev->last = NULL; /* everything before the copy completed too */
+    dev->rec.last = NULL; /* everything before the copy completed too */
     r = zeEventHostReset(dev->sync_event);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeEventHostReset (transfer)", r);
@@ -276,51 +282,12 @@ static zesort_status ze_begin(zs_device *dev)
 
 static zesort_status ze_launch(zs_device *dev, const zs_step *step, zs_devptr const *buffers)
 {
-    if (step->kind != ZS_STEP_KERNEL) {
-        snprintf(dev->msg, sizeof dev->msg, "internal error: launch of a non-kernel step");
-        return ZESORT_ERROR_BACKEND;
-    }
-    if (step->groups == 0)
-        return ZESORT_OK;
-    ze_kernel_handle_t kernel;
-    ze_group_count_t groups;
-    zesort_status s = zs_ze_prepare_step(&dev->kernels, step, (void *const *)buffers, &kernel,
-                                         &groups, dev->msg, sizeof dev->msg);
-    if (s != ZESORT_OK)
-        return s;
-    ze_event_handle_t ev;
-    if ((s = next_event(dev, &ev)) != ZESORT_OK)
-        return s;
-    ze_event_handle_t wait = dev->last;
-    ze_result_t r = zeCommandListAppendLaunchKernel(dev->list, kernel, &groups, ev,
-                                                    wait ? 1 : 0, wait ? &wait : NULL);
-    if (r != ZE_RESULT_SUCCESS) {
-        dev->used--; /* never signalled */
-        snprintf(dev->msg, sizeof dev->msg, "zeCommandListAppendLaunchKernel(%s, %u groups of %u) failed: %s",
-                 zs_kernel_name(step->kernel), groups.groupCountX, step->local, zs_ze_result_name(r));
-        return zs_ze_status(r) == ZESORT_ERROR_UNSUPPORTED ? ZESORT_ERROR_UNSUPPORTED : ZESORT_ERROR_BACKEND;
-    }
-    dev->last = ev;
-    return ZESORT_OK;
+    return zs_ze_record_kernel(&dev->rec, step, (void *const *)buffers);
 }
 
 static zesort_status ze_copy(zs_device *dev, zs_devptr dst, zs_devptr src, uint64_t bytes)
 {
-    if (bytes == 0)
-        return ZESORT_OK;
-    ze_event_handle_t ev;
-    zesort_status s = next_event(dev, &ev);
-    if (s != ZESORT_OK)
-        return s;
-    ze_event_handle_t wait = dev->last;
-    ze_result_t r = zeCommandListAppendMemoryCopy(dev->list, dst, src, (size_t)bytes, ev,
-                                                  wait ? 1 : 0, wait ? &wait : NULL);
-    if (r != ZE_RESULT_SUCCESS) {
-        dev->used--;
-        return fail(dev, "zeCommandListAppendMemoryCopy (device to device)", r);
-    }
-    dev->last = ev;
-    return ZESORT_OK;
+    return zs_ze_record_copy(&dev->rec, dst, src, bytes);
 }
 
 /* Ticks between start and end, modulo the timestamp's valid bits. */
@@ -474,8 +441,7 @@ static zesort_status compute_ordinal(zs_device *dev)
         return fail(dev, "zeDeviceGetCommandQueueGroupProperties", r);
     ze_command_queue_group_properties_t *g = calloc(n ? n : 1, sizeof *g);
     if (!g) {
-        snprintf(dev->msg, sizeof dev->msg, "out of host memory");
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+        return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     }
     for (uint32_t i = 0; i < n; i++)
         g[i].stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
@@ -485,7 +451,7 @@ static zesort_status compute_ordinal(zs_device *dev)
         s = fail(dev, "zeDeviceGetCommandQueueGroupProperties", r);
     } else {
         s = ZESORT_ERROR_NO_DEVICE;
-        snprintf(dev->msg, sizeof dev->msg, "the Level Zero device has no compute queue group");
+        zs_error_set(&dev->err, s, "the Level Zero device has no compute queue group");
         for (uint32_t i = 0; i < n; i++) {
             if (g[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
                 dev->compute_ordinal = i;
@@ -553,7 +519,11 @@ static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
         dev->sync_event = NULL;
         return fail(dev, "zeEventCreate", r);
     }
-    return zs_ze_kernels_init(&dev->kernels, dev->context, dev->device, dev->msg, sizeof dev->msg);
+    dev->rec = (zs_ze_recorder){.kernels = &dev->kernels, .list = dev->list,
+                                .next_event = recorder_next_event,
+                                .unused_event = recorder_unused_event, .user = dev,
+                                .err = &dev->err};
+    return zs_ze_kernels_init(&dev->kernels, dev->context, dev->device, &dev->err);
 }
 
 zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
@@ -587,13 +557,13 @@ zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_
     if (s == ZESORT_OK) {
         s = setup(dev, desc, desc_len);
         if (s != ZESORT_OK)
-            snprintf(msg, msg_len, "%s", dev->msg);
+            snprintf(msg, msg_len, "%s", dev->err.text);
     }
     if (s != ZESORT_OK) {
         ze_destroy(dev);
         return s;
     }
-    dev->msg[0] = '\0';
+    zs_error_clear(&dev->err);
     msg[0] = '\0';
     *out = dev;
     *ops = &level_zero_ops;

@@ -11,12 +11,12 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device_backend.h"
+#include "error.h"
 #include "kernel_blobs.h"
 #include "kernel_select.h"
 #include "test_hooks.h"
@@ -33,38 +33,30 @@ struct zs_device {
     cl_ulong max_alloc;
     cl_event events[MAX_EVENTS];
     size_t nevents;
-    char msg[1024];
+    zs_error err;
 };
 
-static void set_msg(zs_device *d, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-    va_end(ap);
-}
-
+/* Sets "OpenCL <what> failed (error N)" and returns the status for N. */
 static zesort_status cl_status(zs_device *d, cl_int err, const char *what)
 {
-    set_msg(d, "OpenCL %s failed (error %d)", what, (int)err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
-        err == CL_INVALID_BUFFER_SIZE)
-        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
-    if (err == CL_OUT_OF_HOST_MEMORY)
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    return ZESORT_ERROR_BACKEND;
+    const zesort_status st =
+        err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+                err == CL_INVALID_BUFFER_SIZE ? ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
+        : err == CL_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
+                                       : ZESORT_ERROR_BACKEND;
+    return zs_error_set(&d->err, st, "OpenCL %s failed (error %d)", what, (int)err);
 }
 
-static const char *ocl_message(zs_device *d) { return d->msg; }
+static const char *ocl_message(zs_device *d) { return d->err.text; }
 
 static zs_flavor ocl_flavor(zs_device *d) { return d->flavor; }
 
 static zesort_status ocl_alloc(zs_device *d, uint64_t bytes, zs_devptr *out)
 {
     if (bytes > d->max_alloc) {
-        set_msg(d, "a %llu-byte buffer exceeds the device's largest allocation (%llu bytes)",
-                (unsigned long long)bytes, (unsigned long long)d->max_alloc);
-        return ZESORT_ERROR_OUT_OF_DEVICE_MEMORY;
+        return zs_error_set(&d->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
+                            "a %llu-byte buffer exceeds the device's largest allocation (%llu "
+                            "bytes)", (unsigned long long)bytes, (unsigned long long)d->max_alloc);
     }
     cl_int err;
     cl_mem m = clCreateBuffer(d->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
@@ -188,12 +180,9 @@ static zesort_status build_program(zs_device *d, zs_program prog)
     if (err != CL_SUCCESS) {
         char log[512] = "";
         clGetProgramBuildInfo(p, d->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        for (char *c = log; *c; ++c)
-            if (*c == '\n')
-                *c = ' ';
         clReleaseProgram(p);
-        set_msg(d, "OpenCL kernel build failed (error %d): %s", (int)err, log);
-        return ZESORT_ERROR_BACKEND;
+        return zs_error_set(&d->err, ZESORT_ERROR_BACKEND,
+                            "OpenCL kernel build failed (error %d): %s", (int)err, log);
     }
     d->programs[prog] = p;
     return ZESORT_OK;
@@ -216,7 +205,7 @@ static zesort_status get_kernel(zs_device *d, zs_kernel k, cl_kernel *out)
 
 static zesort_status ocl_launch(zs_device *d, const zs_step *step, zs_devptr const *buffers)
 {
-    cl_kernel k;
+    cl_kernel k = NULL;
     zesort_status st = get_kernel(d, step->kernel, &k);
     if (st != ZESORT_OK)
         return st;

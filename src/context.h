@@ -5,6 +5,7 @@
 #define ZESORT_CONTEXT_H
 
 #include "device_backend.h"
+#include "error.h"
 #include "zesort.h"
 
 struct zesort_context {
@@ -12,11 +13,11 @@ struct zesort_context {
     const zs_device_ops *ops;  /* NULL for the cpu backend */
     zs_device *dev;
     char device_desc[256];
-    char err[1024];
+    zs_error err;             /* cleared by every successful call */
 };
 
-/* Records a formatted message on ctx and returns status. */
-zesort_status zs_fail(zesort_context *ctx, zesort_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The message a call on ctx sets: ctx's, or for ctx NULL the thread's
+ * (zesort_last_error(NULL): the last failed zesort_create). */
+zs_error *zs_ctx_error(zesort_context *ctx);
 
 #endif

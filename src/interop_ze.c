@@ -2,75 +2,63 @@
  * interop_ze.c — the Level Zero interop API (include/zesort_ze.h): appends
  * the launches of a plan to a caller's command list, on caller memory.
  *
- * Layout of the caller's temporary memory: every plan buffer except KEYS
- * (TMP, TABLE, PARAMS, SUMS0..3), in that order, each starting on a 256-byte
- * boundary relative to the start of temp.
+ * Layout of the caller's temporary memory: every buffer the plan uses except
+ * the caller's KEYS and VALUES — TMP, TABLE, PARAMS, SUMS0..3, VALUES_TMP,
+ * OS_HIST, OS_STATUS (zs_buffer order, unused ones skipped) — each starting on
+ * a 256-byte boundary relative to the start of temp.
  *
- * Ordering inside the list uses barriers (not events): the sort needs no
- * event pool of its own, and a barrier also orders it after earlier commands
- * of the list and before later ones, which is what a pipeline expects.
+ * The steps are appended by the Level Zero recorder (ze_recorder.c) in
+ * barrier mode: the sort needs no event pool of its own, and a barrier also
+ * orders it after earlier commands of the list and before later ones, which
+ * is what a pipeline expects.
  */
 #include "zesort_ze.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "plan.h"
 #include "sort_request.h"
 #include "ze_common.h"
+#include "ze_recorder.h"
 
 #define TEMP_ALIGN 256u
 
 struct zesort_ze_sorter {
     zs_ze_kernels kernels; /* borrowed context/device, own modules/kernels */
-    char msg[1024];
+    zs_error err;
 };
 
-static _Thread_local char thread_msg[512] = "no error";
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void set_msg(zesort_ze_sorter *s, const char *fmt, ...)
-{
-    char *dst = s ? s->msg : thread_msg;
-    size_t len = s ? sizeof s->msg : sizeof thread_msg;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(dst, len, fmt, ap);
-    va_end(ap);
-}
-
-/* Sets the message of s (or of the thread when s is NULL), returns code. */
-#define FAIL(s, code, text) (set_msg((s), "%s", (text)), (code))
+/* Calls with no sorter (a failed zesort_ze_create, a NULL sorter) report here. */
+static _Thread_local zs_error thread_err = {"no error"};
 
 const char *zesort_ze_last_error(const zesort_ze_sorter *sorter)
 {
-    return sorter ? sorter->msg : thread_msg;
+    return sorter ? sorter->err.text : thread_err.text;
 }
 
 zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t device,
                                zesort_ze_sorter **out)
 {
     if (!out)
-        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: out is NULL");
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: out is NULL");
     *out = NULL;
     if (!context)
-        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: context handle is NULL");
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: context handle is NULL");
     if (!device)
-        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: device handle is NULL");
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: device handle is NULL");
     zesort_ze_sorter *s = calloc(1, sizeof *s);
     if (!s)
-        return FAIL(NULL, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_ze_create: out of host memory");
-    zesort_status st = zs_ze_kernels_init(&s->kernels, context, device, s->msg, sizeof s->msg);
+        return zs_error_set(&thread_err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_ze_create: out of host memory");
+    zesort_status st = zs_ze_kernels_init(&s->kernels, context, device, &s->err);
     if (st != ZESORT_OK) {
-        snprintf(thread_msg, sizeof thread_msg, "zesort_ze_create: %.480s", s->msg);
+        zs_error_set(&thread_err, st, "zesort_ze_create: %s", s->err.text);
         free(s);
         return st;
     }
-    s->msg[0] = '\0';
+    zs_error_clear(&s->err);
     *out = s;
     return ZESORT_OK;
 }
@@ -91,11 +79,11 @@ static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
 {
     zesort_algo algo;
     zesort_status st = zs_make_request(opts, n, pairs, zs_ze_flavor(&s->kernels), req, &algo,
-                                       s->msg, sizeof s->msg);
+                                       &s->err);
     if (st != ZESORT_OK)
         return st;
     if (req->host_scan) /* CM only: onesweep has no separate prefix step */
-        return FAIL(s, ZESORT_ERROR_UNSUPPORTED,
+        return zs_error_set(&s->err, ZESORT_ERROR_UNSUPPORTED,
                     "the host scan needs a host round trip, which an appended sort cannot "
                     "make: use ZESORT_SCAN_DEVICE");
     return ZESORT_OK;
@@ -129,7 +117,7 @@ static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, int pairs,
     if (st != ZESORT_OK)
         return st;
     if (zs_plan_build(&req, plan) != 0)
-        return FAIL(s, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
+        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
     return ZESORT_OK;
 }
 
@@ -137,9 +125,9 @@ zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int wit
                                    const zesort_options *opts, uint64_t *bytes)
 {
     if (!sorter)
-        return FAIL(NULL, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: sorter is NULL");
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: sorter is NULL");
     if (!bytes)
-        return FAIL(sorter, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: bytes is NULL");
+        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: bytes is NULL");
     *bytes = 0;
     zs_plan plan;
     zesort_status st = build_plan(sorter, n, with_values, opts, &plan);
@@ -148,87 +136,26 @@ zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int wit
     uint64_t offsets[ZS_BUF_COUNT];
     *bytes = temp_layout(&plan, offsets);
     zs_plan_free(&plan);
+    zs_error_clear(&sorter->err);
     return ZESORT_OK;
 }
 
-/* What one append call works on. */
-typedef struct append_job {
-    zesort_ze_sorter *s;
-    ze_command_list_handle_t list;
-    void *buffers[ZS_BUF_COUNT];
-} append_job;
-
-static zesort_status append_failed(append_job *j, const char *what, ze_result_t r)
+/* A driver call made outside the recorder failed while appending. */
+static zesort_status append_failed(zesort_ze_sorter *s, const char *what, ze_result_t r)
 {
-    zesort_status st = zs_ze_fail(j->s->msg, sizeof j->s->msg, what, r);
-    /* Commands may already be in the caller's list: say so. */
-    size_t used = strlen(j->s->msg);
-    snprintf(j->s->msg + used, sizeof j->s->msg - used,
-             " (the command list may hold a partial sort: reset it)");
-    return st == ZESORT_ERROR_OUT_OF_HOST_MEMORY || st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
-               ? st : ZESORT_ERROR_BACKEND;
+    zesort_status st = zs_ze_status(r);
+    return zs_error_set(&s->err,
+                        st == ZESORT_ERROR_OUT_OF_HOST_MEMORY ||
+                                st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY ? st : ZESORT_ERROR_BACKEND,
+                        "%s failed: %s (0x%x) (the command list may hold a partial sort: reset it)",
+                        what, zs_ze_result_name(r), (unsigned)r);
 }
 
-static zesort_status barrier(append_job *j, ze_event_handle_t signal, uint32_t nwait,
-                             ze_event_handle_t *wait)
+static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                             ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
 {
-    ze_result_t r = zeCommandListAppendBarrier(j->list, signal, nwait, nwait ? wait : NULL);
-    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(j, "zeCommandListAppendBarrier", r);
-}
-
-/* Before anything is appended: builds every kernel the plan uses and checks
- * its grid, so that argument, build and limit errors leave the list untouched. */
-static zesort_status precheck(append_job *j, const zs_plan *plan)
-{
-    for (size_t i = 0; i < plan->nsteps; i++) {
-        const zs_step *step = &plan->steps[i];
-        if (step->kind == ZS_STEP_HOST_SCAN)
-            return FAIL(j->s, ZESORT_ERROR_UNSUPPORTED, "internal error: host scan step in an appended sort");
-        if (step->kind != ZS_STEP_KERNEL || step->groups == 0)
-            continue;
-        ze_kernel_handle_t k;
-        ze_group_count_t g;
-        zesort_status st = zs_ze_prepare_step(&j->s->kernels, step, j->buffers, &k, &g, j->s->msg,
-                                              sizeof j->s->msg);
-        if (st != ZESORT_OK)
-            return st;
-    }
-    return ZESORT_OK;
-}
-
-/* Every step, each after a barrier that orders it after the previous one. */
-static zesort_status append_steps(append_job *j, const zs_plan *plan)
-{
-    for (size_t i = 0; i < plan->nsteps; i++) {
-        const zs_step *step = &plan->steps[i];
-        ze_result_t r = ZE_RESULT_SUCCESS;
-        if (step->kind == ZS_STEP_KERNEL) {
-            if (step->groups == 0)
-                continue;
-            ze_kernel_handle_t k;
-            ze_group_count_t g;
-            zesort_status st = zs_ze_prepare_step(&j->s->kernels, step, j->buffers, &k, &g,
-                                                  j->s->msg, sizeof j->s->msg);
-            if (st == ZESORT_OK)
-                st = barrier(j, NULL, 0, NULL);
-            if (st != ZESORT_OK)
-                return st;
-            r = zeCommandListAppendLaunchKernel(j->list, k, &g, NULL, 0, NULL);
-            if (r != ZE_RESULT_SUCCESS)
-                return append_failed(j, "zeCommandListAppendLaunchKernel", r);
-        } else if (step->kind == ZS_STEP_COPY) {
-            if (step->bytes == 0)
-                continue;
-            zesort_status st = barrier(j, NULL, 0, NULL);
-            if (st != ZESORT_OK)
-                return st;
-            r = zeCommandListAppendMemoryCopy(j->list, j->buffers[step->dst], j->buffers[step->src],
-                                              (size_t)step->bytes, NULL, 0, NULL);
-            if (r != ZE_RESULT_SUCCESS)
-                return append_failed(j, "zeCommandListAppendMemoryCopy", r);
-        }
-    }
-    return ZESORT_OK;
+    ze_result_t r = zeCommandListAppendBarrier(list, signal, nwait, nwait ? wait : NULL);
+    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
 }
 
 /* Shared body of the direct (n_devptr NULL) and indirect variants. */
@@ -239,21 +166,17 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
 {
     const char *fn = n_devptr ? "zesort_ze_append_sort_indirect" : "zesort_ze_append_sort";
     if (!s) {
-        set_msg(NULL, "%s: sorter is NULL", fn);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     }
     if (!list) {
-        set_msg(s, "%s: command list handle is NULL", fn);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: command list handle is NULL", fn);
     }
     if (nwait > 0 && !wait) {
-        set_msg(s, "%s: %u wait events but wait_events is NULL", fn, nwait);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %u wait events but wait_events is NULL", fn, nwait);
     }
     for (uint32_t i = 0; i < nwait; i++) {
         if (!wait[i]) {
-            set_msg(s, "%s: wait_events[%u] is NULL", fn, i);
-            return ZESORT_ERROR_INVALID_ARGUMENT;
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL", fn, i);
         }
     }
     zs_plan plan;
@@ -262,33 +185,31 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
     uint64_t need = temp_layout(&plan, offsets);
-    append_job j = {.s = s, .list = list};
+    void *buffers[ZS_BUF_COUNT] = {0};
+    zs_ze_recorder rec = {.kernels = &s->kernels, .list = list, .err = &s->err}; /* barriers */
     if (n > 0 && !keys) {
-        set_msg(s, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
-        st = ZESORT_ERROR_INVALID_ARGUMENT;
+        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
     } else if (((uintptr_t)keys % (n ? plan.buffer_bytes[ZS_BUF_KEYS] / n : 4)) ||
                ((uintptr_t)values & 3u) || ((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u)) {
-        set_msg(s, "%s: keys must be aligned to the key size, values and the count to 4 bytes, "
+        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys must be aligned to the key size, values and the count to 4 bytes, "
                 "temp to 8 bytes", fn);
-        st = ZESORT_ERROR_INVALID_ARGUMENT;
     } else if (need > 0 && !temp) {
-        set_msg(s, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
+        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
                 fn, (unsigned long long)n, (unsigned long long)need);
-        st = ZESORT_ERROR_INVALID_ARGUMENT;
     } else if (temp_bytes < need) {
-        snprintf(s->msg, sizeof s->msg,
-                 "%s: temp memory of %llu bytes is too small: a sort of %llu keys needs %llu "
-                 "bytes (see zesort_ze_temp_bytes)",
-                 fn, (unsigned long long)temp_bytes, (unsigned long long)n, (unsigned long long)need);
-        st = ZESORT_ERROR_INVALID_ARGUMENT;
+        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                          "%s: temp memory of %llu bytes is too small: a sort of %llu keys needs "
+                          "%llu bytes (see zesort_ze_temp_bytes)", fn,
+                          (unsigned long long)temp_bytes, (unsigned long long)n,
+                          (unsigned long long)need);
     }
     if (st == ZESORT_OK) {
-        j.buffers[ZS_BUF_KEYS] = keys;
-        j.buffers[ZS_BUF_VALUES] = values;
+        buffers[ZS_BUF_KEYS] = keys;
+        buffers[ZS_BUF_VALUES] = values;
         for (int b = 0; b < ZS_BUF_COUNT; b++)
             if (b != ZS_BUF_KEYS && b != ZS_BUF_VALUES && offsets[b] != UINT64_MAX)
-                j.buffers[b] = (char *)temp + offsets[b];
-        st = precheck(&j, &plan);
+                buffers[b] = (char *)temp + offsets[b];
+        st = zs_ze_record_check(&rec, &plan, buffers);
     }
     if (st != ZESORT_OK) {
         zs_plan_free(&plan);
@@ -296,11 +217,11 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     }
 
     /* 1. Wait for the caller's events and everything already in the list. */
-    st = barrier(&j, NULL, nwait, wait);
+    st = barrier(s, list, NULL, nwait, wait);
     /* 2. n into params[0] (kernels read it there); the rest of PARAMS zeroed.
      *    Fill patterns are read when the fill is appended. */
     if (st == ZESORT_OK && plan.nsteps > 0) {
-        uint32_t *params = j.buffers[ZS_BUF_PARAMS];
+        uint32_t *params = buffers[ZS_BUF_PARAMS];
         uint64_t pbytes = plan.buffer_bytes[ZS_BUF_PARAMS];
         uint32_t zero = 0, n32 = (uint32_t)n;
         ze_result_t r = ZE_RESULT_SUCCESS;
@@ -308,13 +229,13 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
             r = zeCommandListAppendMemoryFill(list, params + 1, &zero, sizeof zero,
                                               (size_t)(pbytes - sizeof(uint32_t)), NULL, 0, NULL);
         if (r != ZE_RESULT_SUCCESS)
-            st = append_failed(&j, "zeCommandListAppendMemoryFill (params)", r);
+            st = append_failed(s, "zeCommandListAppendMemoryFill (params)", r);
         else if (n_devptr)
             r = zeCommandListAppendMemoryCopy(list, params, n_devptr, sizeof(uint32_t), NULL, 0, NULL);
         else
             r = zeCommandListAppendMemoryFill(list, params, &n32, sizeof n32, sizeof n32, NULL, 0, NULL);
         if (st == ZESORT_OK && r != ZE_RESULT_SUCCESS)
-            st = append_failed(&j, n_devptr ? "zeCommandListAppendMemoryCopy (count)"
+            st = append_failed(s, n_devptr ? "zeCommandListAppendMemoryCopy (count)"
                                             : "zeCommandListAppendMemoryFill (count)", r);
     }
     /* 3. Indirect sorts with an odd number of passes end with copies of
@@ -326,20 +247,20 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
         const zs_step *c = &plan.steps[i];
         if (c->kind != ZS_STEP_COPY || c->bytes == 0)
             continue;
-        ze_result_t r = zeCommandListAppendMemoryCopy(list, j.buffers[c->src], j.buffers[c->dst],
+        ze_result_t r = zeCommandListAppendMemoryCopy(list, buffers[c->src], buffers[c->dst],
                                                       (size_t)c->bytes, NULL, 0, NULL);
         if (r != ZE_RESULT_SUCCESS)
-            st = append_failed(&j, "zeCommandListAppendMemoryCopy (seeding ping-pong buffers)", r);
+            st = append_failed(s, "zeCommandListAppendMemoryCopy (seeding ping-pong buffers)", r);
     }
     /* 4. The passes, each after a barrier. */
     if (st == ZESORT_OK)
-        st = append_steps(&j, &plan);
+        st = zs_ze_record_plan(&rec, &plan, buffers);
     /* 5. A closing barrier: signals the caller's event after the last pass. */
     if (st == ZESORT_OK)
-        st = barrier(&j, signal, 0, NULL);
+        st = barrier(s, list, signal, 0, NULL);
     zs_plan_free(&plan);
     if (st == ZESORT_OK)
-        s->msg[0] = '\0';
+        zs_error_clear(&s->err);
     return st;
 }
 
@@ -364,8 +285,7 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_event_handle_t *wait_events)
 {
     if (sorter && !n_devptr && max_n > 0) {
-        set_msg(sorter, "zesort_ze_append_sort_indirect: n_devptr is NULL");
-        return ZESORT_ERROR_INVALID_ARGUMENT;
+        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_append_sort_indirect: n_devptr is NULL");
     }
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;

@@ -35,9 +35,9 @@ static zesort_status host_scan(zs_run *run, const zs_step *step, double *ms)
     uint64_t bytes = step->table_len * sizeof(uint32_t);
     uint32_t *table = malloc(bytes ? bytes : 1);
     if (!table) {
-        snprintf(run->err, run->err_len, "out of host memory for a %llu-byte prefix table",
-                 (unsigned long long)bytes);
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+        return zs_error_set(run->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory for a %llu-byte prefix table",
+                            (unsigned long long)bytes);
     }
     double t0 = zs_now_ms();
     zesort_status st = run->ops->read(run->dev, run->buffers[ZS_BUF_TABLE], table, bytes);

@@ -5,6 +5,7 @@
 #define ZESORT_RUN_PLAN_H
 
 #include "device_backend.h"
+#include "error.h"
 
 /* Called after step `index` has completed (the device is idle), for tests
  * that inspect intermediate buffers with zs_run_read(). Returns 0 to go on. */
@@ -14,8 +15,7 @@ typedef struct zs_run {
     const zs_device_ops *ops;
     zs_device *dev;
     zs_devptr buffers[ZS_BUF_COUNT];
-    char *err;       /* message buffer of the caller */
-    size_t err_len;
+    zs_error *err;   /* the caller's message */
 } zs_run;
 
 /* Uploads keys (and values when the plan has a VALUES buffer), runs every

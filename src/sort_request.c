@@ -5,7 +5,6 @@
  */
 #include "sort_request.h"
 
-#include <stdio.h>
 #include <string.h>
 
 void zesort_options_default(zesort_options *opts)
@@ -58,7 +57,8 @@ static zesort_algo auto_algo(zs_flavor flavor, uint64_t n)
 }
 
 zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
-                              zs_flavor flavor, zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len)
+                              zs_flavor flavor, zs_plan_request *req, zesort_algo *algo,
+                              zs_error *err)
 {
     zesort_options o;
     if (opts)
@@ -67,27 +67,23 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
         zesort_options_default(&o);
     if ((unsigned)o.key_type > ZESORT_KEY_F64 || (unsigned)o.algo > ZESORT_ALGO_ONESWEEP ||
         (unsigned)o.scan > ZESORT_SCAN_HOST) {
-        snprintf(msg, msg_len, "invalid enum value in zesort_options (key type %d, algo %d, scan %d)",
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "invalid enum value in zesort_options (key type %d, algo %d, scan %d)",
                  (int)o.key_type, (int)o.algo, (int)o.scan);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
     }
     const unsigned kb = 8 * zs_key_bytes(o.key_type);
     const unsigned lo = o.bit_lo, hi = o.bit_hi == 0 ? kb : o.bit_hi; /* 0: the key's width */
     if (lo >= hi || hi > kb) {
-        snprintf(msg, msg_len, "bit range %u:%u is not within 0:%u with lo < hi", o.bit_lo,
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "bit range %u:%u is not within 0:%u with lo < hi", o.bit_lo,
                  o.bit_hi, kb);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
     }
     if (n > ZESORT_MAX_KEYS) {
-        snprintf(msg, msg_len, "n = %llu exceeds the maximum of %llu keys", (unsigned long long)n,
+        return zs_error_set(err, ZESORT_ERROR_TOO_LARGE, "n = %llu exceeds the maximum of %llu keys", (unsigned long long)n,
                  (unsigned long long)ZESORT_MAX_KEYS);
-        return ZESORT_ERROR_TOO_LARGE;
     }
     zesort_algo a = o.algo == ZESORT_ALGO_AUTO ? auto_algo(flavor, n) : o.algo;
     if (a == ZESORT_ALGO_ONESWEEP && n > ZS_OS_MAX_KEYS) {
-        snprintf(msg, msg_len, "onesweep sorts at most %llu keys",
+        return zs_error_set(err, ZESORT_ERROR_TOO_LARGE, "onesweep sorts at most %llu keys",
                  (unsigned long long)ZS_OS_MAX_KEYS);
-        return ZESORT_ERROR_TOO_LARGE;
     }
     memset(req, 0, sizeof *req);
     req->radix_bits = a == ZESORT_ALGO_CM2 ? 2 : a == ZESORT_ALGO_CM4 ? 4 : (int)ZS_OS_BITS;

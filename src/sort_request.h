@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "error.h"
 #include "kernel_blobs.h"
 #include "plan.h"
 #include "zesort.h"
@@ -16,10 +17,11 @@
  * `pairs`) on a device running kernels of `flavor`, resolves AUTO (which
  * depends on the flavor) and the default bit range, and fills *req (host_scan
  * as asked; CM only; serial for the serial flavor). Returns INVALID_ARGUMENT
- * (bad enum or bit range) or TOO_LARGE with a message in msg. *algo receives
+ * (bad enum or bit range) or TOO_LARGE with a message in err. *algo receives
  * the resolved algorithm (algo may be NULL). */
 zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
-                              zs_flavor flavor, zs_plan_request *req, zesort_algo *algo, char *msg, size_t msg_len);
+                              zs_flavor flavor, zs_plan_request *req, zesort_algo *algo,
+                              zs_error *err);
 
 /* AUTO on the serial flavor: cm4 from this many keys, onesweep below (the
  * measurements are in sort_request.c). */

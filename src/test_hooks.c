@@ -43,25 +43,27 @@ zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan 
                                const uint32_t *keys, uint64_t n, unsigned shift,
                                uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys)
 {
-    if (!ctx || !keys || n == 0 || n > ZESORT_MAX_KEYS || (radix_bits != 2 && radix_bits != 4) ||
+    if (!ctx)
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    if (!keys || n == 0 || n > ZESORT_MAX_KEYS || (radix_bits != 2 && radix_bits != 4) ||
         shift + (unsigned)radix_bits > 32 || (unsigned)scan > ZESORT_SCAN_HOST)
-        return zs_fail(ctx, ZESORT_ERROR_INVALID_ARGUMENT, "zs_debug_cm_pass: bad arguments");
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "zs_debug_cm_pass: bad arguments");
     if (!ctx->ops)
-        return zs_fail(ctx, ZESORT_ERROR_UNSUPPORTED, "the cpu backend has no CM passes");
+        return zs_error_set(&ctx->err, ZESORT_ERROR_UNSUPPORTED, "the cpu backend has no CM passes");
     zs_plan_request req = {.radix_bits = radix_bits, .host_scan = scan == ZESORT_SCAN_HOST,
                            .n = n, .key_bytes = 4, .bit_lo = shift,
                            .bit_hi = shift + (unsigned)radix_bits,
                            .serial = ctx->ops->flavor(ctx->dev) == ZS_FLAVOR_SERIAL};
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
-        return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     uint32_t *work = malloc((size_t)n * sizeof *work);
     if (!work) {
         zs_plan_free(&plan);
-        return zs_fail(ctx, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     }
     memcpy(work, keys, (size_t)n * sizeof *work);
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = ctx->err, .err_len = sizeof ctx->err};
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
     debug_pass dp = {.run = &run, .table_bytes = plan.buffer_bytes[ZS_BUF_TABLE],
                      .count_table = count_table, .prefix_table = prefix_table};
     for (size_t i = 0; i < plan.nsteps; ++i)
@@ -73,6 +75,6 @@ zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan 
         memcpy(out_keys, work, (size_t)n * sizeof *work);
     free(work);
     if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
-        zs_fail(ctx, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+        zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
     return st;
 }

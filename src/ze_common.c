@@ -75,15 +75,14 @@ zesort_status zs_ze_status(ze_result_t r)
     }
 }
 
-zesort_status zs_ze_fail(char *msg, size_t msg_len, const char *what, ze_result_t r)
+zesort_status zs_ze_fail(zs_error *e, const char *what, ze_result_t r)
 {
-    if (msg && msg_len)
-        snprintf(msg, msg_len, "%s failed: %s (0x%x)", what, zs_ze_result_name(r), (unsigned)r);
-    return zs_ze_status(r);
+    return zs_error_set(e, zs_ze_status(r), "%s failed: %s (0x%x)", what, zs_ze_result_name(r),
+                        (unsigned)r);
 }
 
 zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
-                                 ze_device_handle_t device, char *msg, size_t msg_len)
+                                 ze_device_handle_t device, zs_error *err)
 {
     memset(k, 0, sizeof *k);
     k->context = context;
@@ -91,7 +90,7 @@ zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
     k->compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
     ze_result_t r = zeDeviceGetComputeProperties(device, &k->compute);
     if (r != ZE_RESULT_SUCCESS)
-        return zs_ze_fail(msg, msg_len, "zeDeviceGetComputeProperties", r);
+        return zs_ze_fail(err, "zeDeviceGetComputeProperties", r);
     for (uint32_t i = 0; i < k->compute.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT; i++)
         if (k->compute.subGroupSizes[i] == ZS_LANES)
             k->has_sg32 = 1;
@@ -116,34 +115,28 @@ void zs_ze_kernels_release(zs_ze_kernels *k)
     }
 }
 
-/* Copies the build log of a failed module into msg (after `prefix`). */
+/* Sets "<prefix>: <result>; build log: <log>" on err (the log when there is one). */
 static void log_into(ze_module_build_log_handle_t log, const char *prefix, ze_result_t r,
-                     char *msg, size_t msg_len)
+                     zs_error *err)
 {
-    int used = snprintf(msg, msg_len, "%s: %s", prefix, zs_ze_result_name(r));
-    if (!log || used < 0 || (size_t)used + 16 >= msg_len)
-        return;
     size_t size = 0;
-    if (zeModuleBuildLogGetString(log, &size, NULL) != ZE_RESULT_SUCCESS || size <= 1)
-        return;
-    char *text = malloc(size);
-    if (!text)
-        return;
-    if (zeModuleBuildLogGetString(log, &size, text) == ZE_RESULT_SUCCESS) {
+    char *text = NULL;
+    if (log && zeModuleBuildLogGetString(log, &size, NULL) == ZE_RESULT_SUCCESS && size > 1 &&
+        (text = malloc(size)) != NULL &&
+        zeModuleBuildLogGetString(log, &size, text) == ZE_RESULT_SUCCESS) {
         text[size - 1] = '\0';
-        /* The message is one line: fold the log's newlines. */
-        for (char *c = text; *c; c++)
-            if (*c == '\n' || *c == '\r')
-                *c = ' ';
-        snprintf(msg + used, msg_len - (size_t)used, "; build log: %s", text);
+        zs_error_set(err, ZESORT_ERROR_BACKEND, "%s: %s; build log: %s", prefix,
+                     zs_ze_result_name(r), text);
+    } else {
+        zs_error_set(err, ZESORT_ERROR_BACKEND, "%s: %s", prefix, zs_ze_result_name(r));
     }
     free(text);
 }
 
 /* One zeModuleCreate attempt. On failure, a description (with the build log)
- * goes into msg when msg is non-NULL. */
+ * goes into err when err is non-NULL. */
 static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_format_t format,
-                              ze_module_handle_t *out, char *msg, size_t msg_len)
+                              ze_module_handle_t *out, zs_error *err)
 {
     ze_module_desc_t desc = {
         .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
@@ -156,15 +149,15 @@ static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_form
     };
     ze_module_build_log_handle_t log = NULL;
     ze_module_handle_t module = NULL;
-    ze_result_t r = zeModuleCreate(k->context, k->device, &desc, &module, msg ? &log : NULL);
+    ze_result_t r = zeModuleCreate(k->context, k->device, &desc, &module, err ? &log : NULL);
     if (r == ZE_RESULT_SUCCESS) {
         *out = module;
-    } else if (msg) {
+    } else if (err) {
         char prefix[96];
         snprintf(prefix, sizeof prefix, "zeModuleCreate (program %s, %s, %s flavor)",
                  zs_program_name(b->program), b->target,
                  zs_flavor_name(b->flavor));
-        log_into(log, prefix, r, msg, msg_len);
+        log_into(log, prefix, r, err);
     }
     if (log)
         zeModuleBuildLogDestroy(log);
@@ -175,7 +168,7 @@ static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_form
  * accepts, in the order kernel_select.c gives: the native binaries (the one
  * built for this device is accepted, the others are rejected), then SPIR-V of
  * the device's flavor (sg, falling back to portable). */
-static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size_t msg_len)
+static zesort_status load_module(zs_ze_kernels *k, zs_program p, zs_error *err)
 {
     ze_result_t last = ZE_RESULT_ERROR_UNKNOWN;
     int tried_spirv = 0;
@@ -183,9 +176,8 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size
     for (const zs_blob *b;
          (b = zs_next_candidate(p, zs_ze_flavor(k), ZS_API_LEVEL_ZERO, &cursor));) {
         const int native = zs_blob_is_native(b);
-        ze_result_t r = native ? try_module(k, b, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL, 0)
-                               : try_module(k, b, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], msg,
-                                            msg_len);
+        ze_result_t r = native ? try_module(k, b, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL)
+                               : try_module(k, b, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], err);
         if (r == ZE_RESULT_SUCCESS) {
             k->module_origin[p] = native ? b->target
                                   : b->flavor == ZS_FLAVOR_SG ? "spirv sg" : "spirv portable";
@@ -197,11 +189,11 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, char *msg, size
         }
     }
     if (!tried_spirv) {
-        snprintf(msg, msg_len, "no embedded SPIR-V for program %s: the build embedded no kernels",
-                 zs_program_name(p));
-        return ZESORT_ERROR_UNSUPPORTED;
+        return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
+                            "no embedded SPIR-V for program %s: the build embedded no kernels",
+                            zs_program_name(p));
     }
-    /* msg holds the last attempt's description and build log. */
+    /* err holds the last attempt's description and build log. */
     zesort_status s = zs_ze_status(last);
     return s == ZESORT_ERROR_OUT_OF_HOST_MEMORY || s == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
                ? s : ZESORT_ERROR_BACKEND;
@@ -215,17 +207,16 @@ zs_flavor zs_ze_flavor(const zs_ze_kernels *k)
     return flavor;
 }
 
-static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, char *msg, size_t msg_len)
+static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, zs_error *err)
 {
     if (k->kernel[id])
         return ZESORT_OK;
     zs_program p = zs_kernel_program(id);
     if ((int)p < 0 || p >= ZS_PROG_COUNT) {
-        snprintf(msg, msg_len, "kernel %d belongs to no program", (int)id);
-        return ZESORT_ERROR_BACKEND;
+        return zs_error_set(err, ZESORT_ERROR_BACKEND, "kernel %d belongs to no program", (int)id);
     }
     if (!k->module[p]) {
-        zesort_status s = load_module(k, p, msg, msg_len);
+        zesort_status s = load_module(k, p, err);
         if (s != ZESORT_OK)
             return s;
     }
@@ -238,33 +229,33 @@ static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, char *msg, size_
     ze_result_t r = zeKernelCreate(k->module[p], &desc, &k->kernel[id]);
     if (r != ZE_RESULT_SUCCESS) {
         k->kernel[id] = NULL;
-        snprintf(msg, msg_len, "zeKernelCreate(%s) from %s module failed: %s", desc.pKernelName,
-                 k->module_origin[p] ? k->module_origin[p] : "?", zs_ze_result_name(r));
-        return zs_ze_status(r) == ZESORT_ERROR_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
-                                                                 : ZESORT_ERROR_BACKEND;
+        return zs_error_set(err,
+                            zs_ze_status(r) == ZESORT_ERROR_OUT_OF_HOST_MEMORY
+                                ? ZESORT_ERROR_OUT_OF_HOST_MEMORY : ZESORT_ERROR_BACKEND,
+                            "zeKernelCreate(%s) from %s module failed: %s", desc.pKernelName,
+                            k->module_origin[p] ? k->module_origin[p] : "?",
+                            zs_ze_result_name(r));
     }
     return ZESORT_OK;
 }
 
 zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *const *buffers,
                                  ze_kernel_handle_t *kernel, ze_group_count_t *groups,
-                                 char *msg, size_t msg_len)
+                                 zs_error *err)
 {
     if (step->kind != ZS_STEP_KERNEL || (int)step->kernel < 0 || step->kernel >= ZS_K_COUNT ||
         step->nargs < 0 || step->nargs > ZS_MAX_ARGS || step->local == 0) {
-        snprintf(msg, msg_len, "internal error: malformed kernel step");
-        return ZESORT_ERROR_BACKEND;
+        return zs_error_set(err, ZESORT_ERROR_BACKEND, "internal error: malformed kernel step");
     }
     /* Grids are one-dimensional: the kernels use get_group_id(0) only. */
     uint64_t max_x = k->compute.maxGroupCountX ? k->compute.maxGroupCountX : UINT32_MAX;
     if (step->groups > max_x) {
-        snprintf(msg, msg_len,
-                 "%s needs %llu work-groups but the device launches at most %llu in X",
-                 zs_kernel_name(step->kernel), (unsigned long long)step->groups,
-                 (unsigned long long)max_x);
-        return ZESORT_ERROR_UNSUPPORTED;
+        return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
+                            "%s needs %llu work-groups but the device launches at most %llu in X",
+                            zs_kernel_name(step->kernel), (unsigned long long)step->groups,
+                            (unsigned long long)max_x);
     }
-    zesort_status s = get_kernel(k, step->kernel, msg, msg_len);
+    zesort_status s = get_kernel(k, step->kernel, err);
     if (s != ZESORT_OK)
         return s;
     ze_kernel_handle_t h = k->kernel[step->kernel];
@@ -272,10 +263,11 @@ zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *co
     if (k->group_size[step->kernel] != step->local) {
         r = zeKernelSetGroupSize(h, step->local, 1, 1);
         if (r != ZE_RESULT_SUCCESS) {
-            snprintf(msg, msg_len, "zeKernelSetGroupSize(%s, %u) failed: %s",
-                     zs_kernel_name(step->kernel), step->local, zs_ze_result_name(r));
-            return zs_ze_status(r) == ZESORT_ERROR_UNSUPPORTED ? ZESORT_ERROR_UNSUPPORTED
-                                                               : ZESORT_ERROR_BACKEND;
+            return zs_error_set(err,
+                                zs_ze_status(r) == ZESORT_ERROR_UNSUPPORTED
+                                    ? ZESORT_ERROR_UNSUPPORTED : ZESORT_ERROR_BACKEND,
+                                "zeKernelSetGroupSize(%s, %u) failed: %s",
+                                zs_kernel_name(step->kernel), step->local, zs_ze_result_name(r));
         }
         k->group_size[step->kernel] = step->local;
     }
@@ -283,9 +275,9 @@ zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *co
         const zs_arg *a = &step->args[i];
         if (a->is_buffer) {
             if (a->value >= ZS_BUF_COUNT || !buffers[a->value]) {
-                snprintf(msg, msg_len, "internal error: %s argument %d names buffer %u, which has no memory",
-                         zs_kernel_name(step->kernel), i, a->value);
-                return ZESORT_ERROR_BACKEND;
+                return zs_error_set(err, ZESORT_ERROR_BACKEND,
+                                    "internal error: %s argument %d names buffer %u, which has "
+                                    "no memory", zs_kernel_name(step->kernel), i, a->value);
             }
             void *ptr = buffers[a->value];
             r = zeKernelSetArgumentValue(h, (uint32_t)i, sizeof ptr, &ptr);
@@ -294,9 +286,9 @@ zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *co
             r = zeKernelSetArgumentValue(h, (uint32_t)i, sizeof v, &v);
         }
         if (r != ZE_RESULT_SUCCESS) {
-            snprintf(msg, msg_len, "zeKernelSetArgumentValue(%s, %d) failed: %s",
-                     zs_kernel_name(step->kernel), i, zs_ze_result_name(r));
-            return ZESORT_ERROR_BACKEND;
+            return zs_error_set(err, ZESORT_ERROR_BACKEND,
+                                "zeKernelSetArgumentValue(%s, %d) failed: %s",
+                                zs_kernel_name(step->kernel), i, zs_ze_result_name(r));
         }
     }
     *kernel = h;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "kernel_blobs.h"
 #include "plan.h"
 #include "zesort.h"
@@ -25,8 +26,8 @@ const char *zs_ze_result_name(ze_result_t r);
  * their meaning, unsupported features stay UNSUPPORTED, the rest is BACKEND. */
 zesort_status zs_ze_status(ze_result_t r);
 
-/* Writes "<what> failed: <result name>" into msg and returns zs_ze_status(r). */
-zesort_status zs_ze_fail(char *msg, size_t msg_len, const char *what, ze_result_t r);
+/* Sets "<what> failed: <result name> (0x...)" on e and returns zs_ze_status(r). */
+zesort_status zs_ze_fail(zs_error *e, const char *what, ze_result_t r);
 
 /* Modules and kernels of one (context, device), created lazily on first use.
  * The context and device are borrowed, never released here. */
@@ -43,7 +44,7 @@ typedef struct zs_ze_kernels {
 
 /* Queries the device's compute properties. Creates nothing. */
 zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
-                                 ze_device_handle_t device, char *msg, size_t msg_len);
+                                 ze_device_handle_t device, zs_error *err);
 
 /* The flavor whose plans the device runs: sg with 32-wide sub-groups, else
  * portable (kernel_select.c decides; the Level Zero path has no serial flavor). */
@@ -61,6 +62,6 @@ void zs_ze_kernels_release(zs_ze_kernels *k);
  * UNSUPPORTED when step->groups exceeds the device's maxGroupCountX. */
 zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *const *buffers,
                                  ze_kernel_handle_t *kernel, ze_group_count_t *groups,
-                                 char *msg, size_t msg_len);
+                                 zs_error *err);
 
 #endif

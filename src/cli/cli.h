@@ -3,7 +3,7 @@
  * tool. Each .c file does one job (argument parsing, file I/O, one command);
  * this header is what they share. The CLI uses only the public API zesort.h.
  *
- * Exit status contract (DESIGN.md §5.2): 0 success, 2 usage error, 1 any
+ * Exit status contract (docs/design.md §5.2): 0 success, 2 usage error, 1 any
  * other error. Every error is exactly one line on stderr starting "zesort: ".
  */
 #ifndef ZESORT_CLI_H

@@ -2,7 +2,7 @@
  * cmd_bench.c — `zesort bench`: device time of whole sorts of uniform random
  * keys for every algorithm × n × scan mode, median of --repeat runs after one
  * warm-up, each result verified before it is reported. Prints a table and the
- * speed ratios (the 2-bit vs 4-bit comparison is a product feature, DESIGN.md
+ * speed ratios (the 2-bit vs 4-bit comparison is a product feature, docs/design.md
  * §1.1), and optionally writes a CSV and a PNG plot. With --peer boost it also
  * times Boost.Compute's sort on the same data (bench/peer_boost.h, built only
  * when Boost is found) and prints zesort's speed over the peer's.

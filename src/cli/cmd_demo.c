@@ -1,5 +1,5 @@
 /*
- * cmd_demo.c — `zesort demo`: the one-command tour (DESIGN.md §5.2). On the
+ * cmd_demo.c — `zesort demo`: the one-command tour (docs/design.md §5.2). On the
  * best device present (backend auto: Level Zero GPU, else OpenCL GPU, else
  * OpenCL CPU, else the C fallback) it sorts a few million random keys with
  * each CM algorithm, verifies every result against a host sort, and prints a

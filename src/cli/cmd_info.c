@@ -4,7 +4,7 @@
  *
  * "backends:" lists what is usable now, found by creating a context on each
  * backend (the library stops cleanly where a driver is missing, see
- * DESIGN.md §4), so the list never promises a device that is not there.
+ * docs/design.md §4), so the list never promises a device that is not there.
  */
 #include <stdio.h>
 #include <string.h>

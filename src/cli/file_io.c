@@ -3,7 +3,7 @@
  * temporary file in the destination's directory (same file system, so the
  * final rename() is atomic) and renamed over the destination only when
  * complete: after any error an existing OUTPUT is untouched and no partial
- * file is left (DESIGN.md §5.2). INPUT may equal OUTPUT because the input is
+ * file is left (docs/design.md §5.2). INPUT may equal OUTPUT because the input is
  * read completely before anything is written.
  */
 #include <errno.h>

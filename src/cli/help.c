@@ -1,6 +1,6 @@
 /*
  * help.c — the help texts. Every flag is described here; keep in step with
- * the parsers in cmd_*.c and with DESIGN.md §5.2.
+ * the parsers in cmd_*.c and with docs/design.md §5.2.
  */
 #include <stdio.h>
 #include <string.h>
@@ -77,8 +77,8 @@ static const char bench_help[] =
     "excluded). Every result is verified (sorted and a permutation of the input;\n"
     "with --pairs also stable). Prints a table, then speed ratios: each algorithm\n"
     "against the first one given (cm4/cm2 by default) and device scan against host\n"
-    "scan. The first line names the kernel flavor that ran (sg, portable or cpu);\n"
-    "the environment variable ZESORT_FLAVOR=sg|portable|cpu overrides the OpenCL\n"
+    "scan. The first line names the kernel flavor that ran (sg, portable or serial);\n"
+    "the environment variable ZESORT_FLAVOR=sg|portable|serial overrides the OpenCL\n"
     "backend's choice, to compare flavors on one device.\n"
     "\n"
     "options:\n"
@@ -93,7 +93,7 @@ static const char bench_help[] =
     "  --repeat R        timed runs per measurement, median reported (default 5)\n"
     "  --csv FILE        write one row per measurement, header:\n"
     "                    backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,\n"
-    "                    flavor (the kernel flavor: sg, portable or cpu; n/a for a peer)\n"
+    "                    flavor (the kernel flavor: sg, portable or serial; n/a for a peer)\n"
     "  --plot FILE.png   draw Mkeys/s against n per algorithm and scan with gnuplot\n"
     "                    (Debian package gnuplot-nox; exit 1 if it is missing)\n"
     "  --peer boost      also time Boost.Compute's boost::compute::sort of the same\n"

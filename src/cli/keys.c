@@ -1,7 +1,7 @@
 /*
  * keys.c — the CLI's view of key arrays of every supported type: random
  * generation for bench/demo and host-side verification of device results.
- * Verification uses the same order the library promises (DESIGN.md §1.3):
+ * Verification uses the same order the library promises (docs/design.md §1.3):
  * signed keys by value, floats by IEEE-754 totalOrder.
  */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * report.c — the CLI's error messages. The contract (DESIGN.md §5.2) is one
+ * report.c — the CLI's error messages. The contract (docs/design.md §5.2) is one
  * line on stderr starting "zesort: ", so scripts can grep or show it; library
  * messages are folded onto that line.
  */

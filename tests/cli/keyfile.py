@@ -21,7 +21,7 @@ def width(t):
 
 
 def order(t, v):
-    """The unsigned value whose order is the sort order (DESIGN.md 1.3)."""
+    """The unsigned value whose order is the sort order (docs/design.md 1.3)."""
     bits = width(t) * 8
     sign = 1 << (bits - 1)
     allbits = (1 << bits) - 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_cli.sh ZESORT — end-to-end tests of the `zesort` command-line tool
-# against the contract in DESIGN.md §5.2: exit codes, one-line errors, atomic
+# against the contract in docs/design.md §5.2: exit codes, one-line errors, atomic
 # outputs, sort results (checked by tests/cli/keyfile.py), info, bench, demo.
 # Ends with "N passed, N failed"; exits non-zero when anything failed.
 set -u

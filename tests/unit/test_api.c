@@ -221,6 +221,22 @@ START_TEST(empty_sort_ok)
 }
 END_TEST
 
+/* A successful call clears the message of an earlier failure (issue 10). */
+START_TEST(success_clears_last_error)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    uint32_t k[3] = {3, 1, 2};
+    o.bit_lo = 40; /* beyond a u32 key: INVALID_ARGUMENT */
+    ck_assert_int_eq(zesort_sort(ctx(), k, NULL, 3, &o), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_str_ne(zesort_last_error(ctx()), "");
+    o.bit_lo = 0;
+    ck_assert_int_eq(zesort_sort(ctx(), k, NULL, 3, &o), ZESORT_OK);
+    ck_assert_str_eq(zesort_last_error(ctx()), "");
+    ck_assert_uint_eq(k[0], 1);
+}
+END_TEST
+
 START_TEST(null_options_or_defaults)
 {
     /* defaults as documented */
@@ -409,8 +425,8 @@ static zesort_algo auto_for(zs_flavor flavor, uint64_t n)
 {
     zs_plan_request req;
     zesort_algo algo = ZESORT_ALGO_AUTO;
-    char msg[256];
-    ck_assert_int_eq(zs_make_request(NULL, n, 0, flavor, &req, &algo, msg, sizeof msg), ZESORT_OK);
+    zs_error err;
+    ck_assert_int_eq(zs_make_request(NULL, n, 0, flavor, &req, &algo, &err), ZESORT_OK);
     ck_assert_int_eq(req.serial, flavor == ZS_FLAVOR_SERIAL);
     ck_assert_int_eq(req.radix_bits, algo == ZESORT_ALGO_CM4 ? 4 : 8);
     return algo;
@@ -484,6 +500,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, too_large);
     tcase_add_test(tc, debug_pass_bad_arguments);
     tcase_add_test(tc, empty_sort_ok);
+    tcase_add_test(tc, success_clears_last_error);
     tcase_add_test(tc, null_options_or_defaults);
     tcase_add_test(tc, names_and_parsers);
     tcase_add_test(tc, build_facts);

@@ -21,10 +21,7 @@
 
 static const char *g_spirv_val;
 
-static const char *program_name(zs_program p)
-{
-    return p == ZS_PROG_CM2 ? "cm2" : p == ZS_PROG_CM4 ? "cm4" : "scan";
-}
+static const char *program_name(zs_program p) { return zs_program_name(p); }
 
 /* Does the blob contain `s` (a kernel name, an option)? */
 static int blob_contains(const zs_blob *b, const char *s)

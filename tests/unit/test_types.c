@@ -1,6 +1,6 @@
 /*
  * test_types.c — every key type, key/value pairs, descending order and bit
- * ranges (DESIGN.md 1.3, issue 4), on a real backend, against two oracles:
+ * ranges (docs/design.md 1.3, issue 4), on a real backend, against two oracles:
  * cmref_sort (the CM design over the ordered key, cm_reference) and a stable
  * merge sort written here from the order's definition alone.
  *
@@ -52,7 +52,7 @@ static int type_float(zesort_key_type t) { return t == ZESORT_KEY_F32 || t == ZE
 
 static uint64_t width_mask(unsigned w) { return w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1; }
 
-/* ---- the test's own order: written from DESIGN.md 1.3, not from the kernels ---- */
+/* ---- the test's own order: written from docs/design.md 1.3, not from the kernels ---- */
 
 /* Full-width comparison of two keys (bit patterns, zero-extended) by value:
  * integers with C's comparisons, floats by IEEE-754 totalOrder reasoned in

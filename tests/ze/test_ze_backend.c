@@ -171,10 +171,10 @@ END_TEST
  * names the call and the result. */
 START_TEST(driver_results_map_to_clear_errors)
 {
-    char msg[256];
-    ck_assert_int_eq(zs_ze_fail(msg, sizeof msg, "zeFooCreate", ZE_RESULT_ERROR_UNSUPPORTED_FEATURE),
+    zs_error err;
+    ck_assert_int_eq(zs_ze_fail(&err, "zeFooCreate", ZE_RESULT_ERROR_UNSUPPORTED_FEATURE),
                      ZESORT_ERROR_UNSUPPORTED);
-    ck_assert_str_eq(msg, "zeFooCreate failed: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (0x78000003)");
+    ck_assert_str_eq(err.text, "zeFooCreate failed: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (0x78000003)");
     ck_assert_int_eq(zs_ze_status(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY), ZESORT_ERROR_OUT_OF_DEVICE_MEMORY);
     ck_assert_int_eq(zs_ze_status(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY), ZESORT_ERROR_OUT_OF_HOST_MEMORY);
     ck_assert_int_eq(zs_ze_status(ZE_RESULT_ERROR_DEVICE_LOST), ZESORT_ERROR_BACKEND);

@@ -1,0 +1,126 @@
+/*
+ * ze_recorder.c — appends plan steps to a Level Zero command list, ordered by
+ * an event chain (device backend, with timestamps) or by barriers (interop):
+ * see ze_recorder.h.
+ */
+#include "ze_recorder.h"
+#include <stdio.h>
+
+/* A failed append. In barrier mode the caller's list may now hold part of the
+ * sort: the message says so and the status is BACKEND (or out of memory), as
+ * zesort_ze.h promises. */
+static zesort_status append_failed(zs_ze_recorder *r, ze_result_t res, const char *fmt,
+                                   const char *what, unsigned a, unsigned b)
+{
+    char call[160];
+    snprintf(call, sizeof call, fmt, what, a, b);
+    zesort_status st = zs_ze_status(res);
+    if (!r->next_event && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
+        st != ZESORT_ERROR_OUT_OF_DEVICE_MEMORY)
+        st = ZESORT_ERROR_BACKEND;
+    return zs_error_set(r->err, st, "%s failed: %s (0x%x)%s", call, zs_ze_result_name(res),
+                        (unsigned)res,
+                        r->next_event ? "" : " (the command list may hold a partial sort: reset it)");
+}
+
+/* What the next command signals and waits on. */
+static zesort_status order(zs_ze_recorder *r, ze_event_handle_t *signal, uint32_t *nwait)
+{
+    *signal = NULL;
+    *nwait = 0;
+    if (r->next_event) {
+        *nwait = r->last ? 1 : 0;
+        return r->next_event(r->user, signal);
+    }
+    ze_result_t res = zeCommandListAppendBarrier(r->list, NULL, 0, NULL);
+    return res == ZE_RESULT_SUCCESS
+               ? ZESORT_OK
+               : append_failed(r, res, "%s", "zeCommandListAppendBarrier", 0, 0);
+}
+
+static void appended(zs_ze_recorder *r, ze_result_t res, ze_event_handle_t signal)
+{
+    if (!r->next_event)
+        return;
+    if (res == ZE_RESULT_SUCCESS)
+        r->last = signal;
+    else if (r->unused_event)
+        r->unused_event(r->user);
+}
+
+zesort_status zs_ze_record_kernel(zs_ze_recorder *r, const zs_step *step, void *const *buffers)
+{
+    if (step->kind != ZS_STEP_KERNEL)
+        return zs_error_set(r->err, ZESORT_ERROR_BACKEND,
+                            "internal error: launch of a non-kernel step");
+    if (step->groups == 0)
+        return ZESORT_OK;
+    ze_kernel_handle_t kernel;
+    ze_group_count_t groups;
+    zesort_status st = zs_ze_prepare_step(r->kernels, step, buffers, &kernel, &groups, r->err);
+    ze_event_handle_t signal;
+    uint32_t nwait;
+    if (st == ZESORT_OK)
+        st = order(r, &signal, &nwait);
+    if (st != ZESORT_OK)
+        return st;
+    ze_result_t res = zeCommandListAppendLaunchKernel(r->list, kernel, &groups, signal, nwait,
+                                                      nwait ? &r->last : NULL);
+    appended(r, res, signal);
+    return res == ZE_RESULT_SUCCESS
+               ? ZESORT_OK
+               : append_failed(r, res, "zeCommandListAppendLaunchKernel(%s, %u groups of %u)",
+                               zs_kernel_name(step->kernel), groups.groupCountX, step->local);
+}
+
+zesort_status zs_ze_record_copy(zs_ze_recorder *r, void *dst, const void *src, uint64_t bytes)
+{
+    if (bytes == 0)
+        return ZESORT_OK;
+    ze_event_handle_t signal;
+    uint32_t nwait;
+    zesort_status st = order(r, &signal, &nwait);
+    if (st != ZESORT_OK)
+        return st;
+    ze_result_t res = zeCommandListAppendMemoryCopy(r->list, dst, src, (size_t)bytes, signal,
+                                                    nwait, nwait ? &r->last : NULL);
+    appended(r, res, signal);
+    return res == ZE_RESULT_SUCCESS
+               ? ZESORT_OK
+               : append_failed(r, res, "%s", "zeCommandListAppendMemoryCopy (device to device)",
+                               0, 0);
+}
+
+zesort_status zs_ze_record_check(zs_ze_recorder *r, const zs_plan *plan, void *const *buffers)
+{
+    for (size_t i = 0; i < plan->nsteps; i++) {
+        const zs_step *step = &plan->steps[i];
+        if (step->kind == ZS_STEP_HOST_SCAN)
+            return zs_error_set(r->err, ZESORT_ERROR_UNSUPPORTED,
+                                "internal error: host scan step in an appended sort");
+        if (step->kind != ZS_STEP_KERNEL || step->groups == 0)
+            continue;
+        ze_kernel_handle_t k;
+        ze_group_count_t g;
+        zesort_status st = zs_ze_prepare_step(r->kernels, step, buffers, &k, &g, r->err);
+        if (st != ZESORT_OK)
+            return st;
+    }
+    return ZESORT_OK;
+}
+
+zesort_status zs_ze_record_plan(zs_ze_recorder *r, const zs_plan *plan, void *const *buffers)
+{
+    zesort_status st = ZESORT_OK;
+    for (size_t i = 0; st == ZESORT_OK && i < plan->nsteps; i++) {
+        const zs_step *s = &plan->steps[i];
+        if (s->kind == ZS_STEP_KERNEL)
+            st = zs_ze_record_kernel(r, s, buffers);
+        else if (s->kind == ZS_STEP_COPY)
+            st = zs_ze_record_copy(r, buffers[s->dst], buffers[s->src], s->bytes);
+        else
+            st = zs_error_set(r->err, ZESORT_ERROR_UNSUPPORTED,
+                              "internal error: host scan step in an appended sort");
+    }
+    return st;
+}
