@@ -11,8 +11,11 @@ Output:
   ddi_tables.h  prototypes of zecl_<apiName>() for every DDI function, so
                 hand-written implementations are type-checked;
   ddi_tables.c  a weak stub zecl_<apiName>() for every function, returning
-                ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, and every exported
-                get-table function filling the table with zecl_* pointers.
+                ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; for every function a
+                guard zecl_guard_<apiName>() that asks the fault injector
+                (faults.c) whether this call is to fail, else calls
+                zecl_<apiName>(); and every exported get-table function
+                filling the table with the guards.
 A strong zecl_<apiName>() in another object file of the driver replaces the
 weak stub at link time: implementing a function = defining it, nothing else.
 
@@ -102,6 +105,10 @@ def main():
          "#include <level_zero/zet_ddi.h>",
          "#include <level_zero/zes_ddi.h>",
          "",
+         "/* Fault injection (faults.c): nonzero when this call of `api` is to fail",
+         "   with *result instead of running. */",
+         "int zecl_fault_hit(const char *api, ze_result_t *result);",
+         "",
          "/* zecl_<apiName>: the driver's implementation of <apiName>. */"]
     for pfn in used:
         h.append(proto(pfn, False) + ";")
@@ -117,6 +124,20 @@ def main():
         c.append("__attribute__((weak)) " + proto(pfn, True))
         c.append("{ return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; }")
     c.append("")
+    c.append("/* Guards: the fault injector (faults.c) may fail any call (by its number")
+    c.append("   since the injector was armed) before the implementation runs. */")
+    for pfn in used:
+        name = api_name(pfn)
+        params = pfns[pfn]
+        args = ", ".join("p%d" % i for i in range(len(params)))
+        guard = proto(pfn, True).replace("zecl_" + name, "zecl_guard_" + name)
+        c.append("static " + guard)
+        c.append("{")
+        c.append("    ze_result_t injected;")
+        c.append("    if (zecl_fault_hit(\"%s\", &injected)) return injected;" % name)
+        c.append("    return zecl_%s(%s);" % (name, args))
+        c.append("}")
+    c.append("")
     for gname, tname, _ in getters:
         c.append("ZE_DLLEXPORT ze_result_t ZE_APICALL %s(ze_api_version_t version, %s *pDdiTable)"
                  % (gname, tname))
@@ -125,7 +146,7 @@ def main():
         c.append("    if (ZE_MAJOR_VERSION(version) != ZE_MAJOR_VERSION(ZE_API_VERSION_CURRENT))")
         c.append("        return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;")
         for pfn, member in tables[tname]:
-            c.append("    pDdiTable->%s = zecl_%s;" % (member, api_name(pfn)))
+            c.append("    pDdiTable->%s = zecl_guard_%s;" % (member, api_name(pfn)))
         c.append("    return ZE_RESULT_SUCCESS;")
         c.append("}")
         c.append("")
