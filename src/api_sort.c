@@ -51,9 +51,12 @@ static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     if (zs_plan_build(&req, &plan) != 0)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
     zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
+    zs_error_clear(&ctx->err);
     st = zs_run_plan(&run, &plan, keys, values, device_ms, NULL, NULL);
     zs_plan_free(&plan);
-    if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
+    /* run_plan words its own failures (host memory) on ctx; any other
+     * failure was the backend's, whatever its status. */
+    if (st != ZESORT_OK && !ctx->err.text[0])
         zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
     return st;
 }

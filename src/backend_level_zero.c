@@ -46,6 +46,7 @@ struct zs_device {
     /* Host synchronisation for transfers. */
     ze_event_pool_handle_t sync_pool;
     ze_event_handle_t sync_event;
+    int transfer_pending;            /* sync_event may be signalled (a wait or reset failed) */
     void *staging;
     uint64_t staging_bytes;
 
@@ -118,29 +119,77 @@ static zesort_status recorder_next_event(void *user, ze_event_handle_t *out)
 
 static void recorder_unused_event(void *user) { ((zs_device *)user)->used--; }
 
-/* Waits for the newest pending command (hence, by the chain, all of them). */
+/* zeEventHostSynchronize / zeEventHostReset, tried again when they fail:
+ * after a failed call the event's state is unknown, and giving up at once
+ * would leave commands running on memory that is about to be freed, or an
+ * event signalled that the next command would take for its own (its wait
+ * would return at once: a silently wrong sort). A lost device fails every
+ * try, and the error is returned. */
+#define SETTLE_TRIES 3
+
+static ze_result_t sync_retry(ze_event_handle_t ev)
+{
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    for (int i = 0; i < SETTLE_TRIES; i++)
+        if ((r = zeEventHostSynchronize(ev, UINT64_MAX)) == ZE_RESULT_SUCCESS)
+            break;
+    return r;
+}
+
+static ze_result_t reset_retry(ze_event_handle_t ev)
+{
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    for (int i = 0; i < SETTLE_TRIES; i++)
+        if ((r = zeEventHostReset(ev)) == ZE_RESULT_SUCCESS)
+            break;
+    return r;
+}
+
+/* Waits for the newest pending command (hence, by the chain, all of them).
+ * On failure rec.last stays set, so the next drain waits again. */
 static zesort_status wait_last(zs_device *dev)
 {
     if (!dev->rec.last)
         return ZESORT_OK;
-    ze_result_t r = zeEventHostSynchronize(dev->rec.last, UINT64_MAX);
+    ze_result_t r = sync_retry(dev->rec.last);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeEventHostSynchronize", r);
     dev->rec.last = NULL;
     return ZESORT_OK;
 }
 
-/* Waits for everything pending and makes every timestamp event reusable. */
+/* Completes a transfer whose wait or reset failed: the transfer event must be
+ * unsignalled before another transfer signals it. */
+static zesort_status settle_transfer(zs_device *dev)
+{
+    if (!dev->transfer_pending)
+        return ZESORT_OK;
+    ze_result_t r = sync_retry(dev->sync_event);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeEventHostSynchronize (transfer)", r);
+    r = reset_retry(dev->sync_event);
+    if (r != ZE_RESULT_SUCCESS)
+        return fail(dev, "zeEventHostReset (transfer)", r);
+    dev->transfer_pending = 0;
+    return ZESORT_OK;
+}
+
+/* Waits for everything pending and makes every timestamp event reusable.
+ * Events stay counted as used until they are all reset (a failed reset is
+ * tried again by the next drain, never handed out signalled). */
 static zesort_status drain(zs_device *dev)
 {
     zesort_status s = wait_last(dev);
+    zesort_status t = settle_transfer(dev);
+    if (s != ZESORT_OK || t != ZESORT_OK)
+        return s != ZESORT_OK ? s : t;
     for (uint32_t i = 0; i < dev->used; i++) {
-        ze_result_t r = zeEventHostReset(dev->events[i]);
-        if (r != ZE_RESULT_SUCCESS && s == ZESORT_OK)
-            s = fail(dev, "zeEventHostReset", r);
+        ze_result_t r = reset_retry(dev->events[i]);
+        if (r != ZE_RESULT_SUCCESS)
+            return fail(dev, "zeEventHostReset", r);
     }
     dev->used = 0;
-    return s;
+    return ZESORT_OK;
 }
 
 /* ---- memory ---------------------------------------------------------- */
@@ -188,9 +237,10 @@ static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
 static void ze_release(zs_device *dev, zs_devptr buf)
 {
     /* Level Zero: memory must not be freed while commands may still use it
-     * (after a failed step, earlier steps can still be running). */
+     * (after a failed step, earlier steps can still be running). When even
+     * the retried wait fails the device is lost: nothing runs any more. */
     if (buf) {
-        wait_last(dev);
+        drain(dev);
         zeMemFree(dev->context, buf);
     }
 }
@@ -203,7 +253,7 @@ static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
     if (dev->staging && dev->staging_bytes >= want)
         return ZESORT_OK;
     if (dev->staging) {
-        wait_last(dev);
+        drain(dev);
         zeMemFree(dev->context, dev->staging);
         dev->staging = NULL;
         dev->staging_bytes = 0;
@@ -225,18 +275,23 @@ static zesort_status ensure_staging(zs_device *dev, uint64_t bytes)
 /* Appends one copy after every pending command and waits for it. */
 static zesort_status copy_sync(zs_device *dev, void *dst, const void *src, size_t bytes)
 {
+    zesort_status s = settle_transfer(dev);
+    if (s != ZESORT_OK)
+        return s;
     ze_event_handle_t wait = dev->rec.last;
     ze_result_t r = zeCommandListAppendMemoryCopy(dev->list, dst, src, bytes, dev->sync_event,
                                                   wait ? 1 : 0, wait ? &wait : NULL);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeCommandListAppendMemoryCopy", r);
-    r = zeEventHostSynchronize(dev->sync_event, UINT64_MAX);
+    dev->transfer_pending = 1;
+    r = sync_retry(dev->sync_event);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeEventHostSynchronize (transfer)", r);
     dev->rec.last = NULL; /* everything before the copy completed too */
-    r = zeEventHostReset(dev->sync_event);
+    r = reset_retry(dev->sync_event);
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeEventHostReset (transfer)", r);
+    dev->transfer_pending = 0;
     return ZESORT_OK;
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 double zs_now_ms(void)
@@ -90,6 +91,18 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t
 {
     double ms = 0;
     zesort_status st = ZESORT_OK;
+    /* The results reach the caller's arrays only once every read has
+     * succeeded: a failed read (of the values after the keys, or of a later
+     * staging chunk) must leave both arrays as they were. So they are read
+     * into host memory of their own first, taken before any device work. */
+    const uint64_t key_bytes = plan->buffer_bytes[ZS_BUF_KEYS];
+    const uint64_t value_bytes = plan->buffer_bytes[ZS_BUF_VALUES];
+    unsigned char *result = malloc(key_bytes + value_bytes ? key_bytes + value_bytes : 1);
+    if (!result) {
+        return zs_error_set(run->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory for the %llu-byte result",
+                            (unsigned long long)(key_bytes + value_bytes));
+    }
     for (int b = 0; b < ZS_BUF_COUNT && st == ZESORT_OK; ++b)
         if (plan->buffer_bytes[b])
             st = run->ops->alloc(run->dev, plan->buffer_bytes[b], &run->buffers[b]);
@@ -98,18 +111,21 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
     }
     if (st == ZESORT_OK)
-        st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], keys,
-                             plan->buffer_bytes[ZS_BUF_KEYS]);
-    const uint64_t value_bytes = plan->buffer_bytes[ZS_BUF_VALUES];
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], keys, key_bytes);
     if (st == ZESORT_OK && value_bytes)
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_VALUES], values, value_bytes);
     if (st == ZESORT_OK)
         st = run_steps(run, plan, &ms, hook, hook_user);
     if (st == ZESORT_OK)
-        st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], keys,
-                            plan->buffer_bytes[ZS_BUF_KEYS]);
+        st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], result, key_bytes);
     if (st == ZESORT_OK && value_bytes)
-        st = run->ops->read(run->dev, run->buffers[ZS_BUF_VALUES], values, value_bytes);
+        st = run->ops->read(run->dev, run->buffers[ZS_BUF_VALUES], result + key_bytes, value_bytes);
+    if (st == ZESORT_OK) {
+        memcpy(keys, result, key_bytes);
+        if (value_bytes)
+            memcpy(values, result + key_bytes, value_bytes);
+    }
+    free(result);
     release_all(run);
     if (st == ZESORT_OK && device_ms)
         *device_ms = ms;
