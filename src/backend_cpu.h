@@ -1,16 +1,47 @@
 /*
- * backend_cpu.h — the C fallback: a stable LSD radix sort on the host, so the
- * library always works, with or without a GPU or OpenCL driver.
+ * backend_cpu.h — the C fallback: a stable multi-threaded LSD radix sort on
+ * the host, so the library always works, with or without a GPU or OpenCL.
+ *
+ * Threads: one per online core by default; the environment variable
+ * ZESORT_THREADS=N (a decimal integer, 1 <= N <= 256) overrides it, read at
+ * every sort. Any other value (0, negative, junk, above 256) is ignored:
+ * the default applies. Sorts below ZS_CPU_MIN_KEYS_PER_THREAD keys per thread
+ * use fewer threads (below 2x that, one). A thread that cannot be created
+ * means fewer threads, never a failed sort.
  */
 #ifndef ZESORT_BACKEND_CPU_H
 #define ZESORT_BACKEND_CPU_H
 
 #include "zesort.h"
 
+/* Digit width of a pass (the sort uses the fewest passes of at most this
+ * many bits, widths balanced): measured in bench/cpu_vs_std.cpp. */
+#define ZS_CPU_DIGIT_BITS 11u
+#define ZS_CPU_MAX_DIGIT_BITS 11u
+/* A thread per this many keys at most (measured: see backend_cpu.c). */
+#define ZS_CPU_MIN_KEYS_PER_THREAD 32768u
+
 /* Sorts n keys of key_bytes (4|8) in place, values (NULL or n u32) along,
  * stable, by bits [bit_lo, bit_hi) of the ordered key (key_flags as the
- * kernels': kind | descending << 2). OUT_OF_HOST_MEMORY leaves both unchanged. */
+ * kernels': kind | descending << 2). OUT_OF_HOST_MEMORY leaves both unchanged.
+ * n above UINT32_MAX: INVALID_ARGUMENT (the API never passes one). */
 zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
                           uint32_t key_flags, unsigned bit_lo, unsigned bit_hi);
+
+/* The knobs of zs_cpu_sort, for tests and the benchmark. */
+typedef struct zs_cpu_config {
+    unsigned threads;             /* threads wanted, >= 1 */
+    unsigned create_limit;        /* create at most this many threads (tests: creation failure) */
+    uint64_t min_keys_per_thread; /* 0 or 1: every wanted thread runs, even on 2 keys */
+    unsigned digit_bits;          /* 1..ZS_CPU_MAX_DIGIT_BITS */
+} zs_cpu_config;
+
+/* What zs_cpu_sort uses: zs_cpu_thread_count() threads (ZESORT_THREADS),
+ * ZS_CPU_MIN_KEYS_PER_THREAD, ZS_CPU_DIGIT_BITS. */
+void zs_cpu_config_default(zs_cpu_config *cfg);
+
+zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
+                               uint32_t key_flags, unsigned bit_lo, unsigned bit_hi,
+                               const zs_cpu_config *cfg);
 
 #endif

@@ -1,0 +1,110 @@
+/*
+ * cpu_radix_kernels.h — the inner loops of the C fallback (backend_cpu.c)
+ * for one key width: included twice there, with ZS_K (uint32_t | uint64_t)
+ * and ZS_SFX (32 | 64) defined. Not a header of its own.
+ *
+ * A loop takes its digit from the key's "digit key" dk(k): the key itself,
+ * or for floats the key with every bit below the sign flipped when the sign
+ * is set. The ordered key (README, "Orders") is dk(k) ^ c for a constant c
+ * (sign bit for signed and float keys, all bits for descending), so a
+ * digit of the ordered key is dk's digit ^ c's digit: the caller applies c
+ * to bin numbers (histograms, offsets), never to keys. Keys move unchanged.
+ */
+#define ZS_CAT2(a, b) a##b
+#define ZS_CAT(a, b) ZS_CAT2(a, b)
+#define ZS_FN(name) ZS_CAT(name, ZS_SFX)
+#define ZS_KBITS (sizeof(ZS_K) * 8u)
+
+#if defined(__GNUC__)
+#define ZS_INLINE static inline __attribute__((always_inline))
+#else
+#define ZS_INLINE static inline
+#endif
+
+/* dk(k): for floats (flt constant at each call site) a negative key gets all
+ * its bits but the sign flipped; other kinds leave the key as it is. */
+ZS_INLINE ZS_K ZS_FN(zs_dk)(ZS_K k, int flt)
+{
+    if (!flt)
+        return k;
+    const ZS_K neg = (ZS_K)0 - (k >> (ZS_KBITS - 1u)); /* all ones when the sign is set */
+    return k ^ (neg & ((ZS_K)~(ZS_K)0 >> 1));
+}
+
+/* Histograms of every digit d < ndig of keys [b, e): h[d * bins + digit]. */
+ZS_INLINE void ZS_FN(zs_hist_all_)(const ZS_K *keys, size_t b, size_t e, unsigned ndig,
+                                   const unsigned *shift, const unsigned *mask, unsigned bins,
+                                   uint32_t *h, int flt)
+{
+    for (size_t i = b; i < e; ++i) {
+        const ZS_K k = ZS_FN(zs_dk)(keys[i], flt);
+        for (unsigned d = 0; d < ndig; ++d)
+            h[d * bins + (unsigned)((k >> shift[d]) & mask[d])]++;
+    }
+}
+
+static void ZS_FN(zs_hist_all)(const ZS_K *keys, size_t b, size_t e, unsigned ndig,
+                               const unsigned *shift, const unsigned *mask, unsigned bins,
+                               uint32_t *h, int flt)
+{
+    if (flt)
+        ZS_FN(zs_hist_all_)(keys, b, e, ndig, shift, mask, bins, h, 1);
+    else
+        ZS_FN(zs_hist_all_)(keys, b, e, ndig, shift, mask, bins, h, 0);
+}
+
+/* Histogram of one digit of keys [b, e) into h[bins] (zeroed by the caller). */
+ZS_INLINE void ZS_FN(zs_count_)(const ZS_K *keys, size_t b, size_t e, unsigned shift,
+                                unsigned mask, uint32_t *h, int flt)
+{
+    for (size_t i = b; i < e; ++i)
+        h[(unsigned)((ZS_FN(zs_dk)(keys[i], flt) >> shift) & mask)]++;
+}
+
+static void ZS_FN(zs_count)(const ZS_K *keys, size_t b, size_t e, unsigned shift, unsigned mask,
+                            uint32_t *h, int flt)
+{
+    if (flt)
+        ZS_FN(zs_count_)(keys, b, e, shift, mask, h, 1);
+    else
+        ZS_FN(zs_count_)(keys, b, e, shift, mask, h, 0);
+}
+
+/* Stable scatter of [b, e) by one digit: the key (and value) with digit x
+ * goes to off[x]++, which starts at this block's first slot for x. */
+ZS_INLINE void ZS_FN(zs_scatter_)(const ZS_K *restrict sk, const uint32_t *restrict sv,
+                                  ZS_K *restrict dk, uint32_t *restrict dv, size_t b, size_t e,
+                                  unsigned shift, unsigned mask, uint32_t *restrict off, int flt,
+                                  int vals)
+{
+    for (size_t i = b; i < e; ++i) {
+        const ZS_K k = sk[i];
+        const uint32_t at = off[(unsigned)((ZS_FN(zs_dk)(k, flt) >> shift) & mask)]++;
+        dk[at] = k;
+        if (vals)
+            dv[at] = sv[i];
+    }
+}
+
+static void ZS_FN(zs_scatter)(const ZS_K *sk, const uint32_t *sv, ZS_K *dk, uint32_t *dv,
+                              size_t b, size_t e, unsigned shift, unsigned mask, uint32_t *off,
+                              int flt)
+{
+    if (sv) {
+        if (flt)
+            ZS_FN(zs_scatter_)(sk, sv, dk, dv, b, e, shift, mask, off, 1, 1);
+        else
+            ZS_FN(zs_scatter_)(sk, sv, dk, dv, b, e, shift, mask, off, 0, 1);
+    } else {
+        if (flt)
+            ZS_FN(zs_scatter_)(sk, NULL, dk, NULL, b, e, shift, mask, off, 1, 0);
+        else
+            ZS_FN(zs_scatter_)(sk, NULL, dk, NULL, b, e, shift, mask, off, 0, 0);
+    }
+}
+
+#undef ZS_INLINE
+#undef ZS_KBITS
+#undef ZS_FN
+#undef ZS_CAT
+#undef ZS_CAT2
