@@ -75,7 +75,13 @@ c++ -std=c++17 $warn all_headers.cpp $cflags $libs -o all_headers
 cc -std=c11 $warn ze_interop_example.c $cflags $libs -o ze_shared
 cc -std=c11 $warn ze_interop_example.c $cflags $static_libs -o ze_static
 
+# A program that uses only the Level Zero API needs nothing of the OpenCL
+# backend: libzesort.a, the Level Zero loader and libc suffice.
+cc -std=c11 $warn ze_interop_example.c $cflags "$libdir/libzesort.a" -lze_loader -lm -pthread \
+   -o ze_only 2>ze_only.log || { cat ze_only.log >&2; fail "a Level-Zero-only static link needs more than -lze_loader"; }
+
 needs() { objdump -p "$1" | awk '$1 == "NEEDED" {print $2}'; }
+! needs ze_only | grep -q OpenCL || fail "ze_only needs libOpenCL"
 needs sort_shared | grep -qx libzesort.so.0 || fail "sort_shared does not load libzesort.so.0"
 ! needs sort_static | grep -q libzesort || fail "sort_static still needs libzesort.so"
 ! needs ze_static | grep -q libzesort || fail "ze_static still needs libzesort.so"
@@ -97,6 +103,7 @@ ze_env=(ZE_ENABLE_ALT_DRIVERS="$driver" ZE_ENABLE_VALIDATION_LAYER=1
         ZE_ENABLE_PARAMETER_VALIDATION=1 OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd)
 run_check ze_shared "$expect" env "${ze_env[@]}" LD_LIBRARY_PATH="$libdir" ./ze_shared
 run_check ze_static "$expect" env "${ze_env[@]}" ./ze_static
+run_check ze_only "$expect" env "${ze_env[@]}" ./ze_only
 # CMake, through the README's pkg_check_modules snippet.
 mkdir cmake_user
 cp "$src/tests/install/cmake/CMakeLists.txt" sort_example.c cmake_user/
