@@ -1,0 +1,199 @@
+/*
+ * test_host_alloc.c — every host allocation the library makes during a sort
+ * fails, one at a time, and the sort must fail cleanly: an error status
+ * (OUT_OF_HOST_MEMORY where the library ran out, never a crash), a message,
+ * the caller's arrays unchanged, and the next sort on the same context right.
+ *
+ *   test_host_alloc cpu|opencl|level-zero
+ *
+ * How: this program is linked with -Wl,--wrap=malloc,--wrap=calloc,
+ * --wrap=realloc, which reroutes those calls of every object linked in —
+ * the library's own (libzesort.a) included, the drivers' shared libraries
+ * not. While armed, the K-th of them returns NULL. K runs from 1 to the
+ * number of allocations a clean sort makes, for keys and pairs, cm4 and
+ * onesweep on one context; then over zesort_create and the first sort on a
+ * new context each time (cold). No production code carries a hook for this.
+ * Exit 0 pass, 1 failure, 77 backend not available (skip).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zesort.h"
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *p, size_t size);
+
+static atomic_int armed;          /* count (and maybe fail) allocations */
+static atomic_ullong allocations; /* since arming */
+static atomic_ullong fail_at;     /* 1-based; 0: never */
+static atomic_int failed;         /* an allocation was made to fail */
+
+static int fail_now(void)
+{
+    if (!atomic_load(&armed))
+        return 0;
+    unsigned long long k = atomic_fetch_add(&allocations, 1) + 1;
+    if (k == atomic_load(&fail_at)) {
+        atomic_store(&failed, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void *__wrap_malloc(size_t size) { return fail_now() ? NULL : __real_malloc(size); }
+void *__wrap_calloc(size_t count, size_t size) { return fail_now() ? NULL : __real_calloc(count, size); }
+void *__wrap_realloc(void *p, size_t size) { return fail_now() ? NULL : __real_realloc(p, size); }
+
+static void arm(unsigned long long k)
+{
+    atomic_store(&allocations, 0);
+    atomic_store(&fail_at, k);
+    atomic_store(&failed, 0);
+    atomic_store(&armed, 1);
+}
+
+enum { N_KEYS = 70000 }; /* above the cpu backend's multi-thread threshold, many chunks and tiles */
+static uint32_t input_keys[N_KEYS], keys[N_KEYS], values[N_KEYS];
+static int failures, runs;
+
+static void reset(void)
+{
+    memcpy(keys, input_keys, sizeof keys);
+    for (uint32_t i = 0; i < N_KEYS; i++)
+        values[i] = i;
+}
+
+static int unchanged(void)
+{
+    if (memcmp(keys, input_keys, sizeof keys) != 0)
+        return 0;
+    for (uint32_t i = 0; i < N_KEYS; i++)
+        if (values[i] != i)
+            return 0;
+    return 1;
+}
+
+static int sorted(int pairs)
+{
+    for (uint32_t i = 1; i < N_KEYS; i++)
+        if (keys[i - 1] > keys[i] || (pairs && (input_keys[values[i]] != keys[i] ||
+                                                (keys[i - 1] == keys[i] && values[i - 1] >= values[i]))))
+            return 0;
+    return 1;
+}
+
+static zesort_status sort(zesort_context *ctx, zesort_algo algo, int pairs)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    o.algo = algo;
+    reset();
+    return zesort_sort(ctx, keys, pairs ? values : NULL, N_KEYS, &o);
+}
+
+int main(int argc, char **argv)
+{
+    zesort_backend backend;
+    if (argc != 2 || zesort_parse_backend(argv[1], &backend) != 0) {
+        fprintf(stderr, "usage: test_host_alloc cpu|opencl|level-zero\n");
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    zesort_context *ctx;
+    if (zesort_create(backend, &ctx) != ZESORT_OK) {
+        printf("SKIP: no %s context: %s\n", argv[1], zesort_last_error(NULL));
+        return 77;
+    }
+    uint64_t x = 0x2545F4914F6CDD1Du;
+    for (int i = 0; i < N_KEYS; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        input_keys[i] = (uint32_t)x % 5000u;
+    }
+    static const struct {
+        zesort_algo algo;
+        const char *name;
+    } algos[] = {{ZESORT_ALGO_CM4, "cm4"}, {ZESORT_ALGO_ONESWEEP, "onesweep"}};
+    for (size_t a = 0; a < 2; a++)
+        for (int pairs = 0; pairs < 2; pairs++) {
+            sort(ctx, algos[a].algo, pairs); /* warm: programs built */
+            arm(0);
+            zesort_status st = sort(ctx, algos[a].algo, pairs);
+            atomic_store(&armed, 0);
+            unsigned long long total = atomic_load(&allocations);
+            if (st != ZESORT_OK || !sorted(pairs)) {
+                printf("FAIL: clean %s sort: %s\n", algos[a].name, zesort_last_error(ctx));
+                failures++;
+            }
+            for (unsigned long long k = 1; k <= total; k++) {
+                arm(k);
+                st = sort(ctx, algos[a].algo, pairs);
+                atomic_store(&armed, 0);
+                int hit = atomic_load(&failed);
+                runs += hit;
+                const char *what = pairs ? "pairs" : "keys";
+                if (hit && st == ZESORT_OK && !sorted(pairs)) {
+                    printf("FAIL: %s %s allocation %llu failed: OK returned, output wrong\n",
+                           algos[a].name, what, k);
+                    failures++;
+                } else if (hit && st != ZESORT_OK &&
+                           (!unchanged() || !zesort_last_error(ctx)[0])) {
+                    printf("FAIL: %s %s allocation %llu failed: %s, data %s, message '%s'\n",
+                           algos[a].name, what, k, zesort_status_name(st),
+                           unchanged() ? "intact" : "CHANGED", zesort_last_error(ctx));
+                    failures++;
+                }
+                st = sort(ctx, algos[a].algo, pairs);
+                if (st != ZESORT_OK || !sorted(pairs)) {
+                    printf("FAIL: %s %s: the sort after allocation %llu failed: %s\n",
+                           algos[a].name, what, k, zesort_last_error(ctx));
+                    failures++;
+                }
+            }
+            printf("%s %-8s %-5s host allocation faults: %llu injected\n", argv[1],
+                   algos[a].name, pairs ? "pairs" : "keys", total);
+        }
+    zesort_destroy(ctx);
+
+    /* Cold: zesort_create and the first sort (device discovery, program
+       builds) on a new context for each K. */
+    arm(0);
+    if (zesort_create(backend, &ctx) == ZESORT_OK) {
+        sort(ctx, ZESORT_ALGO_CM4, 1);
+        zesort_destroy(ctx);
+    }
+    atomic_store(&armed, 0);
+    unsigned long long total = atomic_load(&allocations);
+    for (unsigned long long k = 1; k <= total; k++) {
+        arm(k);
+        zesort_status st = zesort_create(backend, &ctx);
+        if (st == ZESORT_OK)
+            st = sort(ctx, ZESORT_ALGO_CM4, 1);
+        atomic_store(&armed, 0);
+        int hit = atomic_load(&failed);
+        runs += hit;
+        if (hit && st != ZESORT_OK && !(ctx ? zesort_last_error(ctx) : zesort_last_error(NULL))[0]) {
+            printf("FAIL: cold allocation %llu failed: %s without a message\n", k, zesort_status_name(st));
+            failures++;
+        }
+        if (ctx && st == ZESORT_OK && !sorted(1)) {
+            printf("FAIL: cold allocation %llu failed: OK returned, output wrong\n", k);
+            failures++;
+        }
+        if (ctx && st != ZESORT_OK && !unchanged()) {
+            printf("FAIL: cold allocation %llu failed: caller's data changed\n", k);
+            failures++;
+        }
+        if (ctx && (sort(ctx, ZESORT_ALGO_CM4, 1) != ZESORT_OK || !sorted(1))) {
+            printf("FAIL: cold: the sort after allocation %llu failed: %s\n", k, zesort_last_error(ctx));
+            failures++;
+        }
+        zesort_destroy(ctx);
+    }
+    printf("%s cold (create + first sort) host allocation faults: %llu injected\n", argv[1], total);
+    printf("%d faulty runs, %d failures\n", runs, failures);
+    return failures ? 1 : 0;
+}
