@@ -23,16 +23,39 @@
  *   a regular list it runs when the caller executes the list (the list may be
  *   executed several times, one execution at a time: every execution sorts
  *   the keys present then, and the indirect variant re-reads n each time).
+ *   The leading barrier is a full barrier of the list: the sort also waits
+ *   for every command appended before it, related or not (so do the
+ *   barriers between its passes). Commands the sort must not wait for
+ *   belong in another command list.
  *   The first append that needs a kernel builds its module on the host
- *   (SPIR-V compilation may take a moment); later appends only record.
+ *   (SPIR-V compilation may take a moment: over a second with a cold cache);
+ *   zesort_ze_prepare() does that ahead of time, after which appends only
+ *   record (a real-time pipeline then never builds inside an append).
  *   The keys and the temporary memory must stay allocated, and must not be
  *   used by other commands, until the sort has completed. Two sorts appended
  *   to one list may share one temporary buffer (the barriers order them);
  *   sorts running concurrently (other lists/queues) need separate ones.
  *
  * Threads
- *   A sorter is thread-compatible: do not use one sorter, or one command
- *   list, from two threads at once. Separate sorters are independent.
+ *   A sorter is thread-safe: several threads may append with one sorter at
+ *   once (each to its own command list: a command list itself must not be
+ *   used by two threads at once, as Level Zero requires). Each call holds
+ *   the sorter's lock while it sets kernel arguments and appends, so appends
+ *   of one sorter are serialised on the host (they only record; nothing
+ *   waits for the device); modules are built once per sorter, not per
+ *   thread. zesort_ze_last_error/_last_result/_last_algo report the last
+ *   call of any thread: read them where no other thread uses the sorter.
+ *
+ * Alignment
+ *   keys: the key size (4 or 8 bytes); values and the indirect count: 4
+ *   bytes; temp: ZESORT_ZE_TEMP_ALIGNMENT (8) bytes, also returned by
+ *   zesort_ze_temp_requirements (256 or more is best: every buffer inside
+ *   temp starts on a 256-byte boundary relative to temp).
+ *
+ * Overlap
+ *   keys (n keys), values (n uint32) and temp (temp_bytes bytes), and for
+ *   the indirect variant the count, must be disjoint byte ranges: any overlap
+ *   is refused with INVALID_ARGUMENT before anything is appended.
  *
  * Errors
  *   Every function returns a zesort_status (see zesort.h); on failure
@@ -52,7 +75,8 @@
  *
  * Keys and values
  *   keys: n keys of opts->key_type (4 or 8 bytes each, aligned to their
- *   size), values: NULL or n uint32_t moved along with the keys. Both are
+ *   size), values: NULL or n uint32_t moved along with the keys, never
+ *   overlapping each other or temp. Both are
  *   device (or shared) USM allocations usable on the sorter's device; the
  *   result replaces them in place.
  *
@@ -87,6 +111,9 @@ extern "C" {
 
 typedef struct zesort_ze_sorter zesort_ze_sorter;
 
+/* The alignment, in bytes, the temporary memory must have (256 is best). */
+#define ZESORT_ZE_TEMP_ALIGNMENT 8u
+
 /** Creates a sorter for the caller's context and device (borrowed, never
  *  released by the library; they must outlive the sorter). Kernels are built
  *  lazily, by the first append that needs them (zesort_ze_temp_bytes never
@@ -115,16 +142,42 @@ const char *zesort_ze_last_error(const zesort_ze_sorter *sorter);
 zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes);
 
+/** zesort_ze_temp_bytes plus, in *alignment (may be NULL), the alignment in
+ *  bytes temp must have (ZESORT_ZE_TEMP_ALIGNMENT). */
+zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                          const zesort_options *opts, uint64_t *bytes,
+                                          uint64_t *alignment);
+
+/** Builds, now, every module and kernel a later append with these options
+ *  (NULL = defaults; AUTO: every algorithm AUTO may pick, for any n) and
+ *  with_values (1: values passed) needs, so that the append only records.
+ *  Errors: those of the options (INVALID_ARGUMENT, UNSUPPORTED), and
+ *  BACKEND / OUT_OF_*_MEMORY when a module cannot be built (the message has
+ *  the build log). */
+zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *opts,
+                                int with_values);
+
+/** The ze_result_t of the last driver call of this sorter that failed (e.g.
+ *  ZE_RESULT_ERROR_DEVICE_LOST behind a BACKEND status); ZE_RESULT_SUCCESS
+ *  while none has failed. A failure that is not the driver's (a bad
+ *  argument) does not change it. ZE_RESULT_ERROR_INVALID_NULL_HANDLE for NULL. */
+ze_result_t zesort_ze_last_result(const zesort_ze_sorter *sorter);
+
+/** The algorithm the last successful append of this sorter used (what AUTO
+ *  chose); ZESORT_ALGO_AUTO before the first one (and for NULL). */
+zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter);
+
 /** Appends a stable sort of the n keys at keys (and the values, when values
  *  is not NULL) to cmdlist, in place.
  *  temp / temp_bytes: caller-owned device memory of at least
  *  zesort_ze_temp_bytes(n, values != NULL) bytes (8-byte aligned; 256-byte
- *  alignment is best).
+ *  alignment is best). keys, values and temp must not overlap.
  *  Waits on the num_wait_events events of wait_events before the first
  *  command; signals signal_event (optional) after the last.
  *  The count n is captured when this function is called.
  *  Errors: INVALID_ARGUMENT (NULL sorter/cmdlist, NULL keys or temp when
- *  needed, misalignment, wait_events NULL with num_wait_events > 0,
+ *  needed, misalignment, overlapping keys/values/temp,
+ *  wait_events NULL with num_wait_events > 0,
  *  temp_bytes smaller than needed), TOO_LARGE, UNSUPPORTED (options, or the
  *  grid exceeds the device's limits), OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY
  *  and BACKEND (kernel build or append failed; message has the driver's
@@ -138,8 +191,10 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
 /** Like zesort_ze_append_sort, but n is read from device memory (*n_devptr,
  *  one uint32_t on the device, 4-byte aligned) when the command list executes,
  *  after the wait events — so a producer kernel can compute it. Grids are
- *  sized for max_n; the value read must be <= max_n (a larger value is
- *  undefined behaviour: the kernels would overrun keys and temp). temp_bytes
+ *  sized for max_n. A count above max_n (any uint32_t value up to
+ *  UINT32_MAX) is clamped on the device: the first max_n keys are sorted,
+ *  and nothing at or past keys[max_n] / values[max_n], nor past temp_bytes
+ *  of temp, is read or written. temp_bytes
  *  must be at least zesort_ze_temp_bytes(max_n, values != NULL). Errors as above, plus
  *  INVALID_ARGUMENT for n_devptr NULL (when max_n > 0). */
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,

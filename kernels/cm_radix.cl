@@ -8,7 +8,8 @@
  * Build defines: RADIX_BITS (2|4), ZS_FLAVOR_SG (0|1), ZS_SERIAL (0|1: the
  * serial flavor), ZS_KEY64 (0: 32-bit keys, 1: 64-bit keys), ZS_PAIRS (1: u32
  * values move with their keys).
- * n is read from params[0] so one launch grid (sized for the largest n) also
+ * n is read from params: min(params[0], params[1]) (count, max n: an indirect
+ * count above max n is clamped on the device) so one launch grid (sized for the largest n) also
  * serves sorts whose n is only known on the device.
  * Tables are bin-major: table[bin * chunks + chunk], chunks = ceil(n / CHUNK_KEYS).
  *
@@ -55,7 +56,7 @@ ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *
                                     __global const uint *params, uint shift, uint digit_mask,
                                     uint key_flags)
 {
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const ulong chunks = zs_chunk_count(n);
     const ulong chunk = get_global_id(0);
     if (chunk >= chunks)
@@ -74,7 +75,7 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
                                      __global const uint *table, __global const uint *params,
                                      uint shift, uint digit_mask, uint key_flags)
 {
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const ulong chunks = zs_chunk_count(n);
     const ulong chunk = get_global_id(0);
     if (chunk >= chunks)
@@ -100,7 +101,7 @@ ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *
                                     uint key_flags)
 {
     ZS_SG_SCRATCH
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const ulong chunks = zs_chunk_count(n);
     const ulong chunk = get_group_id(0);
     if (chunk >= chunks) /* whole work-group leaves together: grid sized for max n */
@@ -139,7 +140,7 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
                                      uint shift, uint digit_mask, uint key_flags)
 {
     ZS_SG_SCRATCH
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const ulong chunks = zs_chunk_count(n);
     const ulong chunk = get_group_id(0);
     if (chunk >= chunks)

@@ -90,7 +90,7 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
                            __global const uint *params, uint bit_lo, uint bit_hi, uint key_flags)
 {
     __local uint local_hist[OS_MAX_PASSES * OS_BINS];
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const ulong base = (ulong)get_group_id(0) * OS_TILE;
     if (base >= n)
         return; /* uniform: grid sized for the largest n */
@@ -201,7 +201,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
                       __global uint *hist, __global uint *status, __global const uint *params,
                       uint shift, uint digit_mask, uint key_flags, uint pass)
 {
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
     /* tile ids in start order: a tile only looks back at tiles already started */
     const uint tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
@@ -288,7 +288,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     (void)values_in;
     (void)values_out;
 #endif
-    const uint n = params[0];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
     const uint lid = (uint)get_local_id(0);
     const uint sg = zs_sg_id(), lane = zs_lane();

@@ -32,7 +32,7 @@ __kernel void scan_reduce(__global const uint *data, __global uint *sums,
                           __global const uint *params, uint bins, uint level)
 {
     __local uint partial[SCAN_LOCAL];
-    const ulong len = scan_level_len(params[0], bins, level);
+    const ulong len = scan_level_len(min(params[0], params[1]), bins, level);
     const ulong block = get_group_id(0);
     if (block * SCAN_BLOCK >= len)
         return; /* uniform: grid sized for the largest n */
@@ -60,7 +60,7 @@ __kernel void scan_apply(__global uint *data, __global const uint *sums,
                          __global const uint *params, uint bins, uint level, uint has_sums)
 {
     __local uint partial[SCAN_LOCAL];
-    const ulong len = scan_level_len(params[0], bins, level);
+    const ulong len = scan_level_len(min(params[0], params[1]), bins, level);
     const ulong block = get_group_id(0);
     if (block * SCAN_BLOCK >= len)
         return;

@@ -11,6 +11,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,8 +293,36 @@ static int find_device(int want_gpu, cl_device_id *out)
     return 0;
 }
 
+/* Device discovery and context creation of OpenCL implementations are not
+ * all thread-safe (PoCL's first clGetPlatformIDs from several threads at
+ * once finds no device, or crashes): one process-wide lock serialises them,
+ * for zesort_create (here) and zesort_cl_create (interop_cl.c). */
+static pthread_mutex_t discovery_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void zs_opencl_discovery_lock(void)
+{
+    pthread_mutex_lock(&discovery_lock);
+}
+
+void zs_opencl_discovery_unlock(void)
+{
+    pthread_mutex_unlock(&discovery_lock);
+}
+
+static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_ops **ops,
+                                 char *desc, size_t desc_len, char *msg, size_t msg_len);
+
 zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops **ops, char *desc,
                              size_t desc_len, char *msg, size_t msg_len)
+{
+    zs_opencl_discovery_lock();
+    zesort_status st = open_locked(want_gpu, out, ops, desc, desc_len, msg, msg_len);
+    zs_opencl_discovery_unlock();
+    return st;
+}
+
+static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_ops **ops,
+                                 char *desc, size_t desc_len, char *msg, size_t msg_len)
 {
     *out = NULL;
     cl_device_id dev;

@@ -37,6 +37,10 @@ typedef struct zs_device_ops {
  * `msg` (256 bytes) receives a reason. want_gpu: 1 GPU only, 0 CPU only, -1 any. */
 zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
                              char *desc, size_t desc_len, char *msg, size_t msg_len);
+/* The process-wide lock zs_opencl_open holds around OpenCL device discovery
+ * and context creation (not thread-safe in every implementation). */
+void zs_opencl_discovery_lock(void);
+void zs_opencl_discovery_unlock(void);
 zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
                                  char *desc, size_t desc_len, char *msg, size_t msg_len);
 

@@ -14,6 +14,7 @@
  */
 #include "zesort_ze.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,17 @@
 #include "ze_recorder.h"
 
 #define TEMP_ALIGN 256u
+#define TEMP_MIN_ALIGN 8u /* what temp must have (ZESORT_ZE_TEMP_ALIGNMENT) */
 
+/* Threads: every call that touches a sorter holds its lock for the whole
+ * call, so the kernel arguments set on the shared kernel handles and the
+ * launch that captures them can never interleave with another thread's. */
 struct zesort_ze_sorter {
     zs_ze_kernels kernels; /* borrowed context/device, own modules/kernels */
     zs_error err;
+    pthread_mutex_t lock;
+    ze_result_t last_result; /* of the last failed driver call (SUCCESS: none) */
+    zesort_algo last_algo;   /* of the last successful append (AUTO: none yet) */
 };
 
 /* Calls with no sorter (a failed zesort_ze_create, a NULL sorter) report here. */
@@ -53,6 +61,8 @@ zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t d
     if (!s)
         return zs_error_set(&thread_err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_ze_create: out of host memory");
     zesort_status st = zs_ze_kernels_init(&s->kernels, context, device, &s->err);
+    if (st == ZESORT_OK && pthread_mutex_init(&s->lock, NULL) != 0)
+        st = zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "cannot create a mutex");
     if (st != ZESORT_OK) {
         zs_error_set(&thread_err, st, "zesort_ze_create: %s", s->err.text);
         free(s);
@@ -68,6 +78,7 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
     if (!sorter)
         return;
     zs_ze_kernels_release(&sorter->kernels);
+    pthread_mutex_destroy(&sorter->lock);
     free(sorter);
 }
 
@@ -75,10 +86,10 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
 /* Checks options as zesort_sort does and turns them into a plan request for
  * n keys (with values when `pairs`). */
 static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
-                                  const zesort_options *opts, zs_plan_request *req)
+                                  const zesort_options *opts, zs_plan_request *req,
+                                  zesort_algo *algo)
 {
-    zesort_algo algo;
-    zesort_status st = zs_make_request(opts, n, pairs, zs_ze_flavor(&s->kernels), req, &algo,
+    zesort_status st = zs_make_request(opts, n, pairs, zs_ze_flavor(&s->kernels), req, algo,
                                        &s->err);
     if (st != ZESORT_OK)
         return st;
@@ -110,10 +121,10 @@ static uint64_t temp_layout(const zs_plan *plan, uint64_t offsets[ZS_BUF_COUNT])
 }
 
 static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, int pairs,
-                                const zesort_options *opts, zs_plan *plan)
+                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
 {
     zs_plan_request req;
-    zesort_status st = make_request(s, n, pairs, opts, &req);
+    zesort_status st = make_request(s, n, pairs, opts, &req, algo);
     if (st != ZESORT_OK)
         return st;
     if (zs_plan_build(&req, plan) != 0)
@@ -121,29 +132,117 @@ static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, int pairs,
     return ZESORT_OK;
 }
 
+static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                       const zesort_options *opts, uint64_t *bytes,
+                                       uint64_t *alignment, const char *fn)
+{
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st;
+    if (!bytes) {
+        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", fn);
+    } else {
+        *bytes = 0;
+        if (alignment)
+            *alignment = TEMP_MIN_ALIGN;
+        zs_plan plan;
+        st = build_plan(sorter, n, with_values, opts, &plan, NULL);
+        if (st == ZESORT_OK) {
+            uint64_t offsets[ZS_BUF_COUNT];
+            *bytes = temp_layout(&plan, offsets);
+            zs_plan_free(&plan);
+            zs_error_clear(&sorter->err);
+        }
+    }
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
 zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes)
 {
-    if (!sorter)
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: sorter is NULL");
-    if (!bytes)
-        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_temp_bytes: bytes is NULL");
-    *bytes = 0;
-    zs_plan plan;
-    zesort_status st = build_plan(sorter, n, with_values, opts, &plan);
+    return temp_requirements(sorter, n, with_values, opts, bytes, NULL, "zesort_ze_temp_bytes");
+}
+
+zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                          const zesort_options *opts, uint64_t *bytes,
+                                          uint64_t *alignment)
+{
+    return temp_requirements(sorter, n, with_values, opts, bytes, alignment,
+                             "zesort_ze_temp_requirements");
+}
+
+ze_result_t zesort_ze_last_result(const zesort_ze_sorter *sorter)
+{
+    return sorter ? sorter->last_result : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter)
+{
+    return sorter ? sorter->last_algo : ZESORT_ALGO_AUTO;
+}
+
+/* Builds every kernel the plans of algorithm `algo` use (a plan for 2^20
+ * keys has every kind of step the algorithm makes). */
+static zesort_status prepare_algo(zesort_ze_sorter *s, const zesort_options *opts,
+                                  zesort_algo algo, int with_values, int auto_algo)
+{
+    zesort_options o;
+    if (opts)
+        o = *opts;
+    else
+        zesort_options_default(&o);
+    o.algo = algo;
+    zs_plan_request req;
+    zesort_status st = zs_make_request(&o, UINT64_C(1) << 20, with_values,
+                                       zs_ze_flavor(&s->kernels), &req, NULL, &s->err);
     if (st != ZESORT_OK)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    *bytes = temp_layout(&plan, offsets);
+    if (req.host_scan) /* AUTO never appends it with the host scan; else refused */
+        return auto_algo ? ZESORT_OK
+                         : zs_error_set(&s->err, ZESORT_ERROR_UNSUPPORTED,
+                                        "the host scan needs a host round trip, which an "
+                                        "appended sort cannot make: use ZESORT_SCAN_DEVICE");
+    zs_plan plan;
+    if (zs_plan_build(&req, &plan) != 0)
+        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
+    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
+        if (plan.steps[i].kind == ZS_STEP_KERNEL)
+            st = zs_ze_build_kernel(&s->kernels, plan.steps[i].kernel, &s->err);
     zs_plan_free(&plan);
-    zs_error_clear(&sorter->err);
-    return ZESORT_OK;
+    return st;
+}
+
+zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *opts,
+                                int with_values)
+{
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_prepare: sorter is NULL");
+    pthread_mutex_lock(&sorter->lock);
+    zs_ze_take_failure();
+    zesort_status st;
+    if (!opts || opts->algo == ZESORT_ALGO_AUTO) { /* AUTO picks one of these two */
+        st = prepare_algo(sorter, opts, ZESORT_ALGO_ONESWEEP, with_values, 1);
+        if (st == ZESORT_OK)
+            st = prepare_algo(sorter, opts, ZESORT_ALGO_CM4, with_values, 1);
+    } else {
+        st = prepare_algo(sorter, opts, opts->algo, with_values, 0);
+    }
+    ze_result_t r = zs_ze_take_failure();
+    if (r != ZE_RESULT_SUCCESS)
+        sorter->last_result = r;
+    if (st == ZESORT_OK)
+        zs_error_clear(&sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
 }
 
 /* A driver call made outside the recorder failed while appending. */
 static zesort_status append_failed(zesort_ze_sorter *s, const char *what, ze_result_t r)
 {
     zesort_status st = zs_ze_status(r);
+    zs_ze_note_failure(r);
     return zs_error_set(&s->err,
                         st == ZESORT_ERROR_OUT_OF_HOST_MEMORY ||
                                 st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY ? st : ZESORT_ERROR_BACKEND,
@@ -158,16 +257,23 @@ static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
     return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
 }
 
-/* Shared body of the direct (n_devptr NULL) and indirect variants. */
-static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
-                                 uint32_t *values, uint64_t n, const uint32_t *n_devptr, void *temp,
-                                 uint64_t temp_bytes, const zesort_options *opts,
-                                 ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
+/* 1 when [a, a + na) and [b, b + nb) share a byte (empty ranges share none). */
+static int overlap(const void *a, uint64_t na, const void *b, uint64_t nb)
 {
-    const char *fn = n_devptr ? "zesort_ze_append_sort_indirect" : "zesort_ze_append_sort";
-    if (!s) {
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    }
+    if (!a || !b || na == 0 || nb == 0)
+        return 0;
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y ? y - x < na : x - y < nb;
+}
+
+/* Shared body of the direct (n_devptr NULL) and indirect variants, under the
+ * sorter's lock. */
+static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
+                                   uint32_t *values, uint64_t n, const uint32_t *n_devptr,
+                                   void *temp, uint64_t temp_bytes, const zesort_options *opts,
+                                   ze_event_handle_t signal, uint32_t nwait,
+                                   ze_event_handle_t *wait, const char *fn)
+{
     if (!list) {
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: command list handle is NULL", fn);
     }
@@ -180,7 +286,8 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
         }
     }
     zs_plan plan;
-    zesort_status st = build_plan(s, n, values != NULL, opts, &plan);
+    zesort_algo algo = ZESORT_ALGO_AUTO;
+    zesort_status st = build_plan(s, n, values != NULL, opts, &plan, &algo);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
@@ -202,6 +309,21 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
                           "%llu bytes (see zesort_ze_temp_bytes)", fn,
                           (unsigned long long)temp_bytes, (unsigned long long)n,
                           (unsigned long long)need);
+    } else if (n > 0) {
+        const uint64_t kbytes = plan.buffer_bytes[ZS_BUF_KEYS], vbytes = values ? 4 * n : 0;
+        const char *what = overlap(keys, kbytes, values, vbytes) ? "keys and values"
+                           : overlap(keys, kbytes, temp, temp_bytes) ? "keys and temp"
+                           : overlap(values, vbytes, temp, temp_bytes) ? "values and temp"
+                           : overlap(n_devptr, 4, temp, temp_bytes) ? "the count and temp"
+                           : overlap(n_devptr, 4, keys, kbytes) ? "the count and keys"
+                           : overlap(n_devptr, 4, values, vbytes) ? "the count and values"
+                                                                   : NULL;
+        if (what)
+            st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                              "%s: %s overlap (keys: %llu bytes, values: %llu, temp: %llu): "
+                              "they must be separate memory", fn, what,
+                              (unsigned long long)kbytes, (unsigned long long)vbytes,
+                              (unsigned long long)temp_bytes);
     }
     if (st == ZESORT_OK) {
         buffers[ZS_BUF_KEYS] = keys;
@@ -218,25 +340,29 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
 
     /* 1. Wait for the caller's events and everything already in the list. */
     st = barrier(s, list, NULL, nwait, wait);
-    /* 2. n into params[0] (kernels read it there); the rest of PARAMS zeroed.
-     *    Fill patterns are read when the fill is appended. */
+    /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
+     *    count (n, or a copy of the caller's count), params[1] (and the
+     *    unused rest) the plan's n = max_n, so a count above max_n is
+     *    clamped on the device. The two commands touch separate bytes (no
+     *    barrier needed between them). Fill patterns are read when the fill
+     *    is appended. */
     if (st == ZESORT_OK && plan.nsteps > 0) {
         uint32_t *params = buffers[ZS_BUF_PARAMS];
         uint64_t pbytes = plan.buffer_bytes[ZS_BUF_PARAMS];
-        uint32_t zero = 0, n32 = (uint32_t)n;
-        ze_result_t r = ZE_RESULT_SUCCESS;
-        if (pbytes > sizeof(uint32_t))
-            r = zeCommandListAppendMemoryFill(list, params + 1, &zero, sizeof zero,
+        uint32_t n32 = (uint32_t)n;
+        ze_result_t r;
+        if (n_devptr)
+            r = zeCommandListAppendMemoryFill(list, params + 1, &n32, sizeof n32,
                                               (size_t)(pbytes - sizeof(uint32_t)), NULL, 0, NULL);
+        else
+            r = zeCommandListAppendMemoryFill(list, params, &n32, sizeof n32, (size_t)pbytes,
+                                              NULL, 0, NULL);
         if (r != ZE_RESULT_SUCCESS)
             st = append_failed(s, "zeCommandListAppendMemoryFill (params)", r);
-        else if (n_devptr)
-            r = zeCommandListAppendMemoryCopy(list, params, n_devptr, sizeof(uint32_t), NULL, 0, NULL);
-        else
-            r = zeCommandListAppendMemoryFill(list, params, &n32, sizeof n32, sizeof n32, NULL, 0, NULL);
-        if (st == ZESORT_OK && r != ZE_RESULT_SUCCESS)
-            st = append_failed(s, n_devptr ? "zeCommandListAppendMemoryCopy (count)"
-                                            : "zeCommandListAppendMemoryFill (count)", r);
+        else if (n_devptr &&
+                 (r = zeCommandListAppendMemoryCopy(list, params, n_devptr, sizeof(uint32_t), NULL,
+                                                    0, NULL)) != ZE_RESULT_SUCCESS)
+            st = append_failed(s, "zeCommandListAppendMemoryCopy (count)", r);
     }
     /* 3. Indirect sorts with an odd number of passes end with copies of
      *    max_n elements from the ping-pong buffers home; elements past the
@@ -259,8 +385,30 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     if (st == ZESORT_OK)
         st = barrier(s, list, signal, 0, NULL);
     zs_plan_free(&plan);
-    if (st == ZESORT_OK)
+    if (st == ZESORT_OK) {
+        s->last_algo = algo;
         zs_error_clear(&s->err);
+    }
+    return st;
+}
+
+static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
+                                 uint32_t *values, uint64_t n, const uint32_t *n_devptr, void *temp,
+                                 uint64_t temp_bytes, const zesort_options *opts,
+                                 ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait,
+                                 const char *fn)
+{
+    if (!s) {
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    }
+    pthread_mutex_lock(&s->lock);
+    zs_ze_take_failure();
+    zesort_status st = append_locked(s, list, keys, values, n, n_devptr, temp, temp_bytes, opts,
+                                     signal, nwait, wait, fn);
+    ze_result_t r = zs_ze_take_failure();
+    if (r != ZE_RESULT_SUCCESS)
+        s->last_result = r;
+    pthread_mutex_unlock(&s->lock);
     return st;
 }
 
@@ -271,7 +419,7 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events)
 {
     return append_sort(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts, signal_event,
-                       num_wait_events, wait_events);
+                       num_wait_events, wait_events, "zesort_ze_append_sort");
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
@@ -285,10 +433,14 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_event_handle_t *wait_events)
 {
     if (sorter && !n_devptr && max_n > 0) {
-        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_append_sort_indirect: n_devptr is NULL");
+        pthread_mutex_lock(&sorter->lock);
+        zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_append_sort_indirect: n_devptr is NULL");
+        pthread_mutex_unlock(&sorter->lock);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
     }
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;
     return append_sort(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events);
+                       signal_event, num_wait_events, wait_events,
+                       "zesort_ze_append_sort_indirect");
 }

@@ -4,8 +4,10 @@
  * device backends execute a plan (see run_plan.c).
  *
  * Kernel interface (kernels/cm_radix.cl, kernels/scan.cl). Every kernel reads
- * n from params[0] (a device buffer) so that the same launches serve a count
- * known only on the device (indirect sorts); grids are sized for the maximum n.
+ * n as min(params[0], params[1]) (a device buffer: the count, then the plan's
+ * n, which the grids are sized for) so that the same launches serve a count
+ * known only on the device (indirect sorts), and a count above the maximum is
+ * clamped on the device (nothing at or past the plan's n is read or written).
  *
  *   CM programs, one per (digit bits 2|4, key width 32|64, keys|pairs), each in
  *   three flavors (sg|portable|serial):

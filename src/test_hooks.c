@@ -15,6 +15,12 @@
 
 static const char *g_test_defines;
 
+static _Atomic unsigned long g_builds;
+
+void zs_test_count_build(void) { g_builds++; }
+
+unsigned long zs_test_builds(void) { return g_builds; }
+
 void zs_opencl_test_defines(const char *defines) { g_test_defines = defines; }
 
 const char *zs_test_opencl_defines(void) { return g_test_defines; }

@@ -29,4 +29,10 @@ void zs_opencl_test_defines(const char *defines);
 /* What the OpenCL backend appends to its build options (NULL: nothing). */
 const char *zs_test_opencl_defines(void);
 
+/* Every module / program build attempt of the library (zeModuleCreate,
+ * clBuildProgram) counts one: tests check that an append after a prepare
+ * builds nothing. Thread-safe. */
+void zs_test_count_build(void);
+unsigned long zs_test_builds(void);
+
 #endif

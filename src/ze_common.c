@@ -8,6 +8,7 @@
 #include "ze_common.h"
 
 #include "kernel_select.h"
+#include "test_hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +76,23 @@ zesort_status zs_ze_status(ze_result_t r)
     }
 }
 
+static _Thread_local ze_result_t last_failure = ZE_RESULT_SUCCESS;
+
+void zs_ze_note_failure(ze_result_t r)
+{
+    last_failure = r;
+}
+
+ze_result_t zs_ze_take_failure(void)
+{
+    ze_result_t r = last_failure;
+    last_failure = ZE_RESULT_SUCCESS;
+    return r;
+}
+
 zesort_status zs_ze_fail(zs_error *e, const char *what, ze_result_t r)
 {
+    zs_ze_note_failure(r);
     return zs_error_set(e, zs_ze_status(r), "%s failed: %s (0x%x)", what, zs_ze_result_name(r),
                         (unsigned)r);
 }
@@ -149,6 +165,7 @@ static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_form
     };
     ze_module_build_log_handle_t log = NULL;
     ze_module_handle_t module = NULL;
+    zs_test_count_build();
     ze_result_t r = zeModuleCreate(k->context, k->device, &desc, &module, err ? &log : NULL);
     if (r == ZE_RESULT_SUCCESS) {
         *out = module;
@@ -194,6 +211,7 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, zs_error *err)
                             zs_program_name(p));
     }
     /* err holds the last attempt's description and build log. */
+    zs_ze_note_failure(last);
     zesort_status s = zs_ze_status(last);
     return s == ZESORT_ERROR_OUT_OF_HOST_MEMORY || s == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
                ? s : ZESORT_ERROR_BACKEND;
@@ -229,6 +247,7 @@ static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, zs_error *err)
     ze_result_t r = zeKernelCreate(k->module[p], &desc, &k->kernel[id]);
     if (r != ZE_RESULT_SUCCESS) {
         k->kernel[id] = NULL;
+        zs_ze_note_failure(r);
         return zs_error_set(err,
                             zs_ze_status(r) == ZESORT_ERROR_OUT_OF_HOST_MEMORY
                                 ? ZESORT_ERROR_OUT_OF_HOST_MEMORY : ZESORT_ERROR_BACKEND,
@@ -237,6 +256,13 @@ static zesort_status get_kernel(zs_ze_kernels *k, zs_kernel id, zs_error *err)
                             zs_ze_result_name(r));
     }
     return ZESORT_OK;
+}
+
+zesort_status zs_ze_build_kernel(zs_ze_kernels *k, zs_kernel id, zs_error *err)
+{
+    if ((int)id < 0 || id >= ZS_K_COUNT)
+        return zs_error_set(err, ZESORT_ERROR_BACKEND, "internal error: kernel %d", (int)id);
+    return get_kernel(k, id, err);
 }
 
 zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *const *buffers,
@@ -263,6 +289,7 @@ zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *co
     if (k->group_size[step->kernel] != step->local) {
         r = zeKernelSetGroupSize(h, step->local, 1, 1);
         if (r != ZE_RESULT_SUCCESS) {
+            zs_ze_note_failure(r);
             return zs_error_set(err,
                                 zs_ze_status(r) == ZESORT_ERROR_UNSUPPORTED
                                     ? ZESORT_ERROR_UNSUPPORTED : ZESORT_ERROR_BACKEND,
@@ -286,6 +313,7 @@ zesort_status zs_ze_prepare_step(zs_ze_kernels *k, const zs_step *step, void *co
             r = zeKernelSetArgumentValue(h, (uint32_t)i, sizeof v, &v);
         }
         if (r != ZE_RESULT_SUCCESS) {
+            zs_ze_note_failure(r);
             return zs_error_set(err, ZESORT_ERROR_BACKEND,
                                 "zeKernelSetArgumentValue(%s, %d) failed: %s",
                                 zs_kernel_name(step->kernel), i, zs_ze_result_name(r));

@@ -29,6 +29,12 @@ zesort_status zs_ze_status(ze_result_t r);
 /* Sets "<what> failed: <result name> (0x...)" on e and returns zs_ze_status(r). */
 zesort_status zs_ze_fail(zs_error *e, const char *what, ze_result_t r);
 
+/* The result of the newest failed driver call made by this thread through the
+ * functions below, the recorder or the interop (zs_ze_note_failure); taking it
+ * resets it to ZE_RESULT_SUCCESS. */
+void zs_ze_note_failure(ze_result_t r);
+ze_result_t zs_ze_take_failure(void);
+
 /* Modules and kernels of one (context, device), created lazily on first use.
  * The context and device are borrowed, never released here. */
 typedef struct zs_ze_kernels {
@@ -53,6 +59,9 @@ zs_flavor zs_ze_flavor(const zs_ze_kernels *k);
 /* Destroys every kernel and module created; safe on a zeroed or partly
  * initialised struct. */
 void zs_ze_kernels_release(zs_ze_kernels *k);
+
+/* Creates kernel id (and its module) unless it exists already. */
+zesort_status zs_ze_build_kernel(zs_ze_kernels *k, zs_kernel id, zs_error *err);
 
 /* Sets the arguments and group size of a ZS_STEP_KERNEL step on its kernel
  * (creating module and kernel on first use) and fills *kernel and *groups for

@@ -15,6 +15,7 @@ static zesort_status append_failed(zs_ze_recorder *r, ze_result_t res, const cha
     char call[160];
     snprintf(call, sizeof call, fmt, what, a, b);
     zesort_status st = zs_ze_status(res);
+    zs_ze_note_failure(res);
     if (!r->next_event && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
         st != ZESORT_ERROR_OUT_OF_DEVICE_MEMORY)
         st = ZESORT_ERROR_BACKEND;
