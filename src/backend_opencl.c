@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "device_backend.h"
+#include "opencl_common.h"
 #include "error.h"
 #include "kernel_blobs.h"
 #include "kernel_select.h"
@@ -141,16 +142,18 @@ static void keep_event(zs_device *d, cl_event *ev)
 
 /* The embedded native binaries kernel_select.c names for this device, in
  * order, until the device accepts one. */
-static int try_native(zs_device *d, zs_program prog, cl_program *out)
+static int try_native(cl_context context, cl_device_id device, zs_flavor flavor, zs_program prog,
+                      cl_program *out)
 {
     size_t cursor = 0;
-    for (const zs_blob *b; (b = zs_next_candidate(prog, d->flavor, ZS_API_OPENCL, &cursor));) {
+    for (const zs_blob *b; (b = zs_next_candidate(prog, flavor, ZS_API_OPENCL, &cursor));) {
         size_t size = b->size;
         const unsigned char *data = b->data;
         cl_int status, err;
-        cl_program p = clCreateProgramWithBinary(d->context, 1, &d->device, &size, &data, &status,
+        zs_test_count_build();
+        cl_program p = clCreateProgramWithBinary(context, 1, &device, &size, &data, &status,
                                                  &err);
-        if (p && err == CL_SUCCESS && clBuildProgram(p, 1, &d->device, "", NULL, NULL) ==
+        if (p && err == CL_SUCCESS && clBuildProgram(p, 1, &device, "", NULL, NULL) ==
                                           CL_SUCCESS) {
             *out = p;
             return 1;
@@ -161,32 +164,46 @@ static int try_native(zs_device *d, zs_program prog, cl_program *out)
     return 0;
 }
 
-static zesort_status build_program(zs_device *d, zs_program prog)
+zesort_status zs_cl_build_program(cl_context context, cl_device_id device, zs_flavor flavor,
+                                  zs_program prog, cl_program *slot, zs_error *e, cl_int *cl_err)
 {
-    if (d->programs[prog])
+    if (*slot)
         return ZESORT_OK;
-    if (try_native(d, prog, &d->programs[prog]))
+    if (try_native(context, device, flavor, prog, slot))
         return ZESORT_OK;
-    const zs_flavor flavor = d->flavor;
     const char *src = zs_program_source(prog);
     cl_int err;
-    cl_program p = clCreateProgramWithSource(d->context, 1, &src, NULL, &err);
-    if (!p)
-        return cl_status(d, err, "clCreateProgramWithSource");
+    zs_test_count_build();
+    cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    if (!p) {
+        if (cl_err)
+            *cl_err = err;
+        return zs_error_set(e, err == CL_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
+                                                            : ZESORT_ERROR_BACKEND,
+                            "OpenCL clCreateProgramWithSource failed (error %d)", (int)err);
+    }
     char options[512];
     const char *test_defines = zs_test_opencl_defines();
     snprintf(options, sizeof options, "%s %s", zs_program_options(prog, flavor),
              test_defines ? test_defines : "");
-    err = clBuildProgram(p, 1, &d->device, options, NULL, NULL);
+    err = clBuildProgram(p, 1, &device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[512] = "";
-        clGetProgramBuildInfo(p, d->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
         clReleaseProgram(p);
-        return zs_error_set(&d->err, ZESORT_ERROR_BACKEND,
-                            "OpenCL kernel build failed (error %d): %s", (int)err, log);
+        if (cl_err)
+            *cl_err = err;
+        return zs_error_set(e, ZESORT_ERROR_BACKEND, "OpenCL kernel build failed (error %d): %s",
+                            (int)err, log);
     }
-    d->programs[prog] = p;
+    *slot = p;
     return ZESORT_OK;
+}
+
+static zesort_status build_program(zs_device *d, zs_program prog)
+{
+    return zs_cl_build_program(d->context, d->device, d->flavor, prog, &d->programs[prog], &d->err,
+                               NULL);
 }
 
 static zesort_status get_kernel(zs_device *d, zs_kernel k, cl_kernel *out)
@@ -275,6 +292,21 @@ static const zs_device_ops opencl_ops = {
     .flavor = ocl_flavor,
 };
 
+int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
+{
+    char ext[8192] = "";
+    cl_uint vendor = 0;
+    cl_device_type type = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    const int intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
+    const zs_device_facts facts = {.api = ZS_API_OPENCL,
+                                   .has_sg32 = intel_gpu && strstr(ext, "cl_intel_subgroups"),
+                                   .is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0};
+    return zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), out, msg, msg_len);
+}
+
 /* First device of the wanted kind over all platforms. */
 static int find_device(int want_gpu, cl_device_id *out)
 {
@@ -346,22 +378,13 @@ static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_
         ocl_destroy(d);
         return ZESORT_ERROR_BACKEND;
     }
-    char name[256] = "", platform_name[128] = "", ext[8192] = "";
+    char name[256] = "", platform_name[128] = "";
     cl_platform_id platform;
-    cl_uint vendor = 0;
-    cl_device_type type = 0;
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
-    const int intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
-    const zs_device_facts facts = {.api = ZS_API_OPENCL,
-                                   .has_sg32 = intel_gpu && strstr(ext, "cl_intel_subgroups"),
-                                   .is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0};
-    if (zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), &d->flavor, msg, msg_len) != 0) {
+    if (zs_cl_device_flavor(dev, &d->flavor, msg, msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }

@@ -3,6 +3,7 @@
 // the library would; built and run by tests/install/check_install.sh.
 #include <zesort.h>
 #include <zesort_ze.h>
+#include <zesort_cl.h>
 
 #include <cstdio>
 #include <cstring>

@@ -1,0 +1,137 @@
+/*
+ * zesort_cl.h — OpenCL interop API of zesort: enqueue a GPU sort on a
+ * command queue the caller owns, on cl_mem buffers the caller owns, inside the
+ * caller's own pipeline (e.g. producer kernel -> sort -> consumer kernel),
+ * with the same contract as zesort_ze.h.
+ *
+ * Ownership
+ *   The caller owns the cl_context, cl_device_id, queues, buffers and events
+ *   passed in; the library never releases, finishes or flushes them. A sorter
+ *   owns only the programs and kernels it builds (built on first use or by
+ *   zesort_cl_prepare, released by zesort_cl_destroy) and the sub-buffers it
+ *   makes of temp for one sort (released once enqueued; OpenCL keeps them
+ *   alive until the commands complete).
+ *
+ * Synchronisation
+ *   zesort_cl_enqueue_sort*() only enqueue and return at once; they never
+ *   block the host. The sort's first command waits for the num_wait_events
+ *   events of wait_events; its own commands are ordered by events, so it
+ *   works on in-order and out-of-order queues. On an in-order queue it also
+ *   starts after every command enqueued before it (OpenCL's rule); on an
+ *   out-of-order queue it depends only on the wait events: no full barrier.
+ *   *event (when event is not NULL) receives an event, owned by the caller
+ *   (clReleaseEvent it), that completes when the sort has; on an
+ *   out-of-order queue later commands must wait on it.
+ *   The first sort that needs a program builds it on the host (a second or
+ *   more from source on a cold cache); zesort_cl_prepare() does that ahead
+ *   of time, after which enqueues only enqueue.
+ *   Keys, values, the count and temp must not be used by other commands until
+ *   the sort has completed.
+ *
+ * Threads
+ *   A sorter is thread-safe: several threads may enqueue with one sorter at
+ *   once (a lock is held across setting the kernel arguments and enqueuing);
+ *   programs are built once per sorter. zesort_cl_last_error/_last_result/
+ *   _last_algo report the last call of any thread.
+ *
+ * Keys, values, alignment, overlap
+ *   keys: n keys of opts->key_type at offset 0 of their cl_mem (use a
+ *   sub-buffer for an offset), values: NULL or n uint32 likewise; results in
+ *   place. temp: a cl_mem of at least temp_bytes bytes, which must be at
+ *   least zesort_cl_temp_bytes(n, values != NULL); the sorter makes
+ *   sub-buffers of it at offsets that are multiples of the alignment
+ *   zesort_cl_temp_requirements reports (the device's base address
+ *   alignment, at least 256; temp may itself be a sub-buffer starting at
+ *   such a multiple). keys, values, temp and the count must not
+ *   overlap: the same cl_mem twice, or two sub-buffers of one buffer whose
+ *   ranges overlap, are refused with INVALID_ARGUMENT before anything is
+ *   enqueued.
+ *
+ * Indirect counts
+ *   zesort_cl_enqueue_sort_indirect reads n (one uint32 at offset 0 of
+ *   count) on the device when the sort runs. A count above max_n (up to
+ *   UINT32_MAX) is clamped on the device: the first max_n keys are sorted,
+ *   nothing at or past keys[max_n] / values[max_n] nor past temp_bytes of
+ *   temp is written.
+ *
+ * Options, errors
+ *   As in zesort_ze.h: zesort_options (NULL = defaults), same kernels and
+ *   flavor choice as the OpenCL backend of zesort_create (native binaries on
+ *   Intel GPUs, embedded source elsewhere; ZESORT_FLAVOR overrides); the host
+ *   scan is UNSUPPORTED. All arguments are checked and every program built
+ *   before the first command is enqueued; only a failure of the driver while
+ *   enqueuing (BACKEND) may leave part of a sort in the queue.
+ */
+#ifndef ZESORT_CL_H
+#define ZESORT_CL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stdint.h>
+
+#include "zesort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct zesort_cl_sorter zesort_cl_sorter;
+
+/** Creates a sorter for the caller's context and device (borrowed; they must
+ *  outlive the sorter). On failure *out is NULL and zesort_cl_last_error(NULL)
+ *  tells why. Errors: INVALID_ARGUMENT, OUT_OF_HOST_MEMORY, BACKEND. */
+zesort_status zesort_cl_create(cl_context context, cl_device_id device, zesort_cl_sorter **out);
+
+/** Releases the sorter's programs and kernels; no sort of it may be pending.
+ *  NULL is a no-op. */
+void zesort_cl_destroy(zesort_cl_sorter *sorter);
+
+/** Message of the last failed call on sorter; NULL: of the last failed
+ *  zesort_cl_create (or call with a NULL sorter) on this thread. Never NULL. */
+const char *zesort_cl_last_error(const zesort_cl_sorter *sorter);
+
+/** Bytes of temp a sort of n keys (max_n for the indirect variant) needs. */
+zesort_status zesort_cl_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int with_values,
+                                   const zesort_options *opts, uint64_t *bytes);
+
+/** zesort_cl_temp_bytes plus, in *alignment (may be NULL), the alignment in
+ *  bytes of the sub-buffers made of temp. */
+zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, int with_values,
+                                          const zesort_options *opts, uint64_t *bytes,
+                                          uint64_t *alignment);
+
+/** Builds every program a later enqueue with these options (AUTO: every
+ *  algorithm AUTO may pick) and with_values needs. */
+zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *opts,
+                                int with_values);
+
+/** The cl_int of the last OpenCL call of this sorter that failed (CL_SUCCESS:
+ *  none yet; CL_INVALID_VALUE for NULL). */
+cl_int zesort_cl_last_result(const zesort_cl_sorter *sorter);
+
+/** The algorithm of the last successful enqueue (what AUTO chose);
+ *  ZESORT_ALGO_AUTO before the first. */
+zesort_algo zesort_cl_last_algo(const zesort_cl_sorter *sorter);
+
+/** Enqueues a stable in-place sort of n keys (and values) on queue. */
+zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                     cl_mem keys, cl_mem values /* or NULL */, uint64_t n,
+                                     cl_mem temp, uint64_t temp_bytes, const zesort_options *opts,
+                                     cl_uint num_wait_events, const cl_event *wait_events,
+                                     cl_event *event /* or NULL: completes when the sort has */);
+
+/** Like zesort_cl_enqueue_sort with n read on the device from count (one
+ *  uint32 at offset 0) and clamped to max_n; grids sized for max_n. */
+zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys, cl_mem values, cl_mem count,
+                                              uint64_t max_n, cl_mem temp, uint64_t temp_bytes,
+                                              const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZESORT_CL_H */

@@ -1,0 +1,405 @@
+/*
+ * test_interop_cl.c — the OpenCL interop API (zesort_cl.h) on whatever
+ * OpenCL device is present (PoCL here): producer kernel -> sort -> consumer
+ * kernel on one queue, chained by wait lists, on in-order and out-of-order
+ * queues; every key type, pairs (stability), descending, bit ranges, every
+ * algorithm, indirect counts below and above max_n (guard zones), overlap
+ * refused, one sorter from several threads, prepare. Exit 77 without a device.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_hooks.h"
+#include "zesort_cl.h"
+
+static int failures;
+#define EXPECT(cond, ...)                                                                      \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            failures++;                                                                        \
+            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                   \
+            fprintf(stderr, __VA_ARGS__);                                                      \
+            fputc('\n', stderr);                                                               \
+        }                                                                                      \
+    } while (0)
+#define CL_OK(call)                                                                            \
+    do {                                                                                       \
+        cl_int e_ = (call);                                                                    \
+        if (e_ != CL_SUCCESS) {                                                                \
+            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, (int)e_);    \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+static const char *pipeline_src =
+    "uint hash_key(uint i, uint seed) { uint x = (i * 0x9E3779B9u) ^ seed; x ^= x >> 16;\n"
+    "  x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;\n"
+    "  return i % 3 == 0 ? x & 0x8000000Fu : x; }\n"
+    "__kernel void produce(__global uint *words, uint nwords, __global uint *values, uint nvals,\n"
+    "                      uint seed, __global uint *count, uint cnt) {\n"
+    "  uint i = get_global_id(0);\n"
+    "  if (i < nwords) words[i] = hash_key(i, seed);\n"
+    "  if (i < nvals) values[i] = i;\n"
+    "  if (i == 0) count[0] = cnt; }\n"
+    "__kernel void consume(__global const uint *in, __global uint *out, uint nwords) {\n"
+    "  uint i = get_global_id(0); if (i < nwords) out[i] = in[i] + 1u; }\n";
+
+static uint32_t hash_key(uint32_t i, uint32_t seed) /* = the kernel's */
+{
+    uint32_t x = (i * 0x9E3779B9u) ^ seed;
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return i % 3 == 0 ? x & 0x8000000Fu : x;
+}
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_program prog;
+static cl_kernel produce, consume;
+static pthread_mutex_t kernel_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cl_mem buf(size_t bytes)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &err);
+    CL_OK(err);
+    return m;
+}
+
+/* Ordered key of a raw key (zesort.h: bit_lo/bit_hi apply to it). */
+static uint64_t ordered(uint64_t k, zesort_key_type t)
+{
+    const int w64 = t >= ZESORT_KEY_U64;
+    const uint64_t sign = w64 ? UINT64_C(1) << 63 : UINT64_C(1) << 31;
+    const uint64_t all = w64 ? UINT64_MAX : 0xffffffffu;
+    switch (t) {
+    case ZESORT_KEY_I32: case ZESORT_KEY_I64: return k ^ sign;
+    case ZESORT_KEY_F32: case ZESORT_KEY_F64: return (k & sign) ? ~k & all : k | sign;
+    default: return k;
+    }
+}
+
+typedef struct ref_item {
+    uint64_t ord, key;
+    uint32_t index;
+} ref_item;
+
+static int ref_cmp(const void *a, const void *b)
+{
+    const ref_item *x = a, *y = b;
+    if (x->ord != y->ord)
+        return x->ord < y->ord ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+typedef struct sort_case {
+    zesort_key_type type;
+    zesort_algo algo;
+    int pairs, descending;
+    unsigned lo, hi;
+    uint32_t n;        /* keys produced = max_n for indirect */
+    int indirect;
+    uint32_t count;    /* indirect: the count the producer writes */
+} sort_case;
+
+/* producer -> sort -> consumer on q; checks the consumer's output and the
+ * guard zones after keys, values and temp. */
+static void run_case(zesort_cl_sorter *s, cl_command_queue q, const sort_case *c)
+{
+    const int w64 = c->type >= ZESORT_KEY_U64;
+    const size_t kb = w64 ? 8 : 4, nwords = c->n * kb / 4;
+    const size_t guard = 1024;
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = c->type;
+    o.algo = c->algo;
+    o.descending = c->descending;
+    o.bit_lo = c->lo;
+    o.bit_hi = c->hi;
+    uint64_t tb = 0;
+    zesort_status st = zesort_cl_temp_bytes(s, c->n, c->pairs, &o, &tb);
+    EXPECT(st == ZESORT_OK, "%s", zesort_cl_last_error(s));
+    if (st != ZESORT_OK)
+        return;
+    cl_mem keys = buf(c->n * kb + guard), vals = buf(c->n * 4u + guard),
+           temp = buf((size_t)tb + guard), count = buf(4), out = buf(c->n * kb);
+    const unsigned char g = 0xC3;
+    CL_OK(clEnqueueFillBuffer(q, keys, &g, 1, 0, c->n * kb + guard, 0, NULL, NULL));
+    CL_OK(clEnqueueFillBuffer(q, vals, &g, 1, 0, c->n * 4u + guard, 0, NULL, NULL));
+    CL_OK(clEnqueueFillBuffer(q, temp, &g, 1, 0, (size_t)tb + guard, 0, NULL, NULL));
+    CL_OK(clFinish(q));
+
+    const uint32_t seed = 0x1234u + c->n + (uint32_t)c->type * 77u;
+    cl_uint nw = (cl_uint)nwords, nv = c->pairs ? c->n : 0, cnt = c->count;
+    cl_event ev[3];
+    pthread_mutex_lock(&kernel_lock);
+    CL_OK(clSetKernelArg(produce, 0, sizeof keys, &keys));
+    CL_OK(clSetKernelArg(produce, 1, sizeof nw, &nw));
+    CL_OK(clSetKernelArg(produce, 2, sizeof vals, &vals));
+    CL_OK(clSetKernelArg(produce, 3, sizeof nv, &nv));
+    CL_OK(clSetKernelArg(produce, 4, sizeof seed, &seed));
+    CL_OK(clSetKernelArg(produce, 5, sizeof count, &count));
+    CL_OK(clSetKernelArg(produce, 6, sizeof cnt, &cnt));
+    size_t global = (nwords + 63) / 64 * 64;
+    CL_OK(clEnqueueNDRangeKernel(q, produce, 1, NULL, &global, NULL, 0, NULL, &ev[0]));
+    pthread_mutex_unlock(&kernel_lock);
+    st = c->indirect ? zesort_cl_enqueue_sort_indirect(s, q, keys, c->pairs ? vals : NULL, count,
+                                                       c->n, temp, tb, &o, 1, &ev[0], &ev[1])
+                     : zesort_cl_enqueue_sort(s, q, keys, c->pairs ? vals : NULL, c->n, temp, tb,
+                                              &o, 1, &ev[0], &ev[1]);
+    EXPECT(st == ZESORT_OK, "%s", zesort_cl_last_error(s));
+    if (st != ZESORT_OK) {
+        clFinish(q);
+        clReleaseEvent(ev[0]);
+        goto done;
+    }
+    pthread_mutex_lock(&kernel_lock);
+    CL_OK(clSetKernelArg(consume, 0, sizeof keys, &keys));
+    CL_OK(clSetKernelArg(consume, 1, sizeof out, &out));
+    CL_OK(clSetKernelArg(consume, 2, sizeof nw, &nw));
+    CL_OK(clEnqueueNDRangeKernel(q, consume, 1, NULL, &global, NULL, 1, &ev[1], &ev[2]));
+    pthread_mutex_unlock(&kernel_lock);
+    unsigned char *got = malloc(c->n * kb), *kg = malloc(guard), *vg = malloc(guard),
+                  *tg = malloc(guard);
+    uint32_t *gv = malloc(c->n * 4u + 4);
+    CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, c->n * kb, got, 1, &ev[2], NULL));
+    CL_OK(clEnqueueReadBuffer(q, vals, CL_TRUE, 0, c->n * 4u, gv, 1, &ev[2], NULL));
+    CL_OK(clEnqueueReadBuffer(q, keys, CL_TRUE, c->n * kb, guard, kg, 1, &ev[2], NULL));
+    CL_OK(clEnqueueReadBuffer(q, vals, CL_TRUE, c->n * 4u, guard, vg, 1, &ev[2], NULL));
+    CL_OK(clEnqueueReadBuffer(q, temp, CL_TRUE, (size_t)tb, guard, tg, 1, &ev[2], NULL));
+    for (int i = 0; i < 3; i++)
+        clReleaseEvent(ev[i]);
+
+    /* reference: stable sort of the first m keys by the ordered bits */
+    const uint32_t m = c->indirect && c->count < c->n ? c->count : c->n;
+    ref_item *r = malloc(sizeof *r * (c->n ? c->n : 1));
+    const unsigned width = w64 ? 64 : 32, hi = c->hi ? c->hi : width;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint64_t k = w64 ? (uint64_t)hash_key(2 * i + 1, seed) << 32 | hash_key(2 * i, seed)
+                         : hash_key(i, seed);
+        uint64_t ord = ordered(k, c->type) >> c->lo;
+        if (hi - c->lo < 64)
+            ord &= (UINT64_C(1) << (hi - c->lo)) - 1;
+        r[i] = (ref_item){c->descending ? ~ord : ord, k, i};
+    }
+    qsort(r, m, sizeof *r, ref_cmp);
+    int bad = 0;
+    for (uint32_t i = 0; i < c->n && !bad; i++) {
+        uint64_t k;
+        if (w64) {
+            uint32_t lo_w, hi_w;
+            memcpy(&lo_w, got + 8 * i, 4);
+            memcpy(&hi_w, got + 8 * i + 4, 4);
+            k = (uint64_t)(hi_w - 1u) << 32 | (uint32_t)(lo_w - 1u);
+        } else {
+            uint32_t w;
+            memcpy(&w, got + 4 * i, 4);
+            k = (uint32_t)(w - 1u);
+        }
+        if (k != r[i].key || (c->pairs && gv[i] != r[i].index))
+            bad = 1;
+        EXPECT(!bad, "type %d algo %s pairs %d desc %d bits [%u,%u) n %u indirect %d count %u: "
+               "[%u] key %llx value %u, want %llx value %u", c->type, zesort_algo_name(c->algo),
+               c->pairs, c->descending, c->lo, hi, c->n, c->indirect, c->count, i,
+               (unsigned long long)k, c->pairs ? gv[i] : 0, (unsigned long long)r[i].key,
+               r[i].index);
+    }
+    for (size_t i = 0; i < guard; i++) {
+        if (kg[i] != g || vg[i] != g || tg[i] != g) {
+            EXPECT(0, "guard byte %zu written (keys %x values %x temp %x), n %u count %u", i,
+                   kg[i], vg[i], tg[i], c->n, c->count);
+            break;
+        }
+    }
+    free(r);
+    free(got);
+    free(gv);
+    free(kg);
+    free(vg);
+    free(tg);
+done:
+    clReleaseMemObject(keys);
+    clReleaseMemObject(vals);
+    clReleaseMemObject(temp);
+    clReleaseMemObject(count);
+    clReleaseMemObject(out);
+}
+
+static void test_pipelines(zesort_cl_sorter *s, cl_command_queue q, int full)
+{
+    const zesort_algo algos[] = {ZESORT_ALGO_AUTO, ZESORT_ALGO_CM2, ZESORT_ALGO_CM4,
+                                 ZESORT_ALGO_ONESWEEP};
+    for (int t = 0; t <= ZESORT_KEY_F64; t++)
+        for (int v = 0; v < (full ? 4 : 1); v++) {
+            sort_case c = {.type = (zesort_key_type)t, .algo = algos[(t + v) % 4],
+                           .pairs = v & 1, .descending = (v >> 1) & 1, .n = 3001u + 97u * t};
+            run_case(s, q, &c);
+        }
+    sort_case bits = {.type = ZESORT_KEY_U64, .algo = ZESORT_ALGO_CM4, .pairs = 1, .lo = 5,
+                      .hi = 37, .n = 5000};
+    run_case(s, q, &bits);
+    bits = (sort_case){.type = ZESORT_KEY_I32, .algo = ZESORT_ALGO_ONESWEEP, .pairs = 1,
+                       .descending = 1, .lo = 3, .hi = 20, .n = 5000};
+    run_case(s, q, &bits);
+    const uint32_t counts[] = {0, 1, 2500, 4000, 4001, 6000, UINT32_MAX};
+    for (int i = 0; i < 7; i++) {
+        sort_case c = {.type = i % 2 ? ZESORT_KEY_F32 : ZESORT_KEY_U64,
+                       .algo = algos[i % 4], .pairs = i % 3 != 0, .n = 4000, .indirect = 1,
+                       .count = counts[i]};
+        run_case(s, q, &c);
+    }
+    sort_case empty = {.n = 0};
+    run_case(s, q, &empty);
+}
+
+static void test_overlap(zesort_cl_sorter *s, cl_command_queue q)
+{
+    uint64_t tb;
+    EXPECT(zesort_cl_temp_bytes(s, 1000, 1, NULL, &tb) == ZESORT_OK, "temp");
+    cl_mem big = buf((size_t)tb * 2 + 8192), keys = buf(4000);
+    cl_buffer_region r1 = {0, 4096}, r2 = {4096, (size_t)tb};
+    cl_int err;
+    cl_mem sub1 = clCreateSubBuffer(big, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+    cl_mem sub2 = clCreateSubBuffer(big, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err);
+    cl_event ev = (cl_event)1;
+    EXPECT(zesort_cl_enqueue_sort(s, q, big, NULL, 1000, big, tb, NULL, 0, NULL, &ev) ==
+               ZESORT_ERROR_INVALID_ARGUMENT, "keys == temp");
+    EXPECT(ev == NULL, "event set on failure");
+    EXPECT(strstr(zesort_cl_last_error(s), "overlap"), "%s", zesort_cl_last_error(s));
+    EXPECT(zesort_cl_enqueue_sort(s, q, keys, keys, 1000, big, tb, NULL, 0, NULL, NULL) ==
+               ZESORT_ERROR_INVALID_ARGUMENT, "values == keys");
+    EXPECT(zesort_cl_enqueue_sort(s, q, sub1, NULL, 1000, big, tb, NULL, 0, NULL, NULL) ==
+               ZESORT_ERROR_INVALID_ARGUMENT, "keys sub-buffer inside temp");
+    EXPECT(zesort_cl_enqueue_sort_indirect(s, q, keys, NULL, sub2, 1000, big, tb, NULL, 0, NULL,
+                                           NULL) == ZESORT_ERROR_INVALID_ARGUMENT,
+           "count inside temp");
+    /* disjoint sub-buffers of one buffer are fine */
+    CL_OK(clEnqueueFillBuffer(q, sub1, &err, 1, 0, 4000, 0, NULL, NULL));
+    EXPECT(zesort_cl_enqueue_sort(s, q, sub1, NULL, 1000, sub2, tb, NULL, 0, NULL, NULL) ==
+               ZESORT_OK, "disjoint: %s", zesort_cl_last_error(s));
+    CL_OK(clFinish(q));
+    clReleaseMemObject(sub1);
+    clReleaseMemObject(sub2);
+    clReleaseMemObject(big);
+    clReleaseMemObject(keys);
+}
+
+typedef struct worker {
+    zesort_cl_sorter *s;
+    int id, wrong;
+} worker;
+
+static void *thread_main(void *arg)
+{
+    worker *w = arg;
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    for (int i = 0; i < 6; i++) {
+        int before = failures;
+        sort_case c = {.type = (zesort_key_type)((w->id + i) % 6), .algo = ZESORT_ALGO_ONESWEEP,
+                       .pairs = 1, .n = 2000u + 111u * w->id};
+        run_case(w->s, q, &c);
+        if (failures != before)
+            w->wrong++;
+    }
+    clReleaseCommandQueue(q);
+    return NULL;
+}
+
+static void test_threads(zesort_cl_sorter *s)
+{
+    enum { T = 3 };
+    pthread_t th[T];
+    worker w[T];
+    for (int i = 0; i < T; i++) {
+        w[i] = (worker){.s = s, .id = i};
+        pthread_create(&th[i], NULL, thread_main, &w[i]);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        EXPECT(w[i].wrong == 0, "thread %d: %d sorts wrong", i, w[i].wrong);
+    }
+}
+
+static void test_prepare(cl_command_queue q)
+{
+    zesort_cl_sorter *s;
+    EXPECT(zesort_cl_create(ctx, dev, &s) == ZESORT_OK, "%s", zesort_cl_last_error(NULL));
+    EXPECT(zesort_cl_last_algo(s) == ZESORT_ALGO_AUTO, "before any sort");
+    EXPECT(zesort_cl_last_result(s) == CL_SUCCESS, "no failure yet");
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = ZESORT_KEY_F32;
+    unsigned long b0 = zs_test_builds();
+    EXPECT(zesort_cl_prepare(s, &o, 1) == ZESORT_OK, "%s", zesort_cl_last_error(s));
+    EXPECT(zs_test_builds() > b0, "prepare built nothing");
+    b0 = zs_test_builds();
+    uint64_t tb, align = 0;
+    EXPECT(zesort_cl_temp_requirements(s, 3000, 1, &o, &tb, &align) == ZESORT_OK, "temp");
+    EXPECT(align >= 256 && (align & (align - 1)) == 0, "alignment %llu", (unsigned long long)align);
+    sort_case c = {.type = ZESORT_KEY_F32, .pairs = 1, .n = 3000};
+    run_case(s, q, &c);
+    EXPECT(zs_test_builds() == b0, "a sort after prepare built %lu programs", zs_test_builds() - b0);
+    EXPECT(zesort_cl_last_algo(s) != ZESORT_ALGO_AUTO, "AUTO's choice not reported");
+    zesort_cl_destroy(s);
+}
+
+int main(void)
+{
+    cl_platform_id plat;
+    cl_uint np = 0;
+    if (clGetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0 ||
+        clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS) {
+        printf("SKIP: no OpenCL device\n");
+        return 77;
+    }
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CL_OK(err);
+    prog = clCreateProgramWithSource(ctx, 1, &pipeline_src, NULL, &err);
+    CL_OK(err);
+    CL_OK(clBuildProgram(prog, 1, &dev, "", NULL, NULL));
+    produce = clCreateKernel(prog, "produce", &err);
+    CL_OK(err);
+    consume = clCreateKernel(prog, "consume", &err);
+    CL_OK(err);
+    zesort_cl_sorter *s;
+    if (zesort_cl_create(ctx, dev, &s) != ZESORT_OK) {
+        fprintf(stderr, "zesort_cl_create: %s\n", zesort_cl_last_error(NULL));
+        return 1;
+    }
+    cl_command_queue inorder = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    cl_command_queue ooo =
+        clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (!ooo) {
+        printf("note: no out-of-order queue (%d): in-order only\n", (int)err);
+    }
+    test_pipelines(s, inorder, 1);
+    printf("in-order pipelines: %d failures\n", failures);
+    if (ooo) {
+        test_pipelines(s, ooo, 0);
+        printf("out-of-order pipelines: %d failures\n", failures);
+    }
+    test_overlap(s, inorder);
+    test_threads(s);
+    test_prepare(inorder);
+    zesort_cl_destroy(s);
+    EXPECT(zesort_cl_create(NULL, dev, &s) == ZESORT_ERROR_INVALID_ARGUMENT, "NULL context");
+    EXPECT(s == NULL, "out not cleared");
+    clReleaseCommandQueue(inorder);
+    if (ooo)
+        clReleaseCommandQueue(ooo);
+    clReleaseKernel(produce);
+    clReleaseKernel(consume);
+    clReleaseProgram(prog);
+    clReleaseContext(ctx);
+    printf("%d failures\n", failures);
+    return failures ? 1 : 0;
+}
