@@ -359,8 +359,8 @@ static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_
     *out = NULL;
     cl_device_id dev;
     if (!find_device(want_gpu, &dev)) {
-        snprintf(msg, msg_len, "no OpenCL %s device found (is an ICD such as pocl-opencl-icd installed?)",
-                 want_gpu == 1 ? "GPU" : want_gpu == 0 ? "CPU" : "");
+        snprintf(msg, msg_len, "no OpenCL %sdevice found (is an ICD such as pocl-opencl-icd installed?)",
+                 want_gpu == 1 ? "GPU " : want_gpu == 0 ? "CPU " : "");
         return ZESORT_ERROR_NO_DEVICE;
     }
     zs_device *d = calloc(1, sizeof *d);

@@ -171,8 +171,10 @@ int cli_split_list(const char *text, char *storage, const char **pieces, int max
         char *comma = strchr(p, ',');
         if (comma)
             *comma = '\0';
-        if (*p == '\0' || count == max)
+        if (*p == '\0')
             return -1;
+        if (count == max)
+            return -2;
         pieces[count++] = p;
         if (!comma)
             return count;

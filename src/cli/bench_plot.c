@@ -159,11 +159,9 @@ static void first_line(const char *path, char *buf, size_t cap)
 int cli_plot_png(const char *path, const cli_measurement *m, size_t count, const char *title)
 {
     cli_output out;
-    int rc = cli_output_open(&out, path);
+    int rc = cli_output_open_for_name(&out, path); /* gnuplot writes out.temp_path */
     if (rc)
         return rc;
-    close(out.fd); /* gnuplot opens the temporary file by name */
-    out.fd = -1;
 
     const char *tmpdir = getenv("TMPDIR");
     char log_path[4096];

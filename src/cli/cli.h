@@ -79,7 +79,7 @@ int cli_parse_count(const char *text, uint64_t *out);
 
 /* Splits a comma separated list into at most `max` pieces (copied into
  * `storage`, which must hold strlen(text)+1 bytes). Returns the number of
- * pieces or -1 for an empty piece or too many pieces. */
+ * pieces, -1 for an empty piece, or -2 for more than `max` pieces. */
 int cli_split_list(const char *text, char *storage, const char **pieces, int max);
 
 /* ---- names ---------------------------------------------------------------- */
@@ -139,31 +139,50 @@ int cli_verify_sort(const cli_expected *exp, const void *keys, const uint32_t *v
  * error and returns CLI_EXIT_FAILURE. */
 int cli_read_file(const char *path, void **data, size_t *size);
 
-/* An output being written: a temporary file next to the destination, renamed
- * over it on commit. Until then an existing destination is untouched, and
- * abort (or SIGINT/SIGTERM/SIGHUP) removes the temporary file. */
+/* An output being written (file_io.c says how): a regular file is written to
+ * a temporary file in its directory (symlinks followed) and renamed over it on
+ * commit; until then an existing destination is untouched, and abort (or any
+ * fatal signal) removes the temporary file. An existing non-regular file
+ * (/dev/null, a FIFO, /dev/stdout) is written directly ("direct"). */
 typedef struct cli_output {
-    char *final_path;
-    char *temp_path;
+    char *final_path; /* the file written or replaced (symlinks resolved) */
+    char *shown_path; /* the path as given, for messages */
+    char *temp_path;  /* the temporary file; direct: NULL, or the scratch file
+                         of cli_output_open_for_name */
     int fd;
+    int direct;       /* 1: writing straight to the destination */
+    int existed;      /* 1: replacing an existing regular file */
 } cli_output;
 
-/* Creates the temporary file (mkstemp in the destination's directory).
- * Returns 0 or CLI_EXIT_FAILURE (reported). */
+/* Prepares the output (temporary file, or the direct destination opened).
+ * Refuses (CLI_EXIT_FAILURE, reported) a directory and an existing file the
+ * user could not open for writing. */
 int cli_output_open(cli_output *out, const char *path);
-/* Appends bytes; returns 0 or CLI_EXIT_FAILURE (reported). */
+/* Same, for a destination another program writes by name: write temp_path
+ * (closed, fd -1), then commit. For a direct destination temp_path is a
+ * scratch file in $TMPDIR that commit copies to the destination. */
+int cli_output_open_for_name(cli_output *out, const char *path);
+/* Appends bytes; returns 0 or CLI_EXIT_FAILURE (reported, output aborted). */
 int cli_output_write(cli_output *out, const void *data, size_t size);
-/* Flushes and closes the temporary file, still not visible under the final
- * name. Returns 0 or CLI_EXIT_FAILURE (reported, temp file removed). */
+/* Flushes and closes the file, still not visible under the final name.
+ * Returns 0 or CLI_EXIT_FAILURE (reported, temp file removed). */
 int cli_output_close(cli_output *out);
 /* Renames the closed temporary file over the destination. Returns 0 or
  * CLI_EXIT_FAILURE (reported, temp file removed). */
 int cli_output_commit(cli_output *out);
+/* Commits two closed outputs so that after any error (or fatal signal) both
+ * old files are intact: both are checked to be replaceable first, and the
+ * first is put back from a kept hard link (or copy) if the second rename
+ * fails. Both are finished (committed or aborted) on return. */
+int cli_output_commit_pair(cli_output *a, cli_output *b);
 /* Removes the temporary file if it still exists. Safe to call twice. */
 void cli_output_abort(cli_output *out);
 
 /* Whole-buffer convenience: open + write + close + commit. */
 int cli_write_file_atomic(const char *path, const void *data, size_t size);
+
+/* 1 when path exists and is neither a regular file nor a directory. */
+int cli_is_special_file(const char *path);
 
 /* 1 when both paths name the same existing file (same device and inode). */
 int cli_same_file(const char *a, const char *b);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #ifdef ZESORT_HAVE_BOOST_PEER
@@ -55,8 +56,10 @@ static int parse_n_list(const char *text, bench_request *req)
     if (strlen(text) >= sizeof storage)
         return cli_usage(CMD, "--n list too long");
     int count = cli_split_list(text, storage, piece, MAX_LIST);
+    if (count == -2)
+        return cli_usage(CMD, "bad --n list '%s': at most %d entries", text, MAX_LIST);
     if (count < 0)
-        return cli_usage(CMD, "bad --n list '%s'", text);
+        return cli_usage(CMD, "bad --n list '%s': empty entry", text);
     for (int i = 0; i < count; ++i) {
         if (cli_parse_count(piece[i], &req->n[i]) || req->n[i] == 0 ||
             req->n[i] > ZESORT_MAX_KEYS)
@@ -75,8 +78,10 @@ static int parse_algo_list(const char *text, bench_request *req)
     if (strlen(text) >= sizeof storage)
         return cli_usage(CMD, "--algo list too long");
     int count = cli_split_list(text, storage, piece, MAX_LIST);
+    if (count == -2)
+        return cli_usage(CMD, "bad --algo list '%s': at most %d entries", text, MAX_LIST);
     if (count < 0)
-        return cli_usage(CMD, "bad --algo list '%s'", text);
+        return cli_usage(CMD, "bad --algo list '%s': empty entry", text);
     for (int i = 0; i < count; ++i) {
         if (zesort_parse_algo(piece[i], &req->algo[i]))
             return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", piece[i]);
@@ -317,6 +322,34 @@ static void reset_work(const bench_request *req, bench_data *d)
         for (uint64_t i = 0; i < d->n; ++i)
             d->values[i] = (uint32_t)i;
     }
+}
+
+/* Host bytes make_data allocates for n keys. */
+static uint64_t data_bytes(const bench_request *req, uint64_t n)
+{
+    uint64_t keys = n * cli_key_size(req->type);
+    return 2 * keys + (req->pairs ? n * sizeof(uint32_t) : n <= REFERENCE_MAX_N ? keys : 0);
+}
+
+/* Every n's data must fit in this machine's memory: checked before anything
+ * is measured, so a too large n fails in a moment instead of after building
+ * gigabytes of keys (and after the smaller n's measurements). The device's
+ * own limit is known only to the library, which reports it at the first
+ * sort of that n. */
+static int check_host_memory(const bench_request *req)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0)
+        return 0;
+    uint64_t phys = (uint64_t)pages * (uint64_t)page;
+    for (int i = 0; i < req->n_count; ++i) {
+        uint64_t need = data_bytes(req, req->n[i]);
+        if (need > phys)
+            return cli_fail("bench n=%llu: its data takes %.1f GiB of host memory, more than "
+                            "this machine has (%.1f GiB)", (unsigned long long)req->n[i],
+                            (double)need / (1u << 30), (double)phys / (1u << 30));
+    }
+    return 0;
 }
 
 /* Warm-up + `repeat` timed sorts of fresh copies; verifies the last result. */
@@ -593,6 +626,8 @@ int cli_cmd_bench(int argc, char **argv)
         return rc;
     /* Checked first: a missing gnuplot must not waste a long benchmark. */
     if (req.plot_path && (rc = cli_plot_check()))
+        return rc;
+    if ((rc = check_host_memory(&req)))
         return rc;
     return run_bench(&req);
 }

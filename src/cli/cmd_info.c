@@ -34,6 +34,22 @@ static int accepts(zesort_context *ctx, zesort_algo algo, zesort_key_type type)
     return zesort_sort(ctx, keys, NULL, PROBE_N, &opts) == ZESORT_OK;
 }
 
+/* "KEY: <why the last zesort_create failed>" on one line, for a failure
+ * other than "no such device": a setting such as a bad ZESORT_FLAVOR must not
+ * leave "none" unexplained. */
+static void print_create_error(const char *key, zesort_status st, const char *why)
+{
+    if (st == ZESORT_OK || st == ZESORT_ERROR_NO_DEVICE)
+        return;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", why && *why ? why : zesort_status_name(st));
+    for (char *p = msg; *p; ++p) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    }
+    printf("%s: %s (%s)\n", key, msg, zesort_status_name(st));
+}
+
 static void append(char *buf, size_t cap, const char *name)
 {
     if (buf[0])
@@ -64,9 +80,14 @@ int cli_cmd_info(int argc, char **argv)
         return cli_usage(CMD, "unexpected argument '%s'", argv[0]);
 
     zesort_context *ctx[N_BACKENDS] = {0};
+    zesort_status create_status[N_BACKENDS];
+    char create_error[N_BACKENDS][512];
     char usable[128] = "";
     for (size_t i = 0; i < N_BACKENDS; ++i) {
-        if (zesort_create(all_backends[i], &ctx[i]) != ZESORT_OK) {
+        create_status[i] = zesort_create(all_backends[i], &ctx[i]);
+        const char *why = zesort_last_error(NULL);
+        snprintf(create_error[i], sizeof create_error[i], "%s", why ? why : "");
+        if (create_status[i] != ZESORT_OK) {
             ctx[i] = NULL;
             continue;
         }
@@ -88,14 +109,22 @@ int cli_cmd_info(int argc, char **argv)
                    zesort_context_flavor(ctx[i]));
     }
 
+    for (size_t i = 0; i < N_BACKENDS; ++i) {
+        char key[64];
+        snprintf(key, sizeof key, "error-%s", zesort_backend_name(all_backends[i]));
+        print_create_error(key, create_status[i], create_error[i]);
+    }
+
     /* The backend `auto` picks, and what it can run. */
     zesort_context *best = NULL;
-    if (zesort_create(ZESORT_BACKEND_AUTO, &best) == ZESORT_OK) {
+    zesort_status best_status = zesort_create(ZESORT_BACKEND_AUTO, &best);
+    if (best_status == ZESORT_OK) {
         printf("default-backend: %s\n", zesort_backend_name(zesort_context_backend(best)));
         print_capabilities(best);
         zesort_destroy(best);
     } else {
         printf("default-backend: none\n");
+        print_create_error("default-backend-error", best_status, zesort_last_error(NULL));
         printf("algorithms: none\n");
         printf("key-types: none\n");
     }

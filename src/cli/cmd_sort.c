@@ -4,8 +4,9 @@
  * writing the outputs atomically.
  *
  * Order of checks, so the exit code says what is wrong: arguments (usage, 2),
- * then files (1), then the keys/values count match (a bad combination of
- * arguments, 2), then the library (UNSUPPORTED: 2, anything else: 1).
+ * then files (1; a values file whose count differs from the keys' is a data
+ * error too, DESIGN.md §5.2), then the library (UNSUPPORTED: 2, anything
+ * else: 1).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,9 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
         return cli_usage(CMD, "bad --bits '%s': expected LO:HI with 0 <= LO < HI <= %u for %s keys",
                          req->bits_text, key_bits, cli_key_type_name(req->opts.key_type));
 
-    if (req->values_out && (cli_same_file(req->values_out, req->output)))
+    /* Both to /dev/null (or another device) is fine: nothing is replaced. */
+    if (req->values_out && cli_same_file(req->values_out, req->output) &&
+        !cli_is_special_file(req->output))
         return cli_usage(CMD, "OUTPUT and VALUES_OUT must be different files");
     return 0;
 }
@@ -151,10 +154,10 @@ static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, c
         if (!rc)
             rc = cli_output_close(&o->values);
     }
+    /* Both outputs or neither: after an error both old files are intact. */
     if (!rc)
-        rc = cli_output_commit(&o->keys);
-    if (!rc && o->have_values)
-        rc = cli_output_commit(&o->values);
+        rc = o->have_values ? cli_output_commit_pair(&o->keys, &o->values)
+                            : cli_output_commit(&o->keys);
     /* After a failure the cli_output_* call has removed its own temp file;
      * abort_outputs removes the other one (a no-op for committed outputs). */
     abort_outputs(o);
@@ -189,7 +192,7 @@ static int run_sort(const sort_request *req)
             goto done;
         }
         if (value_bytes / sizeof(uint32_t) != n) {
-            rc = cli_usage(CMD, "'%s' holds %zu values but '%s' holds %llu keys", req->values_in,
+            rc = cli_fail("'%s' holds %zu values but '%s' holds %llu keys", req->values_in,
                            value_bytes / sizeof(uint32_t), req->input, (unsigned long long)n);
             goto done;
         }

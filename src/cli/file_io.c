@@ -1,13 +1,34 @@
 /*
- * file_io.c — whole-file reads and atomic writes. An output is written to a
- * temporary file in the destination's directory (same file system, so the
- * final rename() is atomic) and renamed over the destination only when
- * complete: after any error an existing OUTPUT is untouched and no partial
- * file is left (docs/design.md §5.2). INPUT may equal OUTPUT because the input is
- * read completely before anything is written.
+ * file_io.c — whole-file reads and safe writes of the CLI's outputs.
+ *
+ * A regular-file OUTPUT (new or existing, also when reached through a
+ * symlink, which is followed: the target is replaced, the link kept) is
+ * written to a temporary file in the target's directory (same file system,
+ * so the final rename() is atomic) and renamed over it only when complete:
+ * after any error an existing OUTPUT is untouched and no partial file is left
+ * (DESIGN.md §5.2). A replaced file keeps its permission bits (and, as root,
+ * its owner and group); a file the user could not open for writing is not
+ * replaced (exit 1; for root that is only an immutable file or a read-only
+ * file system, as with cp). INPUT may equal OUTPUT because the input is read
+ * completely before anything is written.
+ *
+ * An OUTPUT that exists and is not a regular file (/dev/null, /dev/full, a
+ * FIFO, a terminal) is written directly, never replaced; /dev/stdout,
+ * /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that descriptor of this
+ * process. Write errors (ENOSPC on /dev/full) are reported (exit 1).
+ *
+ * Temporary files are named .zesort-tmp-<pid>-XXXXXX. They are removed on
+ * every error, and by a handler on every catchable signal whose default
+ * action ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT,
+ * SIGSEGV, SIGBUS, ...), which then re-raises the signal. A process killed by
+ * SIGKILL cannot clean up: the next zesort that writes into that directory
+ * removes temporary files whose process no longer exists (kill(pid, 0) gives
+ * ESRCH) and that belong to the same user.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,23 +127,64 @@ int cli_same_file(const char *a, const char *b)
     return same;
 }
 
+int cli_is_special_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 /* ---- cleanup of temporary files on signals --------------------------------- */
 
-/* Temporary files that exist right now; a signal handler removes them so an
- * interrupted run (Ctrl-C during a long sort) leaves no stray files. */
+/* Temporary files that exist right now; the signal handler removes them so an
+ * interrupted or crashing run leaves no stray files. */
 #define MAX_LIVE_TEMPS 8
 static char *volatile live_temps[MAX_LIVE_TEMPS];
+/* While a pair of outputs is being committed (cli_output_commit_pair): the
+ * first output's final path and a hard link to its old contents (NULL: there
+ * was no old file). The handler puts the old file back. */
+static const char *volatile restore_final;
+static const char *volatile restore_backup;
+static volatile sig_atomic_t restore_armed;
 static int handlers_installed;
 
 static void remove_live_temps_and_die(int sig)
 {
-    for (int i = 0; i < MAX_LIVE_TEMPS; ++i) {
-        if (live_temps[i])
-            unlink(live_temps[i]); /* async-signal-safe */
+    int saved = errno;
+    if (restore_armed) {
+        if (restore_backup)
+            rename(restore_backup, restore_final); /* async-signal-safe */
+        else
+            unlink(restore_final);
     }
-    signal(sig, SIG_DFL);
+    for (int i = 0; i < MAX_LIVE_TEMPS; ++i) {
+        char *p = live_temps[i];
+        if (p)
+            unlink(p); /* async-signal-safe */
+    }
+    /* Default action, then the same signal again: blocked while this handler
+     * runs, it is delivered on return (a fault re-executes the faulting
+     * instruction and ends the process the same way). */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
     raise(sig);
+    errno = saved;
 }
+
+/* Every signal whose default action ends the process and that can be caught. */
+static const int fatal_signals[] = {
+    SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRAP,   SIGABRT, SIGBUS,  SIGFPE,  SIGUSR1,
+    SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM,   SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+    SIGSYS,
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+};
 
 static void install_handlers(void)
 {
@@ -133,14 +195,30 @@ static void install_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = remove_live_temps_and_die;
     sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) {
+    /* One cleanup at a time: the others wait until the first has re-raised. */
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i)
+        sigaddset(&sa.sa_mask, fatal_signals[i]);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i) {
         struct sigaction old;
-        /* Respect an inherited "ignore" (e.g. nohup). */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        /* Respect an inherited "ignore" (e.g. nohup) and a handler someone
+         * else installed (e.g. a sanitizer's SIGSEGV report). */
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 &&
+            ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL))
             continue;
-        sigaction(sigs[i], &sa, NULL);
+        sigaction(fatal_signals[i], &sa, NULL);
     }
+}
+
+/* Block the fatal signals while the list changes, so the handler never sees
+ * a slot half updated (a pointer store is atomic, but the free() after an
+ * untrack must not race with the handler reading the string). */
+static void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i)
+        sigaddset(&set, fatal_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
 }
 
 static void track_temp(char *path)
@@ -161,55 +239,289 @@ static void untrack_temp(const char *path)
     }
 }
 
-/* ---- atomic output ----------------------------------------------------------- */
+/* ---- temporary names and stale temporary files ----------------------------- */
 
-/* Permission bits for the new file: the destination's if it exists (replacing
- * a file keeps its mode), else what open() would give: 0666 & ~umask. */
-static mode_t output_mode(const char *path)
+static const char TEMP_PREFIX[] = ".zesort-tmp-";
+
+/* "<dir of path>/.zesort-tmp-<pid>-XXXXXX" for mkstemp. Caller frees. */
+static char *temp_pattern_in(const char *dir_path)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        return st.st_mode & 07777;
-    mode_t mask = umask(0);
-    umask(mask);
-    return 0666 & ~mask;
+    char tail[64];
+    snprintf(tail, sizeof tail, "%s%ld-XXXXXX", TEMP_PREFIX, (long)getpid());
+    size_t dl = strlen(dir_path);
+    char *p = malloc(dl + strlen(tail) + 2);
+    if (p)
+        sprintf(p, "%s%s%s", dir_path, dl && dir_path[dl - 1] != '/' ? "/" : "", tail);
+    return p;
+}
+
+/* The directory part of path ("." when none, "/" for "/x"). Caller frees. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+/* Removes, in dir, the temporary files of zesort processes that no longer
+ * exist (killed by SIGKILL, or a power cut) and that belong to this user.
+ * Other users' files and files of a live process are left alone. Errors are
+ * ignored: this is housekeeping. */
+static void remove_stale_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    const size_t plen = sizeof TEMP_PREFIX - 1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strncmp(name, TEMP_PREFIX, plen) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(name + plen, &end, 10);
+        if (errno || end == name + plen || *end != '-' || pid <= 0 || pid == (long)getpid() ||
+            pid > INT_MAX)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive (or someone else's live process: EPERM) */
+        struct stat st;
+        if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        unlinkat(dirfd(d), name, 0);
+    }
+    closedir(d);
+}
+
+/* ---- where an output goes ----------------------------------------------------- */
+
+/* The descriptor named by a path such as /dev/stdout, /dev/fd/3 or
+ * /proc/self/fd/3, or -1. */
+static int fd_alias(const char *p)
+{
+    if (strcmp(p, "/dev/stdin") == 0)
+        return 0;
+    if (strcmp(p, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(p, "/dev/stderr") == 0)
+        return 2;
+    char self[64];
+    snprintf(self, sizeof self, "/proc/%ld/fd/", (long)getpid());
+    const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", self};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) {
+        size_t len = strlen(dirs[i]);
+        if (strncmp(p, dirs[i], len) != 0)
+            continue;
+        const char *num = p + len;
+        if (*num < '0' || *num > '9')
+            return -1;
+        char *end;
+        long fd = strtol(num, &end, 10);
+        return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
+    }
+    return -1;
+}
+
+/* Follows symlinks in the last component of path (the directories on the way
+ * are the kernel's business). Returns the path of the file to write (a
+ * dangling link gives its would-be target), with *alias the descriptor when a
+ * step names one of our descriptors (/dev/stdout), else -1. NULL and errno on
+ * failure. Caller frees. */
+static char *resolve_output(const char *path, int *alias)
+{
+    char *cur = strdup(path);
+    *alias = -1;
+    for (int depth = 0; cur && depth < 40; ++depth) {
+        if ((*alias = fd_alias(cur)) >= 0)
+            return cur;
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        char link[PATH_MAX];
+        ssize_t len = readlink(cur, link, sizeof link - 1);
+        if (len < 0)
+            return cur;
+        link[len] = '\0';
+        char *next;
+        if (link[0] == '/') {
+            next = strdup(link);
+        } else {
+            char *dir = dir_of(cur);
+            next = dir ? malloc(strlen(dir) + (size_t)len + 2) : NULL;
+            if (next)
+                sprintf(next, "%s/%s", dir, link);
+            free(dir);
+        }
+        free(cur);
+        cur = next;
+    }
+    if (cur) {
+        free(cur);
+        errno = ELOOP;
+    } else {
+        errno = ENOMEM;
+    }
+    return NULL;
+}
+
+/* 0 when the existing regular file st at path may be replaced by this user,
+ * else an errno: the user could not open it for writing (for root: only an
+ * immutable file or a read-only file system), or it sits in a sticky
+ * directory (/tmp) and belongs to someone else, so rename() would fail. */
+static int replace_error(const char *path, const struct stat *st)
+{
+    if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+        return errno;
+    uid_t me = geteuid();
+    if (me != 0 && st->st_uid != me) {
+        char *dir = dir_of(path);
+        struct stat ds;
+        int sticky_other = dir && stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && ds.st_uid != me;
+        free(dir);
+        if (sticky_other)
+            return EPERM;
+    }
+    return 0;
+}
+
+/* ---- outputs ----------------------------------------------------------------- */
+
+static int output_error(cli_output *out, const char *what, int err)
+{
+    char *name = out->shown_path;
+    out->shown_path = NULL;
+    cli_output_abort(out);
+    int rc = cli_fail("cannot write '%s': %s%s", name ? name : "?", what ? what : "", strerror(err));
+    free(name);
+    return rc;
+}
+
+/* Opens a direct output: the descriptor `alias` of this process, or the
+ * existing non-regular file `target`. */
+static int open_direct(cli_output *out, const char *target, int alias)
+{
+    out->direct = 1;
+    if (alias >= 0) {
+        int flags = fcntl(alias, F_GETFL);
+        if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+            return output_error(out, NULL, EBADF);
+        out->fd = fcntl(alias, F_DUPFD_CLOEXEC, 3);
+    } else {
+        do
+            out->fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        while (out->fd < 0 && errno == EINTR); /* a FIFO waits for its reader */
+    }
+    if (out->fd < 0)
+        return output_error(out, NULL, errno);
+    return 0;
 }
 
 int cli_output_open(cli_output *out, const char *path)
 {
     memset(out, 0, sizeof *out);
     out->fd = -1;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return cli_fail("cannot write '%s': %s", path, strerror(EISDIR));
-
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0; /* keeps the '/' */
-    static const char pattern[] = ".zesort-tmp-XXXXXX";
-    out->final_path = strdup(path);
-    out->temp_path = malloc(dir_len + sizeof pattern);
-    if (!out->final_path || !out->temp_path) {
-        cli_output_abort(out);
+    out->shown_path = strdup(path);
+    if (!out->shown_path)
         return cli_fail("cannot write '%s': out of host memory", path);
-    }
-    memcpy(out->temp_path, path, dir_len);
-    memcpy(out->temp_path + dir_len, pattern, sizeof pattern);
-
     install_handlers();
-    out->fd = mkstemp(out->temp_path);
-    if (out->fd < 0) {
-        int err = errno;
-        free(out->temp_path);
-        out->temp_path = NULL;
-        cli_output_abort(out);
-        return cli_fail("cannot write '%s': cannot create a temporary file next to it: %s", path,
-                        strerror(err));
+
+    int alias;
+    out->final_path = resolve_output(path, &alias);
+    if (!out->final_path)
+        return output_error(out, NULL, errno);
+    if (alias >= 0)
+        return open_direct(out, NULL, alias);
+
+    struct stat st;
+    mode_t mode;
+    if (stat(out->final_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return output_error(out, NULL, EISDIR);
+        if (!S_ISREG(st.st_mode))
+            return open_direct(out, out->final_path, -1);
+        int err = replace_error(out->final_path, &st);
+        if (err)
+            return output_error(out, NULL, err);
+        out->existed = 1;
+        mode = st.st_mode & 07777;
+    } else if (errno == ENOENT) {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    } else {
+        return output_error(out, NULL, errno);
     }
-    track_temp(out->temp_path);
-    if (fchmod(out->fd, output_mode(path)) != 0) {
-        int err = errno;
-        cli_output_abort(out);
-        return cli_fail("cannot write '%s': %s", path, strerror(err));
+
+    char *dir = dir_of(out->final_path);
+    char *temp = dir ? temp_pattern_in(dir) : NULL;
+    if (dir)
+        remove_stale_temps(dir);
+    free(dir);
+    if (!temp)
+        return output_error(out, NULL, ENOMEM);
+    sigset_t old;
+    block_signals(&old);
+    out->fd = mkstemp(temp);
+    int err = errno;
+    if (out->fd >= 0) {
+        out->temp_path = temp;
+        track_temp(temp);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (out->fd < 0) {
+        free(temp);
+        return output_error(out, "cannot create a temporary file next to it: ", err);
+    }
+    /* The replaced file's owner and group: root can keep both; anyone else
+     * keeps the group when a member of it. Then the mode (after chown, which
+     * clears set-id bits). */
+    if (out->existed && (st.st_uid != geteuid() || st.st_gid != getegid())) {
+        if (geteuid() == 0) {
+            if (fchown(out->fd, st.st_uid, st.st_gid) != 0)
+                return output_error(out, NULL, errno);
+        } else if (fchown(out->fd, (uid_t)-1, st.st_gid) != 0) {
+            /* not a member of the group: the new file gets ours */
+        }
+    }
+    if (fchmod(out->fd, mode) != 0)
+        return output_error(out, NULL, errno);
+    return 0;
+}
+
+int cli_output_open_for_name(cli_output *out, const char *path)
+{
+    int rc = cli_output_open(out, path);
+    if (rc)
+        return rc;
+    if (!out->direct) {
+        close(out->fd);
+        out->fd = -1;
+        return 0;
+    }
+    /* A direct destination has no name another program could write: it
+     * writes a scratch file, which commit copies to the destination. */
+    const char *tmpdir = getenv("TMPDIR");
+    char *temp = temp_pattern_in(tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!temp)
+        return output_error(out, NULL, ENOMEM);
+    sigset_t old;
+    block_signals(&old);
+    int fd = mkstemp(temp);
+    int err = errno;
+    if (fd >= 0) {
+        out->temp_path = temp;
+        track_temp(temp);
+        close(fd);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (fd < 0) {
+        free(temp);
+        return output_error(out, "cannot create a temporary file: ", err);
     }
     return 0;
 }
@@ -217,19 +529,16 @@ int cli_output_open(cli_output *out, const char *path)
 int cli_output_write(cli_output *out, const void *data, size_t size)
 {
     const unsigned char *p = data;
+    if (out->direct)
+        fflush(stdout); /* what was printed comes first, e.g. on /dev/stdout */
     while (size > 0) {
-        ssize_t put = write(out->fd, p, size);
+        /* Pipes and terminals take what they can; keep the chunks sane. */
+        size_t chunk = size > (1u << 30) ? (1u << 30) : size;
+        ssize_t put = write(out->fd, p, chunk);
         if (put < 0 && errno == EINTR)
             continue;
-        if (put <= 0) {
-            int err = put < 0 ? errno : EIO;
-            char *name = out->final_path;
-            out->final_path = NULL;
-            cli_output_abort(out);
-            int rc = cli_fail("cannot write '%s': %s", name, strerror(err));
-            free(name);
-            return rc;
-        }
+        if (put <= 0)
+            return output_error(out, NULL, put < 0 ? errno : EIO);
         p += put;
         size -= (size_t)put;
     }
@@ -238,43 +547,239 @@ int cli_output_write(cli_output *out, const void *data, size_t size)
 
 int cli_output_close(cli_output *out)
 {
+    int rc = 0, err = 0;
     /* fsync before rename: after a crash the destination holds either the old
-     * or the complete new contents, never an empty file. */
-    int rc = fsync(out->fd);
-    int err = errno;
-    if (close(out->fd) != 0 && rc == 0) {
+     * or the complete new contents, never an empty file. Direct outputs
+     * (devices, pipes) are not synced. */
+    if (!out->direct && fsync(out->fd) != 0) {
+        rc = -1;
+        err = errno;
+        if (err == EINVAL || err == EROFS) /* fsync unsupported (pipe-like fs) */
+            rc = 0;
+    }
+    if (close(out->fd) != 0 && rc == 0 && errno != EINTR) {
         rc = -1;
         err = errno;
     }
     out->fd = -1;
-    if (rc != 0 && err != EINVAL && err != EROFS) { /* EINVAL: fsync unsupported (pipe-like fs) */
-        char *name = out->final_path;
-        out->final_path = NULL;
-        cli_output_abort(out);
-        int code = cli_fail("cannot write '%s': %s", name, strerror(err));
-        free(name);
-        return code;
-    }
+    if (rc != 0)
+        return output_error(out, NULL, err);
     return 0;
+}
+
+/* Forgets a committed output. */
+static void output_done(cli_output *out)
+{
+    sigset_t old;
+    block_signals(&old);
+    if (out->temp_path)
+        untrack_temp(out->temp_path);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    free(out->temp_path);
+    free(out->final_path);
+    free(out->shown_path);
+    out->temp_path = out->final_path = out->shown_path = NULL;
+}
+
+/* Direct output written by another program into the scratch file: copy it. */
+static int copy_scratch(cli_output *out)
+{
+    void *data;
+    size_t size;
+    int rc = cli_read_file(out->temp_path, &data, &size);
+    if (rc) {
+        cli_output_abort(out);
+        return rc;
+    }
+    rc = cli_output_write(out, data, size);
+    free(data);
+    if (!rc)
+        rc = cli_output_close(out);
+    return rc;
 }
 
 int cli_output_commit(cli_output *out)
 {
-    if (rename(out->temp_path, out->final_path) != 0) {
-        int err = errno;
-        char *name = out->final_path;
-        out->final_path = NULL;
-        cli_output_abort(out);
-        int code = cli_fail("cannot write '%s': rename failed: %s", name, strerror(err));
-        free(name);
-        return code;
+    if (out->direct) {
+        int rc = 0;
+        if (out->temp_path && out->fd >= 0) {
+            if ((rc = copy_scratch(out)))
+                return rc;
+        } else if (out->fd >= 0 && (rc = cli_output_close(out))) {
+            return rc;
+        }
+        if (out->temp_path)
+            unlink(out->temp_path);
+        output_done(out);
+        return 0;
     }
-    untrack_temp(out->temp_path);
-    free(out->temp_path);
-    free(out->final_path);
-    out->temp_path = NULL;
-    out->final_path = NULL;
+    if (rename(out->temp_path, out->final_path) != 0)
+        return output_error(out, "rename failed: ", errno);
+    output_done(out);
     return 0;
+}
+
+/* A hard link to (or else a copy of) the file at path, under a new temporary
+ * name in its directory. NULL and errno on failure. Caller frees. */
+static char *keep_old_file(const char *path)
+{
+    char *dir = dir_of(path);
+    char *name = dir ? temp_pattern_in(dir) : NULL;
+    free(dir);
+    if (!name) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    int fd = mkstemp(name); /* reserves a unique name */
+    if (fd < 0) {
+        int err = errno;
+        free(name);
+        errno = err;
+        return NULL;
+    }
+    close(fd);
+    unlink(name);
+    if (link(path, name) == 0)
+        return name;
+    /* No hard links here (or not allowed): a copy with the same mode. */
+    int err = 0;
+    int in = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int outfd = -1;
+    if (in < 0 || fstat(in, &st) != 0)
+        err = errno;
+    else if ((outfd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0)
+        err = errno;
+    char buf[1 << 16];
+    while (!err) {
+        ssize_t got = read(in, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            err = got < 0 ? errno : 0;
+            break;
+        }
+        for (ssize_t off = 0; off < got && !err;) {
+            ssize_t put = write(outfd, buf + off, (size_t)(got - off));
+            if (put < 0 && errno != EINTR)
+                err = errno;
+            else if (put > 0)
+                off += put;
+        }
+    }
+    if (!err && geteuid() == 0 && fchown(outfd, st.st_uid, st.st_gid) != 0)
+        err = errno;
+    if (outfd >= 0 && close(outfd) != 0 && !err)
+        err = errno;
+    if (in >= 0)
+        close(in);
+    if (err) {
+        unlink(name);
+        free(name);
+        errno = err;
+        return NULL;
+    }
+    return name;
+}
+
+int cli_output_commit_pair(cli_output *a, cli_output *b)
+{
+    /* Direct outputs are written as they go: nothing to roll back. */
+    if (a->direct || b->direct) {
+        int rc = cli_output_commit(a);
+        if (rc) {
+            cli_output_abort(b);
+            return rc;
+        }
+        return cli_output_commit(b);
+    }
+    /* Both must be replaceable before either is: after an error both old
+     * files are intact. */
+    struct stat st;
+    int err;
+    cli_output *const both[2] = {a, b};
+    for (int i = 0; i < 2; ++i) {
+        cli_output *o = both[i];
+        if (stat(o->final_path, &st) == 0 && (err = replace_error(o->final_path, &st)) != 0) {
+            cli_output_abort(both[1 - i]);
+            return output_error(o, NULL, err);
+        }
+    }
+    /* The first file's old contents, kept until the second is in place. */
+    char *backup = NULL;
+    if (lstat(a->final_path, &st) == 0) {
+        if (!(backup = keep_old_file(a->final_path))) {
+            err = errno;
+            cli_output_abort(b);
+            return output_error(a, "cannot keep its old contents while replacing the pair: ", err);
+        }
+    }
+    /* From here until both are renamed, a fatal signal puts the first file
+     * back (harmless before its rename: the backup is the same file). */
+    sigset_t old;
+    block_signals(&old);
+    if (backup)
+        track_temp(backup);
+    restore_final = a->final_path;
+    restore_backup = backup;
+    restore_armed = 1;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+
+    int rc = 0;
+    if (rename(a->temp_path, a->final_path) != 0) {
+        err = errno;
+        block_signals(&old);
+        restore_armed = 0;
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        cli_output_abort(b);
+        rc = output_error(a, "rename failed: ", err);
+    } else {
+        if (rename(b->temp_path, b->final_path) != 0) {
+            err = errno;
+            /* Put the first file back as it was. */
+            int back = backup ? rename(backup, a->final_path) : unlink(a->final_path);
+            int back_err = errno;
+            block_signals(&old);
+            restore_armed = 0;
+            sigprocmask(SIG_SETMASK, &old, NULL);
+            if (back != 0) {
+                char *bname = b->shown_path;
+                b->shown_path = NULL;
+                cli_output_abort(b);
+                rc = cli_fail("cannot write '%s': rename failed: %s; and '%s' could not be "
+                              "restored: %s%s%s", bname ? bname : "?", strerror(err),
+                              a->shown_path, strerror(back_err),
+                              backup ? "; its old contents are in " : "", backup ? backup : "");
+                free(bname);
+                if (backup) { /* leave the only copy of the old file where it is */
+                    block_signals(&old);
+                    untrack_temp(backup);
+                    sigprocmask(SIG_SETMASK, &old, NULL);
+                    free(backup);
+                    backup = NULL;
+                }
+            } else {
+                rc = output_error(b, "rename failed: ", err);
+            }
+            output_done(a);
+        } else {
+            block_signals(&old);
+            restore_armed = 0;
+            sigprocmask(SIG_SETMASK, &old, NULL);
+            output_done(a);
+            output_done(b);
+        }
+    }
+    block_signals(&old);
+    restore_final = restore_backup = NULL;
+    if (backup)
+        untrack_temp(backup);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (backup) {
+        unlink(backup); /* no-op when it was renamed back */
+        free(backup);
+    }
+    return rc;
 }
 
 void cli_output_abort(cli_output *out)
@@ -284,12 +789,16 @@ void cli_output_abort(cli_output *out)
     out->fd = -1;
     if (out->temp_path) {
         unlink(out->temp_path);
+        sigset_t old;
+        block_signals(&old);
         untrack_temp(out->temp_path);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         free(out->temp_path);
         out->temp_path = NULL;
     }
     free(out->final_path);
-    out->final_path = NULL;
+    free(out->shown_path);
+    out->final_path = out->shown_path = NULL;
 }
 
 int cli_write_file_atomic(const char *path, const void *data, size_t size)

@@ -1,7 +1,7 @@
 /*
  * report.c — the CLI's error messages. The contract (docs/design.md §5.2) is one
  * line on stderr starting "zesort: ", so scripts can grep or show it; library
- * messages are folded onto that line.
+ * messages are folded onto that line (control characters escaped).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,17 +9,34 @@
 
 #include "cli.h"
 
-/* Formats into a buffer, turns any line break into a space, prints one line. */
+/* Formats into a buffer and prints one line. Control characters (from file
+ * names, or line breaks in a library message) are escaped, C style: \n, \r,
+ * \t, others \xHH, so the message stays one line and the terminal sees no
+ * escape sequences. */
 static void print_line(const char *suffix, const char *fmt, va_list ap)
 {
     char msg[1024];
+    char line[4 * sizeof msg];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    for (char *p = msg; *p; ++p) {
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p; ++p) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            line[o++] = (char)*p;
+            continue;
+        }
+        line[o++] = '\\';
+        switch (*p) {
+        case '\n': line[o++] = 'n'; break;
+        case '\r': line[o++] = 'r'; break;
+        case '\t': line[o++] = 't'; break;
+        default:
+            snprintf(line + o, sizeof line - o, "x%02x", *p);
+            o += 3;
+        }
     }
+    line[o] = '\0';
     fflush(stdout); /* keep any table already printed before the error */
-    fprintf(stderr, "zesort: %s%s\n", msg, suffix ? suffix : "");
+    fprintf(stderr, "zesort: %s%s\n", line, suffix ? suffix : "");
 }
 
 int cli_fail(const char *fmt, ...)
