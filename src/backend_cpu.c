@@ -1,17 +1,29 @@
 /*
- * backend_cpu.c — the C fallback sort: a stable LSD radix sort on the keys
+ * backend_cpu.c — the C fallback sort: a stable radix sort on the keys
  * themselves (4- or 8-byte, u32 values moved along), multi-threaded.
  *
  * One read of the input counts every digit (per thread, over contiguous
  * blocks); a digit whose count is n in one bin is the same for every key and
- * its pass is skipped. Each executed pass: every thread counts its block's
- * digits (the first pass reuses the initial counts), the caller turns the
- * (bin, thread) counts into offsets in bin-major order, and every thread
- * scatters its block stably to its offsets. Passes ping-pong between the
- * caller's arrays and one temporary copy; an odd number of executed passes
- * ends with a parallel copy back. The ordered-key transform costs nothing for
- * integers (a constant xor applied to bin numbers) and a few operations per
- * key for floats (cpu_radix_kernels.h).
+ * its pass is skipped. Then one of two strategies:
+ *
+ * - top digit first (msd_first, when no bucket of the top executed digit
+ *   holds more than half a thread's share): one parallel scatter by that
+ *   digit to the temporary copy, then each thread sorts the buckets that
+ *   start in its block back into the caller's arrays by LSD passes of 8-bit
+ *   digits that run in cache (a bucket's counts come from one read; constant
+ *   digits skipped). Measured 1.7x faster than the other for 16M random u64
+ *   keys, 1.3x for pairs, u32 alike (bench/cpu_vs_std.cpp).
+ * - LSD passes over the whole input (skewed keys): each pass, every thread
+ *   counts its block's digit (not needed for the first pass, nor with one
+ *   thread: counts do not depend on the order), the caller turns the
+ *   (bin, thread) counts into offsets in bin-major order, and every thread
+ *   scatters its block stably to its offsets. Passes ping-pong between the
+ *   caller's arrays and one temporary copy; an odd number of executed
+ *   passes ends with a parallel copy back.
+ *
+ * The ordered-key transform costs nothing for integers (a constant xor
+ * applied to bin numbers) and a few operations per key for floats
+ * (cpu_radix_kernels.h).
  */
 #include "backend_cpu.h"
 
@@ -61,6 +73,7 @@ void zs_cpu_config_default(zs_cpu_config *cfg)
     cfg->create_limit = ZS_CPU_MAX_THREADS;
     cfg->min_keys_per_thread = ZS_CPU_MIN_KEYS_PER_THREAD;
     cfg->digit_bits = ZS_CPU_DIGIT_BITS;
+    cfg->msd_first = 1;
 }
 
 zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
@@ -71,7 +84,15 @@ zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key
     return zs_cpu_sort_with(keys, values, n, key_bytes, key_flags, bit_lo, bit_hi, &cfg);
 }
 
-typedef enum phase { PHASE_HIST_ALL, PHASE_COUNT, PHASE_SCATTER, PHASE_COPY } phase;
+typedef enum phase { PHASE_HIST_ALL, PHASE_COUNT, PHASE_SCATTER, PHASE_COPY, PHASE_BUCKETS } phase;
+
+/* The passes inside one bucket after a most-significant-digit-first pass:
+ * digits of at most 8 bits (a bucket is small: 256 bins keep the counts
+ * in L1), at most 8 of them below the top digit. */
+#define ZS_CPU_LOW_BITS 8u
+#define ZS_CPU_LOW_BINS (1u << ZS_CPU_LOW_BITS)
+#define ZS_CPU_LOW_DIGITS 8u
+#define ZS_CPU_MAX_BINS (1u << ZS_CPU_MAX_DIGIT_BITS)
 
 /* What the team's members share; written by the caller between phases. */
 typedef struct job {
@@ -87,7 +108,14 @@ typedef struct job {
     const uint32_t *src_v;
     void *dst_k;        /* to */
     uint32_t *dst_v;
+    /* most significant digit first: the buckets of the top digit, in tmp */
+    uint32_t bucket[ZS_CPU_MAX_BINS + 1]; /* bucket b is [bucket[b], bucket[b + 1]) */
+    unsigned low_ndig;
+    unsigned low_shift[ZS_CPU_LOW_DIGITS], low_mask[ZS_CPU_LOW_DIGITS], low_flip[ZS_CPU_LOW_DIGITS];
+    uint32_t *low;      /* [member][(LOW_DIGITS + 1) * LOW_BINS]: counts, then offsets */
 } job;
+
+static void sort_buckets(job *j, unsigned m, unsigned members);
 
 static void run_phase(void *arg, unsigned m, unsigned members)
 {
@@ -121,12 +149,79 @@ static void run_phase(void *arg, unsigned m, unsigned members)
             zs_scatter32(j->src_k, j->src_v, j->dst_k, j->dst_v, b, e, s, mk, off, j->flt);
         break;
     }
+    case PHASE_BUCKETS:
+        sort_buckets(j, m, members);
+        break;
     case PHASE_COPY:
         memcpy((char *)j->dst_k + b * j->key_bytes, (const char *)j->src_k + b * j->key_bytes,
                (e - b) * j->key_bytes);
         if (j->dst_v)
             memcpy(j->dst_v + b, j->src_v + b, (e - b) * sizeof *j->dst_v);
         break;
+    }
+}
+
+/* Member m's buckets (those that start in its block), each sorted from the
+ * temporary copy (src) into the caller's arrays (dst) by the digits below the
+ * top one: LSD passes in cache, constant digits skipped, a copy when the
+ * number of passes leaves the bucket in src. */
+static void sort_buckets(job *j, unsigned m, unsigned members)
+{
+    const size_t lo = (size_t)((uint64_t)j->n * m / members);
+    const size_t hi = (size_t)((uint64_t)j->n * (m + 1) / members);
+    const unsigned nb = j->bins, nd = j->low_ndig;
+    uint32_t *h = j->low + (size_t)m * (ZS_CPU_LOW_DIGITS + 1) * ZS_CPU_LOW_BINS;
+    uint32_t *off = h + (size_t)ZS_CPU_LOW_DIGITS * ZS_CPU_LOW_BINS;
+    const size_t kb = j->key_bytes;
+    for (unsigned b = 0; b < nb; ++b) {
+        const size_t s = j->bucket[b], e = j->bucket[b + 1];
+        if (s < lo || s >= hi || e == s)
+            continue;
+        char *ks = (char *)j->src_k, *kd = j->dst_k;
+        uint32_t *vs = (uint32_t *)j->src_v, *vd = j->dst_v;
+        unsigned passes = 0, pd[ZS_CPU_LOW_DIGITS];
+        if (e - s > 1) {
+            memset(h, 0, (size_t)nd * ZS_CPU_LOW_BINS * sizeof *h);
+            if (kb == 8)
+                zs_hist_all64((const uint64_t *)ks, s, e, nd, j->low_shift, j->low_mask,
+                              ZS_CPU_LOW_BINS, h, j->flt);
+            else
+                zs_hist_all32((const uint32_t *)ks, s, e, nd, j->low_shift, j->low_mask,
+                              ZS_CPU_LOW_BINS, h, j->flt);
+            for (unsigned d = 0; d < nd; ++d) {
+                int constant = 0;
+                for (unsigned x = 0; x < ZS_CPU_LOW_BINS && !constant; ++x)
+                    constant = h[d * ZS_CPU_LOW_BINS + x] == e - s;
+                if (!constant)
+                    pd[passes++] = d;
+            }
+        }
+        for (unsigned p = 0; p < passes; ++p) {
+            const unsigned d = pd[p];
+            /* a digit's counts over the bucket do not depend on the order */
+            const uint32_t *hd = h + (size_t)d * ZS_CPU_LOW_BINS;
+            uint32_t running = (uint32_t)s;
+            for (unsigned ob = 0; ob < ZS_CPU_LOW_BINS; ++ob) {
+                const unsigned raw = ob ^ j->low_flip[d];
+                off[raw] = running;
+                running += hd[raw];
+            }
+            if (kb == 8)
+                zs_scatter64((const uint64_t *)ks, vs, (uint64_t *)kd, vd, s, e, j->low_shift[d],
+                             j->low_mask[d], off, j->flt);
+            else
+                zs_scatter32((const uint32_t *)ks, vs, (uint32_t *)kd, vd, s, e, j->low_shift[d],
+                             j->low_mask[d], off, j->flt);
+            char *tk = ks;
+            ks = kd, kd = tk;
+            uint32_t *tv = vs;
+            vs = vd, vd = tv;
+        }
+        if (ks != (char *)j->dst_k) { /* even passes: the bucket is still in src */
+            memcpy((char *)j->dst_k + s * kb, ks + s * kb, (e - s) * kb);
+            if (vs)
+                memcpy(j->dst_v + s, vs + s, (e - s) * sizeof *vs);
+        }
     }
 }
 
@@ -199,10 +294,12 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
         j->members = zs_team_size(team);
         j->hist = malloc((size_t)j->members * ndig * j->bins * sizeof *j->hist);
         j->off = malloc((size_t)j->members * j->bins * sizeof *j->off);
+        j->low = malloc((size_t)j->members * (ZS_CPU_LOW_DIGITS + 1) * ZS_CPU_LOW_BINS *
+                        sizeof *j->low);
     }
-    if (!tmp_k || (values && !tmp_v) || !j->hist || !j->off) {
+    if (!tmp_k || (values && !tmp_v) || !j->hist || !j->off || !j->low) {
         zs_team_stop(team);
-        free(tmp_k), free(tmp_v), free(j->hist), free(j->off), free(j);
+        free(tmp_k), free(tmp_v), free(j->hist), free(j->off), free(j->low), free(j);
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     }
 
@@ -225,6 +322,46 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
             pass_digit[passes++] = d;
     }
 
+    /* most significant digit first, when no bucket of the top digit holds
+     * more than half a member's share: one pass through memory to tmp, then
+     * each member sorts its buckets in cache back into the caller's arrays */
+    if (cfg->msd_first && passes >= 2) {
+        const unsigned top = pass_digit[passes - 1];
+        uint64_t biggest = 0, running = 0;
+        for (unsigned ob = 0; ob < j->bins; ++ob) {
+            const unsigned raw = ob ^ flip[top];
+            uint64_t total = 0;
+            for (unsigned m = 0; m < j->members; ++m)
+                total += j->hist[m * stride + (size_t)top * j->bins + raw];
+            j->bucket[ob] = (uint32_t)running;
+            running += total;
+            biggest = total > biggest ? total : biggest;
+        }
+        j->bucket[j->bins] = (uint32_t)running;
+        const unsigned low_bits = j->shift[top] - bit_lo;
+        if (biggest * 2 * j->members <= n && low_bits <= ZS_CPU_LOW_BITS * ZS_CPU_LOW_DIGITS) {
+            j->low_ndig = (low_bits + ZS_CPU_LOW_BITS - 1) / ZS_CPU_LOW_BITS;
+            const unsigned lw = (low_bits + j->low_ndig - 1) / j->low_ndig;
+            for (unsigned d = 0; d < j->low_ndig; ++d) {
+                j->low_shift[d] = bit_lo + d * lw;
+                const unsigned w = j->shift[top] - j->low_shift[d] < lw ? j->shift[top] - j->low_shift[d] : lw;
+                j->low_mask[d] = (1u << w) - 1u;
+                j->low_flip[d] = (unsigned)(c >> j->low_shift[d]) & j->low_mask[d];
+            }
+            make_offsets(j, top, flip[top]);
+            j->digit = top;
+            j->what = PHASE_SCATTER;
+            j->src_k = keys, j->src_v = values;
+            j->dst_k = tmp_k, j->dst_v = tmp_v;
+            zs_team_run(team, run_phase, j);
+            j->what = PHASE_BUCKETS;
+            j->src_k = tmp_k, j->src_v = tmp_v;
+            j->dst_k = keys, j->dst_v = values;
+            zs_team_run(team, run_phase, j);
+            passes = 0; /* done */
+        }
+    }
+
     void *cur_k = keys, *other_k = tmp_k;
     uint32_t *cur_v = values, *other_v = tmp_v;
     for (unsigned p = 0; p < passes; ++p) {
@@ -232,7 +369,9 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
         j->digit = d;
         j->src_k = cur_k;
         j->src_v = cur_v;
-        if (p > 0) { /* the first pass's blocks are the input's: counted already */
+        /* the first pass's blocks are the input's: counted already; one
+         * block (one member) is the whole input in any order */
+        if (p > 0 && j->members > 1) {
             j->what = PHASE_COUNT;
             zs_team_run(team, run_phase, j);
         }
@@ -255,6 +394,6 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
         zs_team_run(team, run_phase, j);
     }
     zs_team_stop(team);
-    free(tmp_k), free(tmp_v), free(j->hist), free(j->off), free(j);
+    free(tmp_k), free(tmp_v), free(j->hist), free(j->off), free(j->low), free(j);
     return ZESORT_OK;
 }

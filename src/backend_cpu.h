@@ -39,6 +39,7 @@ typedef struct zs_cpu_config {
     unsigned create_limit;        /* create at most this many threads (tests: creation failure) */
     uint64_t min_keys_per_thread; /* 0 or 1: every wanted thread runs, even on 2 keys */
     unsigned digit_bits;          /* 1..ZS_CPU_MAX_DIGIT_BITS */
+    int msd_first;                /* top digit first, then the buckets in cache (default 1) */
 } zs_cpu_config;
 
 /* What zs_cpu_sort uses: zs_cpu_thread_count() threads (ZESORT_THREADS),

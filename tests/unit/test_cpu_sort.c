@@ -7,6 +7,8 @@
  * rank computed arithmetically (signed: value - MIN; floats: IEEE totalOrder
  * by sign and magnitude), not with the library's bit flips. Values are the
  * input indices, so a scatter that breaks stability or mixes up blocks fails.
+ * Both strategies run: the top digit first then buckets in cache (where the
+ * keys spread well enough), and LSD passes over the whole input only.
  *
  *   test_cpu_sort small    matrix up to 4099 keys, zs_cpu_sort_with forced to
  *                          1, 2, 7 threads (no minimum block)
@@ -201,9 +203,10 @@ static void one(const ktype *t, uint64_t n, int d, int desc, int pairs, unsigned
     const uint32_t flags = t->kind | (desc ? 4u : 0u);
     zesort_status st = zs_cpu_sort_with(out, vals, n, t->bytes, flags, lo, hi, cfg);
     char what[160];
-    snprintf(what, sizeof what, "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u",
-             t->name, dist_names[d], (unsigned long long)n, desc ? "desc" : "asc",
-             pairs ? "pairs" : "keys", lo, hi, cfg->threads, cfg->create_limit, cfg->digit_bits);
+    snprintf(what, sizeof what,
+             "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u msd_first %d", t->name,
+             dist_names[d], (unsigned long long)n, desc ? "desc" : "asc", pairs ? "pairs" : "keys",
+             lo, hi, cfg->threads, cfg->create_limit, cfg->digit_bits, cfg->msd_first);
     ck_assert_msg(st == ZESORT_OK, "%s: status %d", what, (int)st);
     check_sorted(what, in, out, vals, t, n, desc, lo, hi);
     td_free(in), td_free(out), td_free(vals);
@@ -230,7 +233,12 @@ START_TEST(small_matrix)
                          * larger sizes take the full range and one other */
                         if (sizes[s] > 300 && r > 1 && (r + (unsigned)d) % 3 != 0)
                             continue;
-                        one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
+                        /* both strategies: top digit first (buckets in
+                         * cache) where the data allows, and LSD only */
+                        for (int msd = 0; msd < 2; msd++) {
+                            cfg.msd_first = msd;
+                            one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
+                        }
                     }
 }
 END_TEST
@@ -297,6 +305,7 @@ START_TEST(digit_widths)
             cfg.threads = 3;
             cfg.min_keys_per_thread = 0;
             cfg.digit_bits = bits;
+            cfg.msd_first = bits % 3 != 0;
             const unsigned w = types[ti].bytes * 8;
             one(&types[ti], 5003, D_UNIFORM, bits % 2, 1, 0, w, &cfg, bits);
             one(&types[ti], 5003, D_FEW, 0, 1, 2, w - 5, &cfg, bits);
