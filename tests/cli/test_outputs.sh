@@ -259,8 +259,12 @@ for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
     signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])')
 fi
+# Sanitizer builds: AddressSanitizer's own SIGSEGV/SIGBUS/SIGFPE handlers
+# (which zesort leaves in place) are turned off so zesort's cleanup runs.
+SAN_SIG=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0
 start_blocked() {
-    (ulimit -c 0 && exec "${DFL_EXEC[@]}" "$Z" sort keys.bin sig/k.out --values vals.bin sig/vfifo \
+    (ulimit -c 0 && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$SAN_SIG" &&
+        exec "${DFL_EXEC[@]}" "$Z" sort keys.bin sig/k.out --values vals.bin sig/vfifo \
         --backend cpu) >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 100); do
