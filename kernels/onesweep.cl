@@ -55,6 +55,9 @@
 #if OS_WG < OS_BINS
 #error "os_pass gives one bin to each work-item: ZS_OS_SUBGROUPS must be >= 8"
 #endif
+#if OS_TILE > 65536
+#error "os_pass packs a rank within the tile into 16 bits: tiles of at most 65536 keys"
+#endif
 #endif
 
 __kernel void os_fill(__global uint *buf, uint value, uint words)
@@ -313,7 +316,11 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     __local uint *my_counts = sg_counts + sg * OS_BINS;
     const uint below = zs_lanes_below();
     zs_key keys[OS_BATCHES];
-    uint digits[OS_BATCHES], ranks[OS_BATCHES];
+    /* digit << 16 | rank within the sub-group's run of that digit: one
+     * register per batch instead of two. os_pass is at the edge of the
+     * register file on Intel targets, where the two arrays made IGC spill
+     * (bench/isa_report.py, dg2). A rank is below OS_TILE <= 65536. */
+    uint slots[OS_BATCHES];
 #if ZS_PAIRS
     uint values[OS_BATCHES];
 #endif
@@ -331,8 +338,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         if (valid && (peers >> lane) == 1u)
             my_counts[d] = before + popcount(peers);
         zs_sg_barrier();
-        digits[b] = valid ? d : OS_BINS;
-        ranks[b] = before + popcount(peers & below);
+        slots[b] = (valid ? d : OS_BINS) << 16 | (before + popcount(peers & below));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -417,9 +423,9 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 
     /* 5. place the keys in tile order in local memory ... */
     for (uint b = 0; b < OS_BATCHES; ++b) {
-        const uint d = digits[b];
+        const uint d = slots[b] >> 16;
         if (d < OS_BINS) {
-            const uint pos = tile_start[d] + sg_counts[sg * OS_BINS + d] + ranks[b];
+            const uint pos = tile_start[d] + sg_counts[sg * OS_BINS + d] + (slots[b] & 0xFFFFu);
             tile_keys[pos] = keys[b];
 #if ZS_PAIRS
             tile_values[pos] = values[b];
