@@ -118,6 +118,13 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uin
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms);
 
+/** The algorithm the last successful zesort_sort / zesort_sort_timed on ctx
+ *  ran: what ZESORT_ALGO_AUTO resolved to (by device flavor and n), or the
+ *  algorithm asked for. ZESORT_ALGO_AUTO before any successful sort, and for
+ *  ctx NULL. (The cpu backend runs its own radix sort; it reports the
+ *  algorithm the request resolved to.) */
+zesort_algo zesort_last_algo(const zesort_context *ctx);
+
 /** The message of the last error on ctx (or of the last failed zesort_create on
  *  this thread when ctx is NULL). Owned by the library; valid until the next call. */
 const char *zesort_last_error(const zesort_context *ctx);

@@ -12,11 +12,12 @@
 
 /* Checks what every sort needs and builds the plan request. */
 static zesort_status validate(zesort_context *ctx, const void *keys, const uint32_t *values,
-                              uint64_t n, const zesort_options *opts, zs_plan_request *req)
+                              uint64_t n, const zesort_options *opts, zs_plan_request *req,
+                              zesort_algo *algo)
 {
     /* the cpu backend runs no kernels: any flavor serves its request */
     const zs_flavor flavor = ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
-    zesort_status st = zs_make_request(opts, n, values != NULL, flavor, req, NULL, &ctx->err);
+    zesort_status st = zs_make_request(opts, n, values != NULL, flavor, req, algo, &ctx->err);
     if (st != ZESORT_OK)
         return st;
     if (n > 0 && !keys)
@@ -26,12 +27,12 @@ static zesort_status validate(zesort_context *ctx, const void *keys, const uint3
 }
 
 static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
-                                const zesort_options *opts, double *device_ms)
+                                const zesort_options *opts, double *device_ms, zesort_algo *ran)
 {
     if (!ctx)
         return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "zesort_sort: ctx is NULL");
     zs_plan_request req;
-    zesort_status st = validate(ctx, keys, values, n, opts, &req);
+    zesort_status st = validate(ctx, keys, values, n, opts, &req, ran);
     if (st != ZESORT_OK)
         return st;
     if (device_ms)
@@ -64,9 +65,12 @@ static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *value
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
-    zesort_status st = sort_timed(ctx, keys, values, n, opts, device_ms);
-    if (st == ZESORT_OK)
+    zesort_algo algo = ZESORT_ALGO_AUTO;
+    zesort_status st = sort_timed(ctx, keys, values, n, opts, device_ms, &algo);
+    if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err); /* no stale message after a successful call */
+        ctx->last_algo = algo;
+    }
     return st;
 }
 
@@ -74,4 +78,9 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uin
                           const zesort_options *opts)
 {
     return zesort_sort_timed(ctx, keys, values, n, opts, NULL);
+}
+
+zesort_algo zesort_last_algo(const zesort_context *ctx)
+{
+    return ctx ? ctx->last_algo : ZESORT_ALGO_AUTO;
 }

@@ -14,6 +14,7 @@ struct zesort_context {
     zs_device *dev;
     char device_desc[256];
     zs_error err;             /* cleared by every successful call */
+    zesort_algo last_algo;    /* what the last successful sort ran (AUTO: none yet) */
 };
 
 /* The message a call on ctx sets: ctx's, or for ctx NULL the thread's

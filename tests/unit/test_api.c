@@ -444,6 +444,31 @@ START_TEST(auto_choice_by_flavor_and_n)
 }
 END_TEST
 
+/* zesort_last_algo: AUTO until a sort succeeds, then what ran (AUTO
+ * resolved by flavor and n as above); a failed sort leaves it alone. */
+START_TEST(last_algo_reports_the_choice)
+{
+    zesort_context *c = NULL;
+    ck_assert_int_eq(zesort_create(g_backend, &c), ZESORT_OK);
+    ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_AUTO);
+    ck_assert_int_eq(zesort_last_algo(NULL), ZESORT_ALGO_AUTO);
+    uint32_t keys[300];
+    for (uint32_t i = 0; i < 300; i++)
+        keys[i] = 300 - i;
+    zesort_options o;
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_sort(c, keys, NULL, 300, &o), ZESORT_OK);
+    ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_ONESWEEP); /* AUTO, small n: every flavor */
+    o.algo = ZESORT_ALGO_CM2;
+    ck_assert_int_eq(zesort_sort(c, keys, NULL, 300, &o), ZESORT_OK);
+    ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_CM2);
+    o.bit_lo = 20, o.bit_hi = 10; /* refused: the last successful sort stays */
+    ck_assert_int_eq(zesort_sort(c, keys, NULL, 300, &o), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_CM2);
+    zesort_destroy(c);
+}
+END_TEST
+
 /* ZESORT_FLAVOR: a bad value or sg on a device without Intel sub-groups is an
  * error of zesort_create, for the opencl backend and for auto alike. */
 START_TEST(flavor_override)
@@ -486,6 +511,7 @@ static Suite *api_suite(void)
     tcase_set_timeout(tc, 0);
     tcase_add_checked_fixture(tc, NULL, td_free_all);
     tcase_add_test(tc, null_context);
+    tcase_add_test(tc, last_algo_reports_the_choice);
     tcase_add_test(tc, null_keys);
     tcase_add_test(tc, null_create_out);
     tcase_add_test(tc, destroy_null_is_noop);
