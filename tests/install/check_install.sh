@@ -8,6 +8,7 @@
 #   * the README's CMake snippet (tests/install/cmake/CMakeLists.txt),
 #   * the README's Level Zero interop example (tests/examples/ze_interop_example.c),
 #     shared and static, on the test driver ZE_DRIVER with the validation layer,
+#   * the README's OpenCL interop example (tests/examples/cl_interop_example.c) on PoCL,
 # and check what is installed: files, soname, and that libzesort.so exports
 # zesort_* symbols only.
 set -euo pipefail
@@ -61,6 +62,7 @@ echo "exports: $(wc -l <<<"$exported") symbols, all zesort_*"
 work=$stage/user
 mkdir "$work"
 cp "$src/tests/examples/sort_example.c" "$src/tests/examples/ze_interop_example.c" \
+   "$src/tests/examples/cl_interop_example.c" \
    "$src/tests/install/all_headers.cpp" "$work/"
 cd "$work"
 cflags=$(pkg-config --cflags zesort)
@@ -74,6 +76,8 @@ cc -std=c11 $warn sort_example.c $cflags $static_libs -o sort_static
 c++ -std=c++17 $warn all_headers.cpp $cflags $libs -o all_headers
 cc -std=c11 $warn ze_interop_example.c $cflags $libs -o ze_shared
 cc -std=c11 $warn ze_interop_example.c $cflags $static_libs -o ze_static
+cc -std=c11 $warn cl_interop_example.c $cflags $libs -o cl_shared
+cc -std=c11 $warn cl_interop_example.c $cflags $static_libs -o cl_static
 
 # A program that uses only the Level Zero API needs nothing of the OpenCL
 # backend: libzesort.a, the Level Zero loader and libc suffice.
@@ -104,6 +108,9 @@ ze_env=(ZE_ENABLE_ALT_DRIVERS="$driver" ZE_ENABLE_VALIDATION_LAYER=1
 run_check ze_shared "$expect" env "${ze_env[@]}" LD_LIBRARY_PATH="$libdir" ./ze_shared
 run_check ze_static "$expect" env "${ze_env[@]}" ./ze_static
 run_check ze_only "$expect" env "${ze_env[@]}" ./ze_only
+# The OpenCL interop example on PoCL.
+run_check cl_shared "$expect" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd LD_LIBRARY_PATH="$libdir" ./cl_shared
+run_check cl_static "$expect" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd ./cl_static
 # CMake, through the README's pkg_check_modules snippet.
 mkdir cmake_user
 cp "$src/tests/install/cmake/CMakeLists.txt" sort_example.c cmake_user/

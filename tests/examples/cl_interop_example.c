@@ -1,0 +1,65 @@
+/* Sort a cl_mem inside your own OpenCL queue: write, sort, read back,
+ * chained by your events; the host waits once, at the end. */
+#include <stdio.h>
+#include <zesort_cl.h>
+
+#define CHECK(call) do { cl_int e_ = (call); if (e_ != CL_SUCCESS) { \
+    fprintf(stderr, "%s failed: %d\n", #call, e_); return 1; } } while (0)
+
+int main(void)
+{
+    uint32_t keys[] = {42, 7, 19, 7, 3000000000u, 0, 19};
+    uint64_t n = sizeof keys / sizeof keys[0];
+
+    /* Your objects: platform, device, context, queue, buffers. */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_int err;
+    CHECK(clGetPlatformIDs(1, &platform, NULL));
+    CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK(err);
+    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+    CHECK(err);
+    cl_mem dev_keys = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof keys, NULL, &err);
+    CHECK(err);
+
+    /* The sorter borrows your context and device; temp memory is yours. */
+    zesort_cl_sorter *sorter;
+    if (zesort_cl_create(context, device, &sorter) != ZESORT_OK) {
+        fprintf(stderr, "zesort_cl_create: %s\n", zesort_cl_last_error(NULL));
+        return 1;
+    }
+    uint64_t temp_bytes;
+    if (zesort_cl_temp_bytes(sorter, n, /*with_values=*/0, NULL, &temp_bytes) != ZESORT_OK) {
+        fprintf(stderr, "zesort_cl_temp_bytes: %s\n", zesort_cl_last_error(sorter));
+        return 1;
+    }
+    cl_mem temp = clCreateBuffer(context, CL_MEM_READ_WRITE, temp_bytes, NULL, &err);
+    CHECK(err);
+
+    /* Enqueue: write -> sort (waits on `written`) -> read (waits on `sorted`). */
+    cl_event written, sorted;
+    CHECK(clEnqueueWriteBuffer(queue, dev_keys, CL_FALSE, 0, sizeof keys, keys, 0, NULL, &written));
+    zesort_status st = zesort_cl_enqueue_sort(sorter, queue, dev_keys, /*values=*/NULL, n, temp,
+                                              temp_bytes, /*opts=*/NULL, 1, &written, &sorted);
+    if (st != ZESORT_OK) {
+        fprintf(stderr, "zesort_cl_enqueue_sort: %s\n", zesort_cl_last_error(sorter));
+        return 1;
+    }
+    CHECK(clEnqueueReadBuffer(queue, dev_keys, CL_TRUE, 0, sizeof keys, keys, 1, &sorted, NULL));
+
+    printf("sorted on the device:");
+    for (uint64_t i = 0; i < n; ++i)
+        printf(" %u", keys[i]);
+    printf("\n");
+
+    clReleaseEvent(sorted);
+    clReleaseEvent(written);
+    zesort_cl_destroy(sorter);
+    clReleaseMemObject(temp);
+    clReleaseMemObject(dev_keys);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    return 0;
+}
