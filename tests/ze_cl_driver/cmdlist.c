@@ -14,7 +14,7 @@ void zecl_cmd_free(struct zecl_cmd *c)
 {
     free(c->waits);
     if (c->kind == ZECL_CMD_LAUNCH && c->u.launch.args) {
-        for (uint32_t i = 0; i < c->u.launch.kernel->num_args; i++)
+        for (uint32_t i = 0; i < c->u.launch.num_args; i++)
             free(c->u.launch.args[i].bytes);
         free(c->u.launch.args);
     }
@@ -257,6 +257,7 @@ static ze_result_t launch_cmd(ze_kernel_handle_t k, struct zecl_cmd *c)
     c->u.launch.args = calloc(k->num_args + 1, sizeof *c->u.launch.args);
     if (!c->u.launch.args)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    c->u.launch.num_args = k->num_args;
     ze_result_t r = ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&k->cl_lock);
     memcpy(c->u.launch.group_size, k->group_size, sizeof k->group_size);

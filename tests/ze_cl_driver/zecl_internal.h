@@ -139,6 +139,8 @@ struct zecl_cmd {
             ze_group_count_t groups;
             const ze_group_count_t *indirect; /* read at execution time */
             struct zecl_arg *args;            /* snapshot, kernel->num_args */
+            uint32_t num_args;                /* of the snapshot: freeing it must not read
+                                                 the kernel, which may be destroyed first */
         } launch;
         struct {
             void *dst;
