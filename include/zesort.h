@@ -35,11 +35,16 @@ typedef enum zesort_status {
     ZESORT_ERROR_TOO_LARGE = -7         /* n beyond ZESORT_MAX_KEYS */
 } zesort_status;
 
-/** Largest n a single sort accepts (offsets are 32-bit unsigned on the device). */
-#define ZESORT_MAX_KEYS UINT64_C(4294967295)
+/** Largest n a single sort accepts, the same for every algorithm and backend:
+ *  2^32 - 2 (offsets are 32-bit unsigned on the device, and onesweep's status
+ *  words reserve 0xFFFFFFFF for "not published"). */
+#define ZESORT_MAX_KEYS UINT64_C(4294967294)
 
 /** Where the sort runs. AUTO prefers a Level Zero GPU, then an OpenCL GPU,
- *  then an OpenCL CPU device, then the C fallback. */
+ *  then an OpenCL CPU device, then the C fallback. The C fallback (CPU) is a
+ *  multi-threaded radix sort: ZESORT_THREADS=N (decimal, 1..256) sets its
+ *  thread count, read at every sort; unset or any other value: one thread
+ *  per online core. */
 typedef enum zesort_backend {
     ZESORT_BACKEND_AUTO = 0,
     ZESORT_BACKEND_LEVEL_ZERO = 1,

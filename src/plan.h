@@ -38,12 +38,16 @@
 /* Every kernel-shape size (chunk, lanes, tiles, work-groups, scan block,
  * onesweep status layout) comes from the header the kernels include too. */
 #include "../kernels/zesort_tuning.h"
+#include "zesort.h" /* ZESORT_MAX_KEYS */
 
 #define ZS_MAX_SCAN_LEVELS 4 /* ZS_SCAN_BLOCK^4 entries > any table of n < 2^32 keys */
 /* onesweep keys per tile for a plan: ZS_OS_TILE of zesort_tuning.h. */
 uint32_t zs_os_tile(int key64, int pairs, int serial);
 /* status words hold ZS_OS_NOT_READY until published */
 #define ZS_OS_MAX_KEYS ((uint64_t)ZS_OS_NOT_READY - 1u)
+#if ZS_OS_NOT_READY - 1u < ZESORT_MAX_KEYS
+#error "ZESORT_MAX_KEYS (zesort.h) promises every algorithm, onesweep included, that many keys"
+#endif
 
 /* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2;
  * onesweep program index = ZS_PROG_OS + (key64 | pairs << 1). */

@@ -312,11 +312,15 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
+/* 3 threads, or ZESORT_TEST_THREADS (scripts/test: 8 under ThreadSanitizer). */
 static void test_threads(zesort_cl_sorter *s)
 {
-    enum { T = 3 };
-    pthread_t th[T];
-    worker w[T];
+    enum { MAX_THREADS = 16 };
+    const char *env = getenv("ZESORT_TEST_THREADS");
+    int T = env ? atoi(env) : 3;
+    T = T < 1 ? 1 : T > MAX_THREADS ? MAX_THREADS : T;
+    pthread_t th[MAX_THREADS];
+    worker w[MAX_THREADS];
     for (int i = 0; i < T; i++) {
         w[i] = (worker){.s = s, .id = i};
         pthread_create(&th[i], NULL, thread_main, &w[i]);

@@ -439,8 +439,21 @@ START_TEST(auto_choice_by_flavor_and_n)
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM), ZESORT_ALGO_CM4);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_PORTABLE, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
-    /* beyond onesweep's limit (its status words reserve 0xFFFFFFFF) */
-    ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, ZESORT_MAX_KEYS), ZESORT_ALGO_CM4);
+    /* ZESORT_MAX_KEYS is every algorithm's limit, onesweep's included
+     * (issue 12: onesweep refused n = ZESORT_MAX_KEYS when that was 2^32 - 1) */
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, ZESORT_MAX_KEYS), ZESORT_ALGO_ONESWEEP);
+    static const zesort_algo every[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP};
+    for (int a = 0; a < 3; a++) {
+        zesort_options o;
+        zesort_options_default(&o);
+        o.algo = every[a];
+        zs_plan_request req;
+        zs_error err;
+        ck_assert_int_eq(zs_make_request(&o, ZESORT_MAX_KEYS, 1, ZS_FLAVOR_SG, &req, NULL, &err),
+                         ZESORT_OK);
+        ck_assert_int_eq(zs_make_request(&o, ZESORT_MAX_KEYS + 1, 1, ZS_FLAVOR_SG, &req, NULL, &err),
+                         ZESORT_ERROR_TOO_LARGE);
+    }
 }
 END_TEST
 

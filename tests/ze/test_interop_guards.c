@@ -320,13 +320,23 @@ static void *sort_thread(void *arg)
     return NULL;
 }
 
+/* Threads of the thread tests: 3, or ZESORT_TEST_THREADS (scripts/test runs
+ * them with 8 under ThreadSanitizer). */
+enum { MAX_THREADS = 16 };
+static int test_threads_count(int dflt)
+{
+    const char *v = getenv("ZESORT_TEST_THREADS");
+    int t = v ? atoi(v) : dflt;
+    return t < 1 ? 1 : t > MAX_THREADS ? MAX_THREADS : t;
+}
+
 static void test_threads(void)
 {
     zesort_ze_sorter *s;
     EXPECT(zesort_ze_create(ctx, device, &s) == ZESORT_OK, "%s", zesort_ze_last_error(NULL));
-    enum { T = 3 };
-    pthread_t th[T];
-    worker w[T];
+    const int T = test_threads_count(3);
+    pthread_t th[MAX_THREADS];
+    worker w[MAX_THREADS];
     for (int i = 0; i < T; i++) {
         w[i] = (worker){.s = s, .id = i, .sorts = 12};
         EXPECT(pthread_create(&th[i], NULL, sort_thread, &w[i]) == 0, "pthread_create");
@@ -336,7 +346,7 @@ static void test_threads(void)
         EXPECT(w[i].wrong == 0, "thread %d: %d of %d sorts wrong", i, w[i].wrong, w[i].sorts);
     }
     zesort_ze_destroy(s);
-    printf("threads: done\n");
+    printf("threads: %d threads x %d sorts on one sorter: done\n", T, w[0].sorts);
 }
 
 /* ---- contexts created concurrently ------------------------------------ */
@@ -371,9 +381,9 @@ static void *create_thread(void *arg)
 
 static void create_round(zesort_backend backend, zesort_backend want)
 {
-    enum { T = 4 };
-    pthread_t th[T];
-    creator c[T];
+    const int T = test_threads_count(4);
+    pthread_t th[MAX_THREADS];
+    creator c[MAX_THREADS];
     pthread_barrier_init(&start_line, NULL, T);
     for (int i = 0; i < T; i++) {
         c[i] = (creator){.backend = backend};

@@ -54,7 +54,7 @@
  * default algorithms a case whose algorithm the device does not support
  * (ZESORT_ERROR_UNSUPPORTED) is skipped; an algorithm named with --algo must
  * work. Lists hold at most 32 entries; sizes are 0..ZESORT_MAX_KEYS
- * (4294967295), and the largest must fit in this machine's memory (about 36
+ * (4294967294), and the largest must fit in this machine's memory (about 36
  * bytes per key, 44 with interop cases).
  *
  * Output. Default: a table, one row per (API, type, algorithm, scan,
@@ -163,7 +163,7 @@ static void print_help(void)
         "                           by default an algorithm the device lacks is skipped)\n"
         "  --scan S,...             host, device (default both; interop: device only;\n"
         "                           onesweep has no scan step and runs once)\n"
-        "  --sizes N,...            key counts 0..4294967295 (default\n"
+        "  --sizes N,...            key counts 0..4294967294 (default\n"
         "                           0,1,31,32,255,256,257,4097,65537,1000003)\n"
         "  --dists D,...            uniform, equal, sorted, reversed, few-unique, high-bits,\n"
         "                           low-bits (default all)\n"
