@@ -249,14 +249,18 @@ printf 'old keys' >sig/k.out
 # start_blocked: runs the sort in the background, sets $pid once its temp file
 # exists (0 if it never appeared).
 # Background jobs of a script start with SIGINT and SIGQUIT ignored (and
-# zesort keeps an inherited "ignore"), and SIGPIPE may be ignored too (the
-# test runner is python): reset to the default before the exec.
-if env --default-signal=INT,QUIT,PIPE true 2>/dev/null; then
-    DFL_EXEC=(env --default-signal=INT,QUIT,PIPE)
+# zesort keeps an inherited "ignore"), SIGPIPE may be ignored too (the test
+# runner is python), and SIGHUP under nohup: every signal is reset to the
+# default before the exec.
+if env --default-signal true 2>/dev/null; then
+    DFL_EXEC=(env --default-signal)
 else
     DFL_EXEC=(python3 -c 'import os, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
-    signal.signal(s, signal.SIG_DFL)
+for s in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:
+    try:
+        signal.signal(s, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass
 os.execv(sys.argv[1], sys.argv[1:])')
 fi
 # Sanitizer builds: AddressSanitizer's own SIGSEGV/SIGBUS/SIGFPE handlers

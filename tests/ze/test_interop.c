@@ -763,7 +763,9 @@ START_TEST(unsupported_options)
     ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_OK);
     zesort_options_default(&o);
     o.algo = ZESORT_ALGO_ONESWEEP;
-    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, ZESORT_MAX_KEYS, 0, &o, &tb), ZESORT_ERROR_TOO_LARGE);
+    /* ZESORT_MAX_KEYS is onesweep's limit too (issue 12) */
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, ZESORT_MAX_KEYS, 0, &o, &tb), ZESORT_OK);
+    ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, ZESORT_MAX_KEYS + 1, 0, &o, &tb), ZESORT_ERROR_TOO_LARGE);
     zesort_options_default(&o);
     o.bit_lo = 40;
     ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, 100, 0, &o, &tb), ZESORT_ERROR_INVALID_ARGUMENT);
