@@ -25,8 +25,11 @@
  *   the keys present then, and the indirect variant re-reads n each time).
  *   The leading barrier is a full barrier of the list: the sort also waits
  *   for every command appended before it, related or not (so do the
- *   barriers between its passes). Commands the sort must not wait for
- *   belong in another command list.
+ *   barriers between its passes). When every dependency of the sort is
+ *   expressed by its wait events, zesort_ze_append_sort_chained() appends it
+ *   without any barrier: its commands are ordered by events the caller
+ *   provides, so unrelated commands of the list before and after it may run
+ *   alongside it.
  *   The first append that needs a kernel builds its module on the host
  *   (SPIR-V compilation may take a moment: over a second with a cold cache);
  *   zesort_ze_prepare() does that ahead of time, after which appends only
@@ -206,6 +209,47 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_event_handle_t signal_event,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events);
+
+/** How many chain events zesort_ze_append_sort_chained needs for a sort of n
+ *  keys (the indirect variant: its max_n, indirect 1) with these options and
+ *  with_values, in *count: one per command of the sort but the last (which
+ *  signals the caller's signal_event). 0 for n == 0. The number depends on
+ *  the algorithm, the key type, the bit range and n (the scan's depth), so
+ *  ask for the n (max_n) that will be passed.
+ *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE. */
+zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                     int indirect, const zesort_options *opts, uint32_t *count);
+
+/** zesort_ze_append_sort (n_devptr NULL) or zesort_ze_append_sort_indirect
+ *  (n_devptr set: n is then max_n) without barriers: the sort depends only
+ *  on its wait events, not on the other commands of the list. Its first
+ *  commands wait for wait_events, every further command waits for the one
+ *  before it through chain_events[0..count-1] (count from
+ *  zesort_ze_chain_events), and the last command signals signal_event.
+ *  Commands appended later that read the keys must wait on signal_event
+ *  (nothing else orders them after the sort). A sort with no command (n 0)
+ *  signals signal_event once its wait events are signalled.
+ *  chain_events: the caller's events (created, owned, reset and destroyed by
+ *  the caller), distinct, not signal_event, in a pool of the list's context,
+ *  with ZE_EVENT_SCOPE_FLAG_DEVICE (or HOST) signal and wait scope so that
+ *  each command sees the previous one's writes; unsignalled when the sort
+ *  executes: before a regular list executes again, reset them
+ *  (zeEventHostReset, or zeCommandListAppendEventReset after the sort). They
+ *  must not be used otherwise until the sort has completed; more than count
+ *  may be passed (the rest are unused).
+ *  Errors: those of zesort_ze_append_sort / _indirect, plus INVALID_ARGUMENT
+ *  when fewer than count chain events are given, chain_events is NULL, an
+ *  event is NULL or is signal_event. */
+zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
+                                            ze_command_list_handle_t cmdlist, void *keys,
+                                            uint32_t *values, uint64_t n,
+                                            const uint32_t *n_devptr, void *temp,
+                                            uint64_t temp_bytes, const zesort_options *opts,
+                                            ze_event_handle_t signal_event,
+                                            uint32_t num_wait_events,
+                                            ze_event_handle_t *wait_events,
+                                            uint32_t num_chain_events,
+                                            ze_event_handle_t *chain_events);
 
 #ifdef __cplusplus
 }

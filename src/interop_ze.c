@@ -10,7 +10,9 @@
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
  * orders it after earlier commands of the list and before later ones, which
- * is what a pipeline expects.
+ * is what a pipeline expects. zesort_ze_append_sort_chained uses its event
+ * mode instead, on events the caller provides, so that the sort depends only
+ * on its wait events.
  */
 #include "zesort_ze.h"
 
@@ -266,13 +268,66 @@ static int overlap(const void *a, uint64_t na, const void *b, uint64_t nb)
     return x < y ? y - x < na : x - y < nb;
 }
 
-/* Shared body of the direct (n_devptr NULL) and indirect variants, under the
- * sorter's lock. */
+/* The caller's events of a chained append: command i signals events[i] and
+ * the next command waits on it; the last command signals the caller's
+ * signal event instead. */
+typedef struct event_chain {
+    ze_event_handle_t *events;
+    uint32_t count;        /* events given */
+    uint32_t total, used;  /* commands of the sort, commands recorded */
+    ze_event_handle_t signal;
+} event_chain;
+
+/* Commands a sort appends in chained mode (the recorder's, plus the count
+ * fill, the indirect count copy and the seeding copies of step 2 and 3). */
+static uint32_t command_count(const zs_plan *plan, int indirect)
+{
+    if (plan->nsteps == 0)
+        return 0;
+    uint32_t count = 1 + zs_ze_record_count(plan);
+    for (size_t i = 0; indirect && i < plan->nsteps; i++)
+        count += plan->steps[i].kind == ZS_STEP_COPY && plan->steps[i].bytes > 0;
+    return count + (indirect ? 1 : 0);
+}
+
+static zesort_status chain_next(void *user, ze_event_handle_t *out)
+{
+    event_chain *c = user;
+    *out = c->used + 1 == c->total ? c->signal : c->events[c->used];
+    c->used++;
+    return ZESORT_OK;
+}
+
+static void chain_unused(void *user)
+{
+    ((event_chain *)user)->used--;
+}
+
+static zesort_status check_chain(zesort_ze_sorter *s, const event_chain *c, const char *fn)
+{
+    uint32_t need = c->total ? c->total - 1 : 0;
+    if (c->count < need)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: this sort needs %u chain events, %u given (see "
+                            "zesort_ze_chain_events)", fn, need, c->count);
+    if (need > 0 && !c->events)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: chain_events is NULL", fn);
+    for (uint32_t i = 0; i < need; i++)
+        if (!c->events[i] || c->events[i] == c->signal)
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: chain_events[%u] is %s", fn, i,
+                                c->events[i] ? "the signal event" : "NULL");
+    return ZESORT_OK;
+}
+
+/* Shared body of the direct (n_devptr NULL) and indirect variants, barrier
+ * ordered (ch NULL) or chained by the caller's events, under the sorter's
+ * lock. */
 static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
                                    uint32_t *values, uint64_t n, const uint32_t *n_devptr,
                                    void *temp, uint64_t temp_bytes, const zesort_options *opts,
                                    ze_event_handle_t signal, uint32_t nwait,
-                                   ze_event_handle_t *wait, const char *fn)
+                                   ze_event_handle_t *wait, event_chain *ch, const char *fn)
 {
     if (!list) {
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: command list handle is NULL", fn);
@@ -293,7 +348,7 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     uint64_t offsets[ZS_BUF_COUNT];
     uint64_t need = temp_layout(&plan, offsets);
     void *buffers[ZS_BUF_COUNT] = {0};
-    zs_ze_recorder rec = {.kernels = &s->kernels, .list = list, .err = &s->err}; /* barriers */
+    zs_ze_recorder rec = {.kernels = &s->kernels, .list = list, .callers_list = 1, .err = &s->err};
     if (n > 0 && !keys) {
         st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
     } else if (((uintptr_t)keys % (n ? plan.buffer_bytes[ZS_BUF_KEYS] / n : 4)) ||
@@ -325,6 +380,16 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
                               (unsigned long long)kbytes, (unsigned long long)vbytes,
                               (unsigned long long)temp_bytes);
     }
+    if (st == ZESORT_OK && ch) {
+        ch->total = command_count(&plan, n_devptr != NULL);
+        ch->signal = signal;
+        rec.next_event = chain_next;
+        rec.unused_event = chain_unused;
+        rec.user = ch;
+        rec.first_nwait = nwait;
+        rec.first_wait = wait;
+        st = check_chain(s, ch, fn);
+    }
     if (st == ZESORT_OK) {
         buffers[ZS_BUF_KEYS] = keys;
         buffers[ZS_BUF_VALUES] = values;
@@ -338,31 +403,24 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
         return st;
     }
 
-    /* 1. Wait for the caller's events and everything already in the list. */
-    st = barrier(s, list, NULL, nwait, wait);
+    /* 1. Barrier mode: wait for the caller's events and everything already in
+     *    the list (chained: the first command waits for the caller's events). */
+    if (!ch)
+        st = barrier(s, list, NULL, nwait, wait);
     /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
      *    count (n, or a copy of the caller's count), params[1] (and the
      *    unused rest) the plan's n = max_n, so a count above max_n is
-     *    clamped on the device. The two commands touch separate bytes (no
-     *    barrier needed between them). Fill patterns are read when the fill
-     *    is appended. */
+     *    clamped on the device. */
     if (st == ZESORT_OK && plan.nsteps > 0) {
         uint32_t *params = buffers[ZS_BUF_PARAMS];
         uint64_t pbytes = plan.buffer_bytes[ZS_BUF_PARAMS];
-        uint32_t n32 = (uint32_t)n;
-        ze_result_t r;
-        if (n_devptr)
-            r = zeCommandListAppendMemoryFill(list, params + 1, &n32, sizeof n32,
-                                              (size_t)(pbytes - sizeof(uint32_t)), NULL, 0, NULL);
-        else
-            r = zeCommandListAppendMemoryFill(list, params, &n32, sizeof n32, (size_t)pbytes,
-                                              NULL, 0, NULL);
-        if (r != ZE_RESULT_SUCCESS)
-            st = append_failed(s, "zeCommandListAppendMemoryFill (params)", r);
-        else if (n_devptr &&
-                 (r = zeCommandListAppendMemoryCopy(list, params, n_devptr, sizeof(uint32_t), NULL,
-                                                    0, NULL)) != ZE_RESULT_SUCCESS)
-            st = append_failed(s, "zeCommandListAppendMemoryCopy (count)", r);
+        if (n_devptr) {
+            st = zs_ze_record_fill(&rec, params + 1, (uint32_t)n, pbytes - sizeof(uint32_t));
+            if (st == ZESORT_OK)
+                st = zs_ze_record_copy(&rec, params, n_devptr, sizeof(uint32_t));
+        } else {
+            st = zs_ze_record_fill(&rec, params, (uint32_t)n, pbytes);
+        }
     }
     /* 3. Indirect sorts with an odd number of passes end with copies of
      *    max_n elements from the ping-pong buffers home; elements past the
@@ -371,19 +429,18 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
      *    (the passes only write elements below the count). */
     for (size_t i = 0; n_devptr && st == ZESORT_OK && i < plan.nsteps; i++) {
         const zs_step *c = &plan.steps[i];
-        if (c->kind != ZS_STEP_COPY || c->bytes == 0)
-            continue;
-        ze_result_t r = zeCommandListAppendMemoryCopy(list, buffers[c->src], buffers[c->dst],
-                                                      (size_t)c->bytes, NULL, 0, NULL);
-        if (r != ZE_RESULT_SUCCESS)
-            st = append_failed(s, "zeCommandListAppendMemoryCopy (seeding ping-pong buffers)", r);
+        if (c->kind == ZS_STEP_COPY)
+            st = zs_ze_record_copy(&rec, buffers[c->src], buffers[c->dst], c->bytes);
     }
-    /* 4. The passes, each after a barrier. */
+    /* 4. The passes (barrier mode: each after a barrier). */
     if (st == ZESORT_OK)
         st = zs_ze_record_plan(&rec, &plan, buffers);
-    /* 5. A closing barrier: signals the caller's event after the last pass. */
-    if (st == ZESORT_OK)
-        st = barrier(s, list, signal, 0, NULL);
+    /* 5. The caller's event: barrier mode, a closing barrier signals it after
+     *    the last pass; chained, the last command signalled it, and a sort
+     *    with no command signals it once the wait events are (a barrier with
+     *    wait events waits for nothing else). */
+    if (st == ZESORT_OK && (!ch || (ch->total == 0 && signal)))
+        st = barrier(s, list, signal, ch ? nwait : 0, wait);
     zs_plan_free(&plan);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
@@ -396,7 +453,7 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
                                  uint32_t *values, uint64_t n, const uint32_t *n_devptr, void *temp,
                                  uint64_t temp_bytes, const zesort_options *opts,
                                  ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait,
-                                 const char *fn)
+                                 event_chain *ch, const char *fn)
 {
     if (!s) {
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
@@ -404,7 +461,7 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     pthread_mutex_lock(&s->lock);
     zs_ze_take_failure();
     zesort_status st = append_locked(s, list, keys, values, n, n_devptr, temp, temp_bytes, opts,
-                                     signal, nwait, wait, fn);
+                                     signal, nwait, wait, ch, fn);
     ze_result_t r = zs_ze_take_failure();
     if (r != ZE_RESULT_SUCCESS)
         s->last_result = r;
@@ -419,7 +476,7 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events)
 {
     return append_sort(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts, signal_event,
-                       num_wait_events, wait_events, "zesort_ze_append_sort");
+                       num_wait_events, wait_events, NULL, "zesort_ze_append_sort");
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
@@ -441,6 +498,51 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;
     return append_sort(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events,
+                       signal_event, num_wait_events, wait_events, NULL,
                        "zesort_ze_append_sort_indirect");
+}
+
+zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                     int indirect, const zesort_options *opts, uint32_t *count)
+{
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_ze_chain_events: sorter is NULL");
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st;
+    if (!count) {
+        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                          "zesort_ze_chain_events: count is NULL");
+    } else {
+        *count = 0;
+        zs_plan plan;
+        st = build_plan(sorter, n, with_values, opts, &plan, NULL);
+        if (st == ZESORT_OK) {
+            uint32_t commands = command_count(&plan, indirect && n > 0);
+            *count = commands ? commands - 1 : 0;
+            zs_plan_free(&plan);
+            zs_error_clear(&sorter->err);
+        }
+    }
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
+                                            ze_command_list_handle_t cmdlist, void *keys,
+                                            uint32_t *values, uint64_t n,
+                                            const uint32_t *n_devptr, void *temp,
+                                            uint64_t temp_bytes, const zesort_options *opts,
+                                            ze_event_handle_t signal_event,
+                                            uint32_t num_wait_events,
+                                            ze_event_handle_t *wait_events,
+                                            uint32_t num_chain_events,
+                                            ze_event_handle_t *chain_events)
+{
+    event_chain ch = {.events = chain_events, .count = num_chain_events};
+    if (n == 0) /* indirect with max_n 0: nothing can be sorted */
+        n_devptr = NULL;
+    return append_sort(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
+                       signal_event, num_wait_events, wait_events, &ch,
+                       "zesort_ze_append_sort_chained");
 }

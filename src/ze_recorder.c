@@ -6,9 +6,9 @@
 #include "ze_recorder.h"
 #include <stdio.h>
 
-/* A failed append. In barrier mode the caller's list may now hold part of the
- * sort: the message says so and the status is BACKEND (or out of memory), as
- * zesort_ze.h promises. */
+/* A failed append. On the caller's list (interop) the list may now hold part
+ * of the sort: the message says so and the status is BACKEND (or out of
+ * memory), as zesort_ze.h promises. */
 static zesort_status append_failed(zs_ze_recorder *r, ze_result_t res, const char *fmt,
                                    const char *what, unsigned a, unsigned b)
 {
@@ -16,21 +16,30 @@ static zesort_status append_failed(zs_ze_recorder *r, ze_result_t res, const cha
     snprintf(call, sizeof call, fmt, what, a, b);
     zesort_status st = zs_ze_status(res);
     zs_ze_note_failure(res);
-    if (!r->next_event && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
+    if (r->callers_list && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
         st != ZESORT_ERROR_OUT_OF_DEVICE_MEMORY)
         st = ZESORT_ERROR_BACKEND;
     return zs_error_set(r->err, st, "%s failed: %s (0x%x)%s", call, zs_ze_result_name(res),
                         (unsigned)res,
-                        r->next_event ? "" : " (the command list may hold a partial sort: reset it)");
+                        r->callers_list ? " (the command list may hold a partial sort: reset it)"
+                                        : "");
 }
 
-/* What the next command signals and waits on. */
-static zesort_status order(zs_ze_recorder *r, ze_event_handle_t *signal, uint32_t *nwait)
+/* What the next command signals and waits on (*wait: NULL when nwait is 0). */
+static zesort_status order(zs_ze_recorder *r, ze_event_handle_t *signal, uint32_t *nwait,
+                           ze_event_handle_t **wait)
 {
     *signal = NULL;
     *nwait = 0;
+    *wait = NULL;
     if (r->next_event) {
-        *nwait = r->last ? 1 : 0;
+        if (r->last) {
+            *nwait = 1;
+            *wait = &r->last;
+        } else if (r->first_nwait) {
+            *nwait = r->first_nwait;
+            *wait = r->first_wait;
+        }
         return r->next_event(r->user, signal);
     }
     ze_result_t res = zeCommandListAppendBarrier(r->list, NULL, 0, NULL);
@@ -59,14 +68,13 @@ zesort_status zs_ze_record_kernel(zs_ze_recorder *r, const zs_step *step, void *
     ze_kernel_handle_t kernel;
     ze_group_count_t groups;
     zesort_status st = zs_ze_prepare_step(r->kernels, step, buffers, &kernel, &groups, r->err);
-    ze_event_handle_t signal;
+    ze_event_handle_t signal, *wait;
     uint32_t nwait;
     if (st == ZESORT_OK)
-        st = order(r, &signal, &nwait);
+        st = order(r, &signal, &nwait, &wait);
     if (st != ZESORT_OK)
         return st;
-    ze_result_t res = zeCommandListAppendLaunchKernel(r->list, kernel, &groups, signal, nwait,
-                                                      nwait ? &r->last : NULL);
+    ze_result_t res = zeCommandListAppendLaunchKernel(r->list, kernel, &groups, signal, nwait, wait);
     appended(r, res, signal);
     return res == ZE_RESULT_SUCCESS
                ? ZESORT_OK
@@ -78,18 +86,47 @@ zesort_status zs_ze_record_copy(zs_ze_recorder *r, void *dst, const void *src, u
 {
     if (bytes == 0)
         return ZESORT_OK;
-    ze_event_handle_t signal;
+    ze_event_handle_t signal, *wait;
     uint32_t nwait;
-    zesort_status st = order(r, &signal, &nwait);
+    zesort_status st = order(r, &signal, &nwait, &wait);
     if (st != ZESORT_OK)
         return st;
     ze_result_t res = zeCommandListAppendMemoryCopy(r->list, dst, src, (size_t)bytes, signal,
-                                                    nwait, nwait ? &r->last : NULL);
+                                                    nwait, wait);
     appended(r, res, signal);
     return res == ZE_RESULT_SUCCESS
                ? ZESORT_OK
                : append_failed(r, res, "%s", "zeCommandListAppendMemoryCopy (device to device)",
                                0, 0);
+}
+
+zesort_status zs_ze_record_fill(zs_ze_recorder *r, void *dst, uint32_t pattern, uint64_t bytes)
+{
+    if (bytes == 0)
+        return ZESORT_OK;
+    ze_event_handle_t signal, *wait;
+    uint32_t nwait;
+    zesort_status st = order(r, &signal, &nwait, &wait);
+    if (st != ZESORT_OK)
+        return st;
+    /* the pattern is read when the fill is appended */
+    ze_result_t res = zeCommandListAppendMemoryFill(r->list, dst, &pattern, sizeof pattern,
+                                                    (size_t)bytes, signal, nwait, wait);
+    appended(r, res, signal);
+    return res == ZE_RESULT_SUCCESS
+               ? ZESORT_OK
+               : append_failed(r, res, "%s", "zeCommandListAppendMemoryFill", 0, 0);
+}
+
+uint32_t zs_ze_record_count(const zs_plan *plan)
+{
+    uint32_t count = 0;
+    for (size_t i = 0; i < plan->nsteps; i++) {
+        const zs_step *s = &plan->steps[i];
+        count += (s->kind == ZS_STEP_KERNEL && s->groups > 0) ||
+                 (s->kind == ZS_STEP_COPY && s->bytes > 0);
+    }
+    return count;
 }
 
 zesort_status zs_ze_record_check(zs_ze_recorder *r, const zs_plan *plan, void *const *buffers)

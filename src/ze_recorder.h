@@ -8,7 +8,9 @@
  * Two ways to order the commands:
  *   event mode    (next_event set): every command signals a fresh event from
  *                 next_event (the backend's kernel-timestamp events: one
- *                 timestamp per step) and waits on the previous command's;
+ *                 timestamp per step; the interop API's chained appends: the
+ *                 caller's events) and waits on the previous command's, the
+ *                 first one on first_wait;
  *   barrier mode  (next_event NULL): a barrier before every command, so the
  *                 sort needs no event pool of its own and stays ordered after
  *                 the list's earlier commands and before its later ones.
@@ -27,6 +29,12 @@ typedef struct zs_ze_recorder {
     void (*unused_event)(void *user);
     void *user;
     ze_event_handle_t last; /* event mode: the newest command's event, NULL = none */
+    /* event mode: what the first command waits on (the caller's wait events) */
+    uint32_t first_nwait;
+    ze_event_handle_t *first_wait;
+    /* 1: the list is the caller's, so a failed append may leave part of the
+     * sort in it (the message says so and the status is BACKEND) */
+    int callers_list;
     zs_error *err;
 } zs_ze_recorder;
 
@@ -36,6 +44,13 @@ zesort_status zs_ze_record_kernel(zs_ze_recorder *r, const zs_step *step, void *
 
 /* Appends a device-to-device copy of `bytes` (nothing for 0). */
 zesort_status zs_ze_record_copy(zs_ze_recorder *r, void *dst, const void *src, uint64_t bytes);
+
+/* Appends a fill of `bytes` at dst with the 4-byte `pattern` (nothing for 0). */
+zesort_status zs_ze_record_fill(zs_ze_recorder *r, void *dst, uint32_t pattern, uint64_t bytes);
+
+/* How many commands zs_ze_record_plan appends for the plan (its kernel steps
+ * with groups and its copies with bytes). */
+uint32_t zs_ze_record_count(const zs_plan *plan);
 
 /* Before anything is appended: builds every kernel of the plan and checks its
  * grid, so that build and limit errors leave the list untouched. A host scan

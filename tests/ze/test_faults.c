@@ -8,7 +8,8 @@
  *   test_faults host     zesort_sort on a Level Zero context (warm: modules built)
  *   test_faults cold     the same, each run on a new context: zesort_create and
  *                        the first sort (module builds) are swept too
- *   test_faults interop  zesort_ze_append_sort / _indirect on a regular list
+ *   test_faults interop  zesort_ze_append_sort / _indirect / _chained on a
+ *                        regular list
  *
  * Each sweeps two kinds of faults: the K-th driver call fails with
  * ZE_RESULT_ERROR_DEVICE_LOST, and the K-th allocation fails with
@@ -201,6 +202,10 @@ static void sweep_cold(void)
 
 /* ---- interop ---------------------------------------------------------------- */
 
+#define CHAIN_EVENTS 128
+enum { DIRECT, INDIRECT, CHAINED, VARIANTS }; /* chained: indirect, ordered by events */
+static const char *const variant_names[VARIANTS] = {"direct", "indirect", "chained"};
+
 static struct {
     ze_context_handle_t ctx;
     ze_device_handle_t dev;
@@ -208,6 +213,8 @@ static struct {
     ze_command_list_handle_t list;
     void *keys, *values, *count, *temp;
     uint64_t temp_bytes;
+    ze_event_pool_handle_t pool; /* the chained variant's events: */
+    ze_event_handle_t done, chain[CHAIN_EVENTS]; /* its signal event and chain */
 } z;
 
 #define ZE_CHECK(call) do { ze_result_t r_ = (call); if (r_ != ZE_RESULT_SUCCESS) { \
@@ -230,11 +237,24 @@ static int interop_setup(void)
     ZE_CHECK(zeMemAllocDevice(z.ctx, &md, sizeof keys, 64, z.dev, &z.keys));
     ZE_CHECK(zeMemAllocDevice(z.ctx, &md, sizeof values, 64, z.dev, &z.values));
     ZE_CHECK(zeMemAllocDevice(z.ctx, &md, 64, 64, z.dev, &z.count));
+    ze_event_pool_desc_t pd = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+                               .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = CHAIN_EVENTS + 1};
+    ZE_CHECK(zeEventPoolCreate(z.ctx, &pd, 1, &z.dev, &z.pool));
+    for (uint32_t i = 0; i <= CHAIN_EVENTS; i++) {
+        ze_event_desc_t ed = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = i,
+                              .signal = ZE_EVENT_SCOPE_FLAG_DEVICE,
+                              .wait = ZE_EVENT_SCOPE_FLAG_DEVICE};
+        ZE_CHECK(zeEventCreate(z.pool, &ed, i < CHAIN_EVENTS ? &z.chain[i] : &z.done));
+    }
     return 0;
 }
 
 static void interop_teardown(void)
 {
+    for (uint32_t i = 0; i < CHAIN_EVENTS; i++)
+        zeEventDestroy(z.chain[i]);
+    zeEventDestroy(z.done);
+    zeEventPoolDestroy(z.pool);
     zeMemFree(z.ctx, z.temp);
     zeMemFree(z.ctx, z.count);
     zeMemFree(z.ctx, z.values);
@@ -244,23 +264,28 @@ static void interop_teardown(void)
     zeContextDestroy(z.ctx);
 }
 
-/* Appends the sort (direct or indirect) to the reset list; the data is
-   uploaded before and read back after, in the same list. */
-static zesort_status interop_append(zesort_ze_sorter *s, const config *c, int indirect)
+/* Appends the sort (a variant) to the reset list; the data is uploaded
+   before and read back after, in the same list. */
+static zesort_status interop_append(zesort_ze_sorter *s, const config *c, int variant)
 {
     zesort_options o;
     zesort_options_default(&o);
     o.algo = c->algo;
     uint32_t *vals = c->pairs ? z.values : NULL;
-    if (indirect)
+    if (variant == INDIRECT)
         return zesort_ze_append_sort_indirect(s, z.list, z.keys, vals, z.count, N_KEYS, z.temp,
                                               z.temp_bytes, &o, NULL, 0, NULL);
+    if (variant == CHAINED) {
+        return zesort_ze_append_sort_chained(s, z.list, z.keys, vals, N_KEYS, z.count, z.temp,
+                                             z.temp_bytes, &o, z.done, 0, NULL, CHAIN_EVENTS,
+                                             z.chain);
+    }
     return zesort_ze_append_sort(s, z.list, z.keys, vals, N_KEYS, z.temp, z.temp_bytes, &o, NULL, 0,
                                  NULL);
 }
 
 /* Records upload, sort and download on the list, executes it; returns the sort's status. */
-static zesort_status interop_sort(zesort_ze_sorter *s, const config *c, int indirect, int fault_mode,
+static zesort_status interop_sort(zesort_ze_sorter *s, const config *c, int variant, int fault_mode,
                                   uint64_t k, int32_t result, const char **api)
 {
     static const uint32_t n = N_KEYS;
@@ -272,13 +297,18 @@ static zesort_status interop_sort(zesort_ze_sorter *s, const config *c, int indi
         zeCommandListAppendMemoryCopy(z.list, z.count, &n, sizeof n, NULL, 0, NULL) ||
         zeCommandListAppendBarrier(z.list, NULL, 0, NULL))
         return ZESORT_ERROR_BACKEND;
+    for (uint32_t i = 0; variant == CHAINED && i <= CHAIN_EVENTS; i++)
+        if (zeEventHostReset(i < CHAIN_EVENTS ? z.chain[i] : z.done))
+            return ZESORT_ERROR_BACKEND;
     fault_arm(fault_mode, k, result);
-    zesort_status st = interop_append(s, c, indirect);
+    zesort_status st = interop_append(s, c, variant);
     *api = fault_injected();
     fault_arm(FAULT_COUNT, 0, 0);
     if (st != ZESORT_OK)
         return st; /* documented: the caller resets the list; nothing ran */
-    if (zeCommandListAppendMemoryCopy(z.list, keys, z.keys, sizeof keys, NULL, 0, NULL) ||
+    /* a chained sort orders later commands only through its signal event */
+    if ((variant == CHAINED && zeCommandListAppendWaitOnEvents(z.list, 1, &z.done)) ||
+        zeCommandListAppendMemoryCopy(z.list, keys, z.keys, sizeof keys, NULL, 0, NULL) ||
         zeCommandListAppendMemoryCopy(z.list, values, z.values, sizeof values, NULL, 0, NULL) ||
         zeCommandListClose(z.list) ||
         zeCommandQueueExecuteCommandLists(z.queue, 1, &z.list, NULL) ||
@@ -313,14 +343,24 @@ static void sweep_interop(void)
             }
             z.temp_bytes = need;
         }
-        for (int indirect = 0; indirect < 2; indirect++) {
+        for (int variant = 0; variant < VARIANTS; variant++) {
             const char *api;
-            interop_sort(s, c, indirect, FAULT_COUNT, 0, 0, &api); /* warm: kernels built */
+            interop_sort(s, c, variant, FAULT_COUNT, 0, 0, &api); /* warm: kernels built */
+            /* the calls of one append, on a reset (open) list */
+            if (zeCommandListReset(z.list) != ZE_RESULT_SUCCESS) {
+                FAIL("zeCommandListReset");
+                break;
+            }
             fault_arm(FAULT_COUNT, 0, 0);
-            interop_append(s, c, indirect);
+            zesort_status counted = interop_append(s, c, variant);
             uint64_t total = fault_count(FAULT_ANY);
+            if (counted != ZESORT_OK) {
+                FAIL("interop %s %s: the counting append failed: %s", c->name,
+                     variant_names[variant], zesort_ze_last_error(s));
+                break;
+            }
             for (uint64_t k = 1; k <= total; k++) {
-                zesort_status st = interop_sort(s, c, indirect, FAULT_ANY, k,
+                zesort_status st = interop_sort(s, c, variant, FAULT_ANY, k,
                                                 ZE_RESULT_ERROR_DEVICE_LOST, &api);
                 runs++;
                 if (api && st == ZESORT_OK && !data_sorted(c->pairs))
@@ -328,13 +368,13 @@ static void sweep_interop(void)
                          c->name, k, api);
                 if (api && st != ZESORT_OK && !zesort_ze_last_error(s)[0])
                     FAIL("interop %s: call %" PRIu64 " (%s) failed: no message", c->name, k, api);
-                st = interop_sort(s, c, indirect, FAULT_COUNT, 0, 0, &api);
+                st = interop_sort(s, c, variant, FAULT_COUNT, 0, 0, &api);
                 if (st != ZESORT_OK || !data_sorted(c->pairs))
-                    FAIL("interop %s%s: the sort after call %" PRIu64 " failed: %s: %s", c->name,
-                         indirect ? " indirect" : "", k, zesort_status_name(st), zesort_ze_last_error(s));
+                    FAIL("interop %s %s: the sort after call %" PRIu64 " failed: %s: %s", c->name,
+                         variant_names[variant], k, zesort_status_name(st), zesort_ze_last_error(s));
             }
             printf("interop %-15s %-8s call faults: %" PRIu64 " injected\n", c->name,
-                   indirect ? "indirect" : "direct", total);
+                   variant_names[variant], total);
         }
     }
     zesort_ze_destroy(s);

@@ -14,6 +14,7 @@
  * survive fork().
  */
 #include <check.h>
+#include <dlfcn.h>
 #include <level_zero/ze_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 #include "zesort_ze.h"
 
 static const char *spv_path;
+static int contains(const char *msg, const char *part);
+static void chain_teardown(void);
 
 static struct {
     ze_driver_handle_t driver;
@@ -166,6 +169,7 @@ static void setup_ze(void)
 static void teardown_ze(void)
 {
     zesort_ze_destroy(g.sorter);
+    chain_teardown();
     if (g.host)
         zeMemFree(g.ctx, g.host);
     for (int i = 0; i < 8; i++)
@@ -269,9 +273,106 @@ static void *temp_for(uint64_t n, const zesort_options *o, uint64_t *bytes)
     return dev_alloc((size_t)*bytes);
 }
 
+/* ---- chained appends: the caller's events instead of barriers -------- */
+
+#define CHAIN_MAX 512
+static struct {
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t ev[CHAIN_MAX];
+    /* the test driver's call counter (zeCommandListAppendBarrier calls) */
+    void (*arm)(int mode, uint64_t k, int32_t result);
+    uint64_t (*count)(int mode);
+    uint32_t used; /* chain events of the newest chained append */
+} chain;
+
+/* The chain events (device-scoped, as zesort_ze.h asks) and the driver's
+ * barrier counter, made on first use. */
+static void chain_setup(void)
+{
+    if (chain.pool)
+        return;
+    ze_event_pool_desc_t pd = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+                               .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = CHAIN_MAX};
+    ZE_OK(zeEventPoolCreate(g.ctx, &pd, 1, &g.device, &chain.pool));
+    for (uint32_t i = 0; i < CHAIN_MAX; i++) {
+        ze_event_desc_t ed = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = i,
+                              .signal = ZE_EVENT_SCOPE_FLAG_DEVICE,
+                              .wait = ZE_EVENT_SCOPE_FLAG_DEVICE};
+        ZE_OK(zeEventCreate(chain.pool, &ed, &chain.ev[i]));
+    }
+    const char *path = getenv("ZE_ENABLE_ALT_DRIVERS");
+    void *h = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    ck_assert_msg(h, "the test driver is not loaded (ZE_ENABLE_ALT_DRIVERS=%s)", path ? path : "");
+    *(void **)&chain.arm = dlsym(h, "zecl_test_fault_arm");
+    *(void **)&chain.count = dlsym(h, "zecl_test_fault_count");
+    dlclose(h); /* the loader keeps it loaded */
+    ck_assert(chain.arm && chain.count);
+}
+
+static void chain_teardown(void)
+{
+    if (!chain.pool)
+        return;
+    for (uint32_t i = 0; i < CHAIN_MAX; i++)
+        zeEventDestroy(chain.ev[i]);
+    zeEventPoolDestroy(chain.pool);
+}
+
+/* Chain events a sort needs, reset so that they can be used (again). */
+static uint32_t chain_ready(uint64_t n, int pairs, int indirect, const zesort_options *o)
+{
+    chain_setup();
+    uint32_t need = UINT32_MAX;
+    ck_assert_msg(zesort_ze_chain_events(g.sorter, n, pairs, indirect, o, &need) == ZESORT_OK, "%s",
+                  zesort_ze_last_error(g.sorter));
+    ck_assert_uint_le(need, CHAIN_MAX);
+    for (uint32_t i = 0; i < need; i++)
+        ZE_OK(zeEventHostReset(chain.ev[i]));
+    return need;
+}
+
+/* Counting zeCommandListAppendBarrier calls from now (mode 3 of the driver's
+ * counter: the injector stays off). */
+static void barriers_count_from_now(void) { chain.arm(0, 0, 0); }
+static uint64_t barriers_appended(void) { return chain.count(3); }
+
+/* Appends a sort, barrier ordered or (chained) ordered by the caller's events
+ * only; for a chained sort, checks that it appended no barrier. */
+static zesort_status append_either(int chained, ze_command_list_handle_t list, void *keys,
+                                   uint32_t *values, uint64_t n, const uint32_t *n_devptr,
+                                   void *temp, uint64_t tb, const zesort_options *o,
+                                   ze_event_handle_t signal, uint32_t nwait,
+                                   ze_event_handle_t *wait)
+{
+    if (!chained)
+        return n_devptr ? zesort_ze_append_sort_indirect(g.sorter, list, keys, values, n_devptr, n,
+                                                         temp, tb, o, signal, nwait, wait)
+                        : zesort_ze_append_sort(g.sorter, list, keys, values, n, temp, tb, o,
+                                                signal, nwait, wait);
+    uint32_t need = chain_ready(n, values != NULL, n_devptr != NULL, o);
+    barriers_count_from_now();
+    zesort_status st = zesort_ze_append_sort_chained(g.sorter, list, keys, values, n, n_devptr,
+                                                     temp, tb, o, signal, nwait, wait, need,
+                                                     chain.ev);
+    if (st == ZESORT_OK && n > 0)
+        ck_assert_msg(barriers_appended() == 0, "a chained sort appended %llu barriers",
+                      (unsigned long long)barriers_appended());
+    chain.used = need;
+    return st;
+}
+
+/* After a chained sort completed: every chain event it was given was
+ * signalled (each of its commands signalled its own event). */
+static void check_chain_signalled(int chained)
+{
+    for (uint32_t i = 0; chained && i < chain.used; i++)
+        ck_assert_msg(zeEventQueryStatus(chain.ev[i]) == ZE_RESULT_SUCCESS,
+                      "chain event %u of %u was not signalled", i, chain.used);
+}
+
 /* producer -> sort -> consumer on `list`, chained by events; checks out. */
 static void pipeline(ze_command_list_handle_t list, ze_command_queue_handle_t queue, uint32_t n,
-                     zesort_algo algo)
+                     zesort_algo algo, int chained)
 {
     reset_events();
     zesort_options o;
@@ -282,7 +383,8 @@ static void pipeline(ze_command_list_handle_t list, ze_command_queue_handle_t qu
     void *keys = dev_alloc(n * 4u), *out = dev_alloc(n * 4u), *count = dev_alloc(4);
 
     append_produce(list, keys, count, n, 12345u, g.ev[0], 0, NULL);
-    zesort_status st = zesort_ze_append_sort(g.sorter, list, keys, NULL, n, temp, tb, &o, g.ev[1], 1, &g.ev[0]);
+    zesort_status st = append_either(chained, list, keys, NULL, n, NULL, temp, tb, &o, g.ev[1], 1,
+                                     &g.ev[0]);
     ck_assert_msg(st == ZESORT_OK, "append_sort: %s", zesort_ze_last_error(g.sorter));
     append_consume(list, keys, out, count, n, g.ev[2], 1, &g.ev[1]);
     if (queue) {
@@ -291,6 +393,7 @@ static void pipeline(ze_command_list_handle_t list, ze_command_queue_handle_t qu
         ZE_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
     }
     ZE_OK(zeEventHostSynchronize(g.ev[2], UINT64_MAX));
+    check_chain_signalled(chained);
 
     uint32_t *got = malloc(n * 4u + 4), *want = expected_sorted(n, 12345u);
     read_back(got, out, n * 4u);
@@ -309,19 +412,19 @@ static void pipeline(ze_command_list_handle_t list, ze_command_queue_handle_t qu
 
 START_TEST(pipeline_immediate_cm4)
 {
-    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_CM4);
+    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_CM4, 0);
 }
 END_TEST
 
 START_TEST(pipeline_immediate_cm2)
 {
-    pipeline(g.imm, NULL, 4097, ZESORT_ALGO_CM2);
+    pipeline(g.imm, NULL, 4097, ZESORT_ALGO_CM2, 0);
 }
 END_TEST
 
 START_TEST(pipeline_immediate_onesweep)
 {
-    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_ONESWEEP);
+    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_ONESWEEP, 0);
 }
 END_TEST
 
@@ -329,7 +432,7 @@ START_TEST(pipeline_small_sizes)
 {
     static const uint32_t sizes[] = {1, 31, 32, 255, 256, 257};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        pipeline(g.imm, NULL, sizes[i], ZESORT_ALGO_AUTO);
+        pipeline(g.imm, NULL, sizes[i], ZESORT_ALGO_AUTO, 0);
 }
 END_TEST
 
@@ -344,7 +447,7 @@ START_TEST(pipeline_regular_list)
                                  .commandQueueGroupOrdinal = g.ordinal};
     ze_command_list_handle_t list;
     ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
-    pipeline(list, q, 65537, ZESORT_ALGO_CM4);
+    pipeline(list, q, 65537, ZESORT_ALGO_CM4, 0);
     ZE_OK(zeCommandListDestroy(list));
     ZE_OK(zeCommandQueueDestroy(q));
 }
@@ -388,8 +491,9 @@ START_TEST(indirect_count)
 END_TEST
 
 /* A regular list holding only an indirect sort, executed twice: each
- * execution reads the count produced just before it. */
-START_TEST(regular_list_reexecuted_indirect)
+ * execution reads the count produced just before it. Chained, the caller
+ * resets the chain events (and the signal event) between executions. */
+static void reexecute_indirect(int chained)
 {
     reset_events();
     const uint32_t max_n = 20000, n1 = 19999, n2 = 777;
@@ -405,8 +509,9 @@ START_TEST(regular_list_reexecuted_indirect)
     uint64_t tb;
     void *temp = temp_for(max_n, NULL, &tb);
     void *keys = dev_alloc(max_n * 4u), *count = dev_alloc(4);
-    zesort_status st = zesort_ze_append_sort_indirect(g.sorter, list, keys, NULL, count, max_n, temp, tb,
-                                                      NULL, NULL, 0, NULL);
+    ze_event_handle_t done = chained ? g.ev[4] : NULL;
+    zesort_status st = append_either(chained, list, keys, NULL, max_n, count, temp, tb, NULL, done,
+                                     0, NULL);
     ck_assert_msg(st == ZESORT_OK, "%s", zesort_ze_last_error(g.sorter));
     ZE_OK(zeCommandListClose(list));
 
@@ -418,9 +523,16 @@ START_TEST(regular_list_reexecuted_indirect)
         ZE_OK(zeEventHostSynchronize(g.ev[round], UINT64_MAX));
         ZE_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, NULL));
         ZE_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+        if (chained) {
+            ZE_OK(zeEventQueryStatus(done));
+            check_chain_signalled(1);
+            chain_ready(max_n, 0, 1, NULL);
+            ZE_OK(zeEventHostReset(done));
+        }
         uint32_t *want = expected_sorted(n, seeds[round]);
         read_back(got, keys, n * 4u);
-        ck_assert_msg(memcmp(got, want, n * 4u) == 0, "execution %d (n=%u) not sorted", round + 1, n);
+        ck_assert_msg(memcmp(got, want, n * 4u) == 0, "execution %d (n=%u%s) not sorted",
+                      round + 1, n, chained ? ", chained" : "");
         free(want);
     }
     free(got);
@@ -428,6 +540,106 @@ START_TEST(regular_list_reexecuted_indirect)
     ZE_OK(zeCommandQueueDestroy(q));
     zeMemFree(g.ctx, keys);
     zeMemFree(g.ctx, count);
+    zeMemFree(g.ctx, temp);
+}
+
+START_TEST(regular_list_reexecuted_indirect)
+{
+    reexecute_indirect(0);
+}
+END_TEST
+
+/* ---- tests: chained appends ------------------------------------------ */
+
+START_TEST(chained_pipelines)
+{
+    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_CM4, 1);
+    pipeline(g.imm, NULL, 4097, ZESORT_ALGO_CM2, 1);
+    pipeline(g.imm, NULL, 100003, ZESORT_ALGO_ONESWEEP, 1);
+    static const uint32_t sizes[] = {1, 2, 31, 257};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        pipeline(g.imm, NULL, sizes[i], ZESORT_ALGO_AUTO, 1);
+}
+END_TEST
+
+START_TEST(chained_regular_lists)
+{
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = g.ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    ze_command_queue_handle_t q;
+    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, &q));
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = g.ordinal};
+    ze_command_list_handle_t list;
+    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    pipeline(list, q, 65537, ZESORT_ALGO_ONESWEEP, 1);
+    ZE_OK(zeCommandListDestroy(list));
+    ZE_OK(zeCommandQueueDestroy(q));
+    reexecute_indirect(1);
+}
+END_TEST
+
+/* Refusals of the chained append leave the list untouched; n = 0 signals. */
+START_TEST(chained_errors)
+{
+    reset_events();
+    const uint64_t n = 1000;
+    uint64_t tb;
+    void *temp = temp_for(n, NULL, &tb);
+    void *keys = dev_alloc(n * 4);
+    uint32_t pattern = 0x01020304u;
+    ZE_OK(zeCommandListAppendMemoryFill(g.imm, keys, &pattern, 4, n * 4, NULL, 0, NULL));
+    zesort_ze_sorter *s = g.sorter;
+    uint32_t need = chain_ready(n, 0, 0, NULL);
+    ck_assert_uint_ge(need, 3); /* at least the fill, a count and a scatter kernel */
+
+    barriers_count_from_now();
+    uint64_t calls = chain.count(1);
+    ck_assert_int_eq(zesort_ze_append_sort_chained(s, g.imm, keys, NULL, n, NULL, temp, tb, NULL,
+                                                   g.ev[1], 0, NULL, need - 1, chain.ev),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "chain events"), "%s", zesort_ze_last_error(s));
+    ck_assert_int_eq(zesort_ze_append_sort_chained(s, g.imm, keys, NULL, n, NULL, temp, tb, NULL,
+                                                   g.ev[1], 0, NULL, need, NULL),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ze_event_handle_t bad[CHAIN_MAX];
+    memcpy(bad, chain.ev, need * sizeof bad[0]);
+    bad[need / 2] = NULL;
+    ck_assert_int_eq(zesort_ze_append_sort_chained(s, g.imm, keys, NULL, n, NULL, temp, tb, NULL,
+                                                   g.ev[1], 0, NULL, need, bad),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    bad[need / 2] = g.ev[1];
+    ck_assert_int_eq(zesort_ze_append_sort_chained(s, g.imm, keys, NULL, n, NULL, temp, tb, NULL,
+                                                   g.ev[1], 0, NULL, need, bad),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(contains(zesort_ze_last_error(s), "signal event"), "%s", zesort_ze_last_error(s));
+    /* also the checks the plain appends make (here: temp too small) */
+    ck_assert_int_eq(zesort_ze_append_sort_chained(s, g.imm, keys, NULL, n, NULL, temp, tb - 1,
+                                                   NULL, g.ev[1], 0, NULL, need, chain.ev),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_uint_eq(chain.count(1), calls); /* no driver call: nothing appended */
+
+    uint32_t c;
+    ck_assert_int_eq(zesort_ze_chain_events(NULL, n, 0, 0, NULL, &c), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_chain_events(s, n, 0, 0, NULL, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_ze_chain_events(s, ZESORT_MAX_KEYS + 1, 0, 0, NULL, &c),
+                     ZESORT_ERROR_TOO_LARGE);
+    ck_assert_int_eq(zesort_ze_chain_events(s, 0, 1, 1, NULL, &c), ZESORT_OK);
+    ck_assert_uint_eq(c, 0);
+
+    /* n = 0: no command, but the signal event follows the wait events */
+    ZE_OK(zeEventHostSignal(g.ev[2]));
+    ck_assert_int_eq(zesort_ze_append_sort_chained(s, g.imm, NULL, NULL, 0, NULL, NULL, 0, NULL,
+                                                   g.ev[3], 1, &g.ev[2], 0, NULL),
+                     ZESORT_OK);
+    ZE_OK(zeEventHostSynchronize(g.ev[3], UINT64_MAX));
+
+    /* and after the refusals, a chained sort of the same keys works */
+    ck_assert_int_eq(append_either(1, g.imm, keys, NULL, n, NULL, temp, tb, NULL, g.ev[1], 0, NULL),
+                     ZESORT_OK);
+    ZE_OK(zeEventHostSynchronize(g.ev[1], UINT64_MAX));
+    zeMemFree(g.ctx, keys);
     zeMemFree(g.ctx, temp);
 }
 END_TEST
@@ -546,7 +758,7 @@ typedef struct sort_case {
     unsigned lo, hi; /* 0, 0: all bits */
 } sort_case;
 
-static void run_case(const sort_case *c, uint32_t n, uint32_t max_n)
+static void run_case(const sort_case *c, uint32_t n, uint32_t max_n, int chained)
 {
     reset_events();
     const unsigned kbytes = c->type >= ZESORT_KEY_U64 ? 8 : 4;
@@ -588,18 +800,18 @@ static void run_case(const sort_case *c, uint32_t n, uint32_t max_n)
     upload(dvalues, values, max_n * 4u);
     upload(count, &n, 4);
 
-    zesort_status st;
-    if (c->indirect)
-        st = zesort_ze_append_sort_indirect(g.sorter, g.imm, dkeys, c->pairs ? dvalues : NULL,
-                                            count, max_n, temp, tb, &o, g.ev[0], 0, NULL);
-    else
-        st = zesort_ze_append_sort(g.sorter, g.imm, dkeys, c->pairs ? dvalues : NULL, n, temp, tb,
-                                   &o, g.ev[0], 0, NULL);
+    zesort_status st = append_either(chained, g.imm, dkeys, c->pairs ? dvalues : NULL,
+                                     c->indirect ? max_n : n, c->indirect ? count : NULL, temp,
+                                     tb, &o, g.ev[0], 0, NULL);
     ck_assert_msg(st == ZESORT_OK, "%s", zesort_ze_last_error(g.sorter));
     ZE_OK(zeEventHostSynchronize(g.ev[0], UINT64_MAX));
+    check_chain_signalled(chained);
     read_back(got, dkeys, (size_t)max_n * kbytes);
     read_back(got_values, dvalues, max_n * 4u);
 
+    /* an indirect count above max_n sorts the first max_n keys (the clamp) */
+    if (n > max_n)
+        n = max_n;
     ref_item *ref = malloc((n ? n : 1) * sizeof *ref);
     unsigned width = (o.bit_hi ? o.bit_hi : 8 * kbytes) - o.bit_lo;
     uint64_t mask = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
@@ -662,8 +874,10 @@ START_TEST(key_types_values_order_bits)
         {ZESORT_KEY_I64, ZESORT_ALGO_AUTO, 0, 1, 1, 3, 61},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        run_case(&cases[i], 5003, cases[i].indirect ? 6000 : 5003);
-        run_case(&cases[i], 1, cases[i].indirect ? 300 : 1);
+        run_case(&cases[i], 5003, cases[i].indirect ? 6000 : 5003, 0);
+        run_case(&cases[i], 1, cases[i].indirect ? 300 : 1, 0);
+        /* the same through a chained append (an indirect count above max_n too) */
+        run_case(&cases[i], cases[i].indirect ? 7000 : 5003, cases[i].indirect ? 6000 : 5003, 1);
     }
 }
 END_TEST
@@ -823,6 +1037,8 @@ static Suite *interop_suite(void)
     tcase_add_test(tc, pipeline_regular_list);
     tcase_add_test(tc, indirect_count);
     tcase_add_test(tc, regular_list_reexecuted_indirect);
+    tcase_add_test(tc, chained_pipelines);
+    tcase_add_test(tc, chained_regular_lists);
     tcase_add_test(tc, two_sorts_one_list);
     tcase_add_test(tc, empty_sort_signals);
     tcase_add_test(tc, key_types_values_order_bits);
@@ -833,6 +1049,7 @@ static Suite *interop_suite(void)
     tcase_add_test(te, append_invalid_arguments);
     tcase_add_test(te, unsupported_options);
     tcase_add_test(te, driver_refusal_is_reported);
+    tcase_add_test(te, chained_errors);
     suite_add_tcase(s, te);
     return s;
 }

@@ -26,7 +26,7 @@
 
 #define ZECL_EXPORT __attribute__((visibility("default")))
 
-enum { FAULT_OFF = 0, FAULT_ANY = 1, FAULT_ALLOC = 2 };
+enum { FAULT_OFF = 0, FAULT_ANY = 1, FAULT_ALLOC = 2, COUNT_BARRIERS = 3 };
 
 static struct {
     pthread_mutex_t lock;
@@ -34,6 +34,7 @@ static struct {
     uint64_t fail_at;       /* 1-based; 0: count only */
     ze_result_t result;
     uint64_t calls, allocs; /* since arming */
+    uint64_t barriers;      /* zeCommandListAppendBarrier calls since arming */
     const char *injected;   /* api of the failure injected last, or NULL */
 } f = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -44,7 +45,7 @@ static void arm_locked(int mode, uint64_t k, ze_result_t result)
     f.mode = mode;
     f.fail_at = k;
     f.result = result;
-    f.calls = f.allocs = 0;
+    f.calls = f.allocs = f.barriers = 0;
     f.injected = NULL;
 }
 
@@ -103,6 +104,7 @@ int zecl_fault_hit(const char *api, ze_result_t *result)
     pthread_mutex_lock(&f.lock);
     f.calls++;
     f.allocs += is_alloc;
+    f.barriers += strcmp(api, "zeCommandListAppendBarrier") == 0;
     if (f.fail_at && ((f.mode == FAULT_ANY && f.calls == f.fail_at) ||
                       (f.mode == FAULT_ALLOC && is_alloc && f.allocs == f.fail_at))) {
         hit = 1;
@@ -123,11 +125,12 @@ ZECL_EXPORT void zecl_test_fault_arm(int mode, uint64_t k, int32_t result)
     pthread_mutex_unlock(&f.lock);
 }
 
-/* Injectable calls (mode 1) or allocations (mode 2) since arming. */
+/* Injectable calls (mode 1), allocations (mode 2) or zeCommandListAppendBarrier
+   calls (mode 3: tests that a sort appends no barrier) since arming. */
 ZECL_EXPORT uint64_t zecl_test_fault_count(int mode)
 {
     pthread_mutex_lock(&f.lock);
-    uint64_t n = mode == FAULT_ALLOC ? f.allocs : f.calls;
+    uint64_t n = mode == FAULT_ALLOC ? f.allocs : mode == COUNT_BARRIERS ? f.barriers : f.calls;
     pthread_mutex_unlock(&f.lock);
     return n;
 }
