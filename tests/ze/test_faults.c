@@ -14,7 +14,9 @@
  * Each sweeps two kinds of faults: the K-th driver call fails with
  * ZE_RESULT_ERROR_DEVICE_LOST, and the K-th allocation fails with
  * ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, for K = 1 .. the number of such calls
- * a clean run makes; over keys and pairs, cm4 and onesweep.
+ * a clean run makes; over keys and pairs, cm4 and onesweep. The interop sweep
+ * injects DEVICE_LOST and OUT_OF_DEVICE_MEMORY in turn and checks that
+ * zesort_ze_last_result reports the one injected.
  * Exit 0 all survived, 1 a failure, 77 no Level Zero driver (skip).
  */
 #include <dlfcn.h>
@@ -360,9 +362,20 @@ static void sweep_interop(void)
                 break;
             }
             for (uint64_t k = 1; k <= total; k++) {
-                zesort_status st = interop_sort(s, c, variant, FAULT_ANY, k,
-                                                ZE_RESULT_ERROR_DEVICE_LOST, &api);
+                /* two results in turn, so that the one the sorter keeps is seen
+                 * to change: zesort_ze_last_result must give the injected one */
+                ze_result_t injected = k % 2 ? ZE_RESULT_ERROR_DEVICE_LOST
+                                             : ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+                zesort_status st = interop_sort(s, c, variant, FAULT_ANY, k, injected, &api);
                 runs++;
+                if (api && st != ZESORT_OK && zesort_ze_last_result(s) != injected)
+                    FAIL("interop %s: call %" PRIu64 " (%s) failed with 0x%x but "
+                         "zesort_ze_last_result is 0x%x", c->name, k, api, (unsigned)injected,
+                         (unsigned)zesort_ze_last_result(s));
+                if (api && st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY &&
+                    injected != ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+                    FAIL("interop %s: call %" PRIu64 " (%s): DEVICE_LOST became OUT_OF_DEVICE_MEMORY",
+                         c->name, k, api);
                 if (api && st == ZESORT_OK && !data_sorted(c->pairs))
                     FAIL("interop %s: call %" PRIu64 " (%s) failed: OK returned, output wrong",
                          c->name, k, api);
