@@ -117,6 +117,21 @@ void zesort_destroy(zesort_context *ctx);
 zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                           const zesort_options *opts);
 
+/** Checks, without allocating or sorting anything, whether a sort of n keys
+ *  (with values when with_values is 1) with opts can run on ctx: the options
+ *  and n as zesort_sort checks them, and, on a device backend, whether the
+ *  device memory the sort allocates (keys, values and every temporary
+ *  buffer; in *device_bytes when not NULL, 0 on the cpu backend) fits the
+ *  device's memory and its largest allocation. Meant for a program that
+ *  would otherwise prepare gigabytes of keys before learning that the device
+ *  cannot sort them. Memory other programs use is not known: OK does not
+ *  promise that the allocations will succeed.
+ *  Errors: INVALID_ARGUMENT, UNSUPPORTED, TOO_LARGE (as zesort_sort),
+ *  OUT_OF_DEVICE_MEMORY (the message gives what is needed and what the
+ *  device has). */
+zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
+                           const zesort_options *opts, uint64_t *device_bytes);
+
 /** Like zesort_sort, and also reports the device time of the whole sort
  *  (every pass, scan and transform; no host<->device copies) in *device_ms.
  *  For the host scan mode the host scan time is included. */

@@ -10,14 +10,20 @@
 #include "run_plan.h"
 #include "sort_request.h"
 
+/* The flavor plans are made for: the cpu backend runs no kernels, any
+ * flavor serves its request. */
+static zs_flavor ctx_flavor(zesort_context *ctx)
+{
+    return ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
+}
+
 /* Checks what every sort needs and builds the plan request. */
 static zesort_status validate(zesort_context *ctx, const void *keys, const uint32_t *values,
                               uint64_t n, const zesort_options *opts, zs_plan_request *req,
                               zesort_algo *algo)
 {
-    /* the cpu backend runs no kernels: any flavor serves its request */
-    const zs_flavor flavor = ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
-    zesort_status st = zs_make_request(opts, n, values != NULL, flavor, req, algo, &ctx->err);
+    zesort_status st = zs_make_request(opts, n, values != NULL, ctx_flavor(ctx), req, algo,
+                                       &ctx->err);
     if (st != ZESORT_OK)
         return st;
     if (n > 0 && !keys)
@@ -83,4 +89,50 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uin
 zesort_algo zesort_last_algo(const zesort_context *ctx)
 {
     return ctx ? ctx->last_algo : ZESORT_ALGO_AUTO;
+}
+
+zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
+                           const zesort_options *opts, uint64_t *device_bytes)
+{
+    if (device_bytes)
+        *device_bytes = 0;
+    if (!ctx)
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_check: ctx is NULL");
+    zs_plan_request req;
+    zesort_status st = zs_make_request(opts, n, with_values != 0, ctx_flavor(ctx), &req, NULL,
+                                       &ctx->err);
+    if (st != ZESORT_OK || !ctx->ops || n == 0) {
+        if (st == ZESORT_OK)
+            zs_error_clear(&ctx->err);
+        return st;
+    }
+    zs_plan plan;
+    if (zs_plan_build(&req, &plan) != 0)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory planning the sort");
+    /* what run_plan allocates: every buffer of the plan, keys and values too */
+    uint64_t total = 0, biggest = 0;
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
+        total += plan.buffer_bytes[b];
+        if (plan.buffer_bytes[b] > biggest)
+            biggest = plan.buffer_bytes[b];
+    }
+    zs_plan_free(&plan);
+    if (device_bytes)
+        *device_bytes = total;
+    uint64_t memory = 0, largest = UINT64_MAX;
+    ctx->ops->memory(ctx->dev, &memory, &largest);
+    if (biggest > largest)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
+                            "a sort of %llu keys needs a %.2f GiB buffer, more than the device's "
+                            "largest allocation (%.2f GiB)", (unsigned long long)n,
+                            (double)biggest / (1u << 30), (double)largest / (1u << 30));
+    if (memory && total > memory)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
+                            "a sort of %llu keys needs %.2f GiB of device memory, more than the "
+                            "device has (%.2f GiB)", (unsigned long long)n,
+                            (double)total / (1u << 30), (double)memory / (1u << 30));
+    zs_error_clear(&ctx->err);
+    return ZESORT_OK;
 }

@@ -30,6 +30,7 @@ struct zs_device {
     ze_command_list_handle_t list;   /* immediate, asynchronous */
     uint32_t compute_ordinal;
     uint64_t max_alloc;              /* maxMemAllocSize */
+    uint64_t memory;                 /* sum of the device's memories' totalSize */
     double ns_per_tick;              /* kernel timestamp resolution */
     uint64_t ts_mask;                /* valid bits of kernel timestamps */
 
@@ -402,6 +403,26 @@ static void ze_destroy(zs_device *dev)
     free(dev);
 }
 
+/* The device's memory for zesort_check (0 when it cannot be read: unknown). */
+static void read_memory(zs_device *dev)
+{
+    ze_device_memory_properties_t m[8];
+    uint32_t count = 8;
+    for (uint32_t i = 0; i < count; i++)
+        m[i] = (ze_device_memory_properties_t){.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
+    dev->memory = 0;
+    if (zeDeviceGetMemoryProperties(dev->device, &count, m) != ZE_RESULT_SUCCESS)
+        return;
+    for (uint32_t i = 0; i < count && i < 8; i++)
+        dev->memory += m[i].totalSize;
+}
+
+static void ze_memory(zs_device *dev, uint64_t *total, uint64_t *largest)
+{
+    *total = dev->memory;
+    *largest = UINT64_MAX; /* ze_alloc asks for relaxed limits above maxMemAllocSize */
+}
+
 static const zs_device_ops level_zero_ops = {
     .name = "level-zero",
     .alloc = ze_alloc,
@@ -415,6 +436,7 @@ static const zs_device_ops level_zero_ops = {
     .destroy = ze_destroy,
     .message = ze_message,
     .flavor = ze_flavor,
+    .memory = ze_memory,
 };
 
 /* Picks a device by want_gpu (1: GPUs only, 0: other devices only, -1: any):
@@ -526,6 +548,7 @@ static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeDeviceGetProperties", r);
     dev->max_alloc = p.maxMemAllocSize;
+    read_memory(dev);
     read_timer(dev, &p);
     if (desc && desc_len)
         snprintf(desc, desc_len, "Level Zero: %s", p.name);

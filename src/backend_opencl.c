@@ -32,7 +32,7 @@ struct zs_device {
     cl_program programs[ZS_PROG_COUNT];
     cl_kernel kernels[ZS_K_COUNT];
     zs_flavor flavor; /* sg only on Intel GPUs with cl_intel_subgroups */
-    cl_ulong max_alloc;
+    cl_ulong max_alloc, global_mem;
     cl_event events[MAX_EVENTS];
     size_t nevents;
     zs_error err;
@@ -52,6 +52,12 @@ static zesort_status cl_status(zs_device *d, cl_int err, const char *what)
 static const char *ocl_message(zs_device *d) { return d->err.text; }
 
 static zs_flavor ocl_flavor(zs_device *d) { return d->flavor; }
+
+static void ocl_memory(zs_device *d, uint64_t *total, uint64_t *largest)
+{
+    *total = d->global_mem;
+    *largest = d->max_alloc; /* ocl_alloc refuses more */
+}
 
 static zesort_status ocl_alloc(zs_device *d, uint64_t bytes, zs_devptr *out)
 {
@@ -290,6 +296,7 @@ static const zs_device_ops opencl_ops = {
     .destroy = ocl_destroy,
     .message = ocl_message,
     .flavor = ocl_flavor,
+    .memory = ocl_memory,
 };
 
 int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
@@ -384,6 +391,7 @@ static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_
     clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem, &d->global_mem, NULL);
     if (zs_cl_device_flavor(dev, &d->flavor, msg, msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;

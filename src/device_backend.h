@@ -30,6 +30,9 @@ typedef struct zs_device_ops {
     const char *(*message)(zs_device *dev);
     /* The kernel flavor this device runs (plans depend on it: plan.h `serial`). */
     zs_flavor (*flavor)(zs_device *dev);
+    /* The device's memory in bytes (0: unknown) and the largest buffer one
+     * alloc may ask for (UINT64_MAX: no limit of its own), for zesort_check. */
+    void (*memory)(zs_device *dev, uint64_t *total, uint64_t *largest);
 } zs_device_ops;
 
 /* Device opening functions (want_gpu: 1 GPU devices only, 0 non-GPU only, -1 any,

@@ -235,8 +235,10 @@ static zesort_options combo_options(const bench_request *req, const bench_combo 
     return o;
 }
 
-/* A tiny sort per configuration before the long runs, so an unsupported
- * combination fails in a second instead of after minutes of measuring. */
+/* Before the long runs, every combination sorts a few keys (so an
+ * unsupported one fails in a second instead of after minutes of measuring)
+ * and passes zesort_check for every n (so a device too small for an n shows
+ * before any data is made). */
 static int probe_combos(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
                         int count)
 {
@@ -249,6 +251,9 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
         for (uint32_t j = 0; j < PROBE_N; ++j)
             values[j] = j;
         zesort_status st = zesort_sort(ctx, keys, req->pairs ? values : NULL, PROBE_N, &o);
+        /* and every n must fit the device: checked before any data is made */
+        for (int k = 0; k < req->n_count && st == ZESORT_OK; ++k)
+            st = zesort_check(ctx, req->n[k], req->pairs, &o, NULL);
         if (st != ZESORT_OK) {
             char what[96];
             snprintf(what, sizeof what, "bench %s %s%s scan=%s", zesort_algo_name(o.algo),
@@ -334,8 +339,7 @@ static uint64_t data_bytes(const bench_request *req, uint64_t n)
 /* Every n's data must fit in this machine's memory: checked before anything
  * is measured, so a too large n fails in a moment instead of after building
  * gigabytes of keys (and after the smaller n's measurements). The device's
- * own limit is known only to the library, which reports it at the first
- * sort of that n. */
+ * limits are checked next, by zesort_check (probe_combos). */
 static int check_host_memory(const bench_request *req)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);

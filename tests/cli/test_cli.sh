@@ -367,6 +367,13 @@ if [ "${backends[*]}" != cpu ]; then
     ZENV=()
     [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable$' flavor.csv &&
         ok "bench with ZESORT_FLAVOR=portable" || bad "bench ZESORT_FLAVOR=portable: exit $rc"
+    # an n the device cannot hold (8 GiB of keys) fails before any data is
+    # made (issue 12.5: it used to build gigabytes of keys first)
+    start=$SECONDS
+    expect "bench: an n beyond the device fails at once" 1 bench --backend opencl --n 1k,2000m --repeat 1
+    grep -q 'device' "$T/err" && [ $((SECONDS - start)) -lt 30 ] &&
+        ok "bench names the device limit, in $((SECONDS - start)) s" ||
+        bad "bench beyond the device: $(cat "$T/err"), $((SECONDS - start)) s"
     ZENV=(ZESORT_FLAVOR=simd)
     expect "ZESORT_FLAVOR=simd is an error" 1 sort keys.bin out-flavor.bin --backend opencl
     ZENV=()

@@ -197,6 +197,35 @@ START_TEST(too_large)
 }
 END_TEST
 
+/* zesort_check refuses what zesort_sort refuses, without touching memory;
+ * on the cpu backend it needs no device memory. */
+START_TEST(check_before_sorting)
+{
+    zesort_options o;
+    zesort_options_default(&o);
+    uint64_t bytes = 1;
+    ck_assert_int_eq(zesort_check(NULL, 10, 0, &o, &bytes), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_uint_eq(bytes, 0);
+    ck_assert_int_eq(zesort_check(ctx(), ZESORT_MAX_KEYS + 1, 0, &o, NULL), ZESORT_ERROR_TOO_LARGE);
+    assert_message(ctx());
+    o.bit_lo = 20;
+    o.bit_hi = 10;
+    ck_assert_int_eq(zesort_check(ctx(), 10, 1, &o, NULL), ZESORT_ERROR_INVALID_ARGUMENT);
+    assert_message(ctx());
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_check(ctx(), 0, 0, &o, &bytes), ZESORT_OK);
+    ck_assert_uint_eq(bytes, 0);
+    ck_assert_str_eq(zesort_last_error(ctx()), ""); /* success clears the message */
+
+    zesort_context *cpu;
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_CPU, &cpu), ZESORT_OK);
+    bytes = 1;
+    ck_assert_int_eq(zesort_check(cpu, ZESORT_MAX_KEYS, 1, &o, &bytes), ZESORT_OK);
+    ck_assert_uint_eq(bytes, 0);
+    zesort_destroy(cpu);
+}
+END_TEST
+
 START_TEST(debug_pass_bad_arguments)
 {
     uint32_t keys[8] = {0}, out[8], table[16];
@@ -372,11 +401,21 @@ START_TEST(allocation_beyond_device_limit)
         return;
     }
     const uint64_t n = (UINT64_C(1) << 26) + 1; /* 256 MiB + 4 bytes of keys */
+    zesort_options o;
+    zesort_options_default(&o);
+    /* zesort_check says so before anything is allocated, and counts every
+     * buffer: keys, their ping-pong partner, values and tables */
+    uint64_t bytes = 0;
+    ck_assert_int_eq(zesort_check(ctx(), n, 0, &o, &bytes), ZESORT_ERROR_OUT_OF_DEVICE_MEMORY);
+    ck_assert_msg(strstr(zesort_last_error(ctx()), "largest allocation"), "%s",
+                  zesort_last_error(ctx()));
+    ck_assert_uint_ge(bytes, 2 * 4 * n);
+    ck_assert_int_eq(zesort_check(ctx(), n / 2, 1, &o, &bytes), ZESORT_OK);
+    ck_assert_uint_ge(bytes, 4 * 4 * (n / 2)); /* keys and values, twice each */
+    ck_assert_uint_lt(bytes, 5 * 4 * (n / 2));
     uint32_t *keys = td_alloc(n);
     for (uint64_t i = 0; i < n; i++)
         keys[i] = pattern(i);
-    zesort_options o;
-    zesort_options_default(&o);
     zesort_status st = zesort_sort(ctx(), keys, NULL, n, &o);
     ck_assert_msg(st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY, "got %s: %s", zesort_status_name(st),
                   zesort_last_error(ctx()));
@@ -537,6 +576,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, every_key_type_with_defaults);
     tcase_add_test(tc, onesweep_sorts);
     tcase_add_test(tc, too_large);
+    tcase_add_test(tc, check_before_sorting);
     tcase_add_test(tc, debug_pass_bad_arguments);
     tcase_add_test(tc, empty_sort_ok);
     tcase_add_test(tc, success_clears_last_error);

@@ -39,6 +39,35 @@ START_TEST(alloc_beyond_device_limit)
 }
 END_TEST
 
+/* The device's memory as zesort_check reads it: the driver's totalSize, no
+ * per-buffer limit (big buffers are allocated with relaxed limits); and
+ * zesort_check on a Level Zero context refuses a sort that needs more. */
+START_TEST(memory_for_zesort_check)
+{
+    uint64_t total = 0, largest = 0;
+    ops->memory(dev, &total, &largest);
+    ck_assert_uint_gt(total, UINT64_C(1) << 20);
+    ck_assert_uint_eq(largest, UINT64_MAX);
+    zesort_context *ctx;
+    ck_assert_int_eq(zesort_create(ZESORT_BACKEND_LEVEL_ZERO, &ctx), ZESORT_OK);
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = ZESORT_KEY_U64;
+    uint64_t n = total / 16 + 1, bytes = 0; /* keys and their partner exceed total */
+    if (n > ZESORT_MAX_KEYS)
+        n = ZESORT_MAX_KEYS;
+    zesort_status st = zesort_check(ctx, n, 1, &o, &bytes);
+    if (bytes > total) {
+        ck_assert_int_eq(st, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY);
+        ck_assert_msg(contains(zesort_last_error(ctx), "more than the device has"), "%s",
+                      zesort_last_error(ctx));
+    }
+    ck_assert_int_eq(zesort_check(ctx, 1000, 1, &o, &bytes), ZESORT_OK);
+    ck_assert_uint_ge(bytes, 2 * 1000 * (8 + 4));
+    zesort_destroy(ctx);
+}
+END_TEST
+
 START_TEST(grid_beyond_device_limit)
 {
     zs_step step = {.kind = ZS_STEP_KERNEL, .kernel = ZS_K_CM4_COUNT,
@@ -231,6 +260,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, alloc_beyond_device_limit);
     tcase_add_test(tc, grid_beyond_device_limit);
+    tcase_add_test(tc, memory_for_zesort_check);
     tcase_add_test(tc, driver_refuses_group_size);
     tcase_add_test(tc, large_transfers_and_device_copy);
     tcase_add_test(tc, timed_sort_reports_device_time);
