@@ -19,9 +19,9 @@
 
 #include "device_backend.h"
 #include "error.h"
+#include "interop_common.h"
 #include "opencl_common.h"
 #include "plan.h"
-#include "sort_request.h"
 
 struct zesort_cl_sorter {
     cl_context context;
@@ -137,34 +137,11 @@ static zesort_status get_kernel(zesort_cl_sorter *s, zs_kernel k, cl_kernel *out
     return ZESORT_OK;
 }
 
+/* The plan of a sort of n keys (with values when `pairs`). */
 static zesort_status build_plan(zesort_cl_sorter *s, uint64_t n, int pairs,
                                 const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
 {
-    zs_plan_request req;
-    zesort_status st = zs_make_request(opts, n, pairs, s->flavor, &req, algo, &s->err);
-    if (st != ZESORT_OK)
-        return st;
-    if (req.host_scan)
-        return zs_error_set(&s->err, ZESORT_ERROR_UNSUPPORTED,
-                            "the host scan needs a host round trip, which an enqueued sort "
-                            "cannot make: use ZESORT_SCAN_DEVICE");
-    if (zs_plan_build(&req, plan) != 0)
-        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
-    return ZESORT_OK;
-}
-
-static uint64_t temp_layout(const zesort_cl_sorter *s, const zs_plan *plan,
-                            uint64_t offsets[ZS_BUF_COUNT])
-{
-    uint64_t total = 0;
-    for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        offsets[b] = UINT64_MAX;
-        if (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES || plan->buffer_bytes[b] == 0)
-            continue;
-        offsets[b] = total;
-        total += (plan->buffer_bytes[b] + s->align - 1) / s->align * s->align;
-    }
-    return total;
+    return zs_interop_plan(opts, n, pairs, s->flavor, plan, algo, &s->err);
 }
 
 zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, int with_values,
@@ -185,7 +162,7 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
         st = build_plan(sorter, n, with_values, opts, &plan, NULL);
         if (st == ZESORT_OK) {
             uint64_t offsets[ZS_BUF_COUNT];
-            *bytes = temp_layout(sorter, &plan, offsets);
+            *bytes = zs_interop_temp_layout(&plan, sorter->align, offsets);
             zs_plan_free(&plan);
             zs_error_clear(&sorter->err);
         }
@@ -200,26 +177,9 @@ zesort_status zesort_cl_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int wit
     return zesort_cl_temp_requirements(sorter, n, with_values, opts, bytes, NULL);
 }
 
-static zesort_status prepare_algo(zesort_cl_sorter *s, const zesort_options *opts,
-                                  zesort_algo algo, int with_values, int auto_algo)
+static zesort_status build_kernel(void *sorter, zs_kernel kernel)
 {
-    zesort_options o;
-    if (opts)
-        o = *opts;
-    else
-        zesort_options_default(&o);
-    o.algo = algo;
-    zs_plan plan;
-    zesort_status st = build_plan(s, UINT64_C(1) << 20, with_values, &o, &plan, NULL);
-    if (st == ZESORT_ERROR_UNSUPPORTED && auto_algo && o.scan == ZESORT_SCAN_HOST)
-        return ZESORT_OK; /* AUTO with the host scan: only onesweep can be enqueued */
-    if (st != ZESORT_OK)
-        return st;
-    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
-        if (plan.steps[i].kind == ZS_STEP_KERNEL)
-            st = get_kernel(s, plan.steps[i].kernel, NULL);
-    zs_plan_free(&plan);
-    return st;
+    return get_kernel(sorter, kernel, NULL);
 }
 
 zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *opts,
@@ -228,14 +188,8 @@ zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *
     if (!sorter)
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_prepare: sorter is NULL");
     pthread_mutex_lock(&sorter->lock);
-    zesort_status st;
-    if (!opts || opts->algo == ZESORT_ALGO_AUTO) {
-        st = prepare_algo(sorter, opts, ZESORT_ALGO_ONESWEEP, with_values, 1);
-        if (st == ZESORT_OK)
-            st = prepare_algo(sorter, opts, ZESORT_ALGO_CM4, with_values, 1);
-    } else {
-        st = prepare_algo(sorter, opts, opts->algo, with_values, 0);
-    }
+    zesort_status st = zs_interop_prepare(opts, with_values, sorter->flavor, build_kernel, sorter,
+                                          &sorter->err);
     if (st == ZESORT_OK)
         zs_error_clear(&sorter->err);
     pthread_mutex_unlock(&sorter->lock);
@@ -243,34 +197,19 @@ zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *
 }
 
 /* Where a cl_mem lies: its root buffer and byte range there. */
-typedef struct span {
-    cl_mem root;
-    uint64_t off, bytes;
-} span;
-
-static int locate(cl_mem m, uint64_t bytes, span *out)
+static zs_range locate(cl_mem m, uint64_t bytes)
 {
-    out->root = m;
-    out->off = 0;
-    out->bytes = bytes;
-    if (!m)
-        return 0;
+    zs_range r = {m, 0, bytes};
     cl_mem parent = NULL;
     size_t off = 0;
-    if (clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) ==
+    if (m &&
+        clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) ==
             CL_SUCCESS && parent &&
         clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof off, &off, NULL) == CL_SUCCESS) {
-        out->root = parent;
-        out->off = off;
+        r.root = parent;
+        r.off = off;
     }
-    return 0;
-}
-
-static int spans_overlap(const span *a, const span *b)
-{
-    if (!a->root || !b->root || a->root != b->root || a->bytes == 0 || b->bytes == 0)
-        return 0;
-    return a->off < b->off ? b->off - a->off < a->bytes : a->off - b->off < b->bytes;
+    return r;
 }
 
 static uint64_t mem_size(cl_mem m)
@@ -326,9 +265,8 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
-    const uint64_t need = temp_layout(s, &plan, offsets);
-    span tspan; /* temp in its root buffer: sub-buffers are made of that */
-    locate(temp, temp_bytes, &tspan);
+    const uint64_t need = zs_interop_temp_layout(&plan, s->align, offsets);
+    const zs_range tspan = locate(temp, temp_bytes); /* sub-buffers are made of its root */
     const uint64_t kbytes = plan.buffer_bytes[ZS_BUF_KEYS], vbytes = values ? 4 * n : 0;
     if (n > 0 && !keys) {
         st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
@@ -348,23 +286,14 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
                           (unsigned long long)n, (unsigned long long)need);
     } else if (count && mem_size(count) < 4) {
         st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count holds fewer than 4 bytes", fn);
-    } else if (need > 0 && (locate(temp, temp_bytes, &tspan), tspan.off % s->align)) {
+    } else if (need > 0 && tspan.off % s->align) {
         st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                           "%s: temp is a sub-buffer at offset %llu, not a multiple of %llu bytes (see zesort_cl_temp_requirements)",
                           fn, (unsigned long long)tspan.off, (unsigned long long)s->align);
     } else if (n > 0) {
-        span k, v, t, c;
-        locate(keys, kbytes, &k);
-        locate(values, vbytes, &v);
-        locate(temp, temp_bytes, &t);
-        locate(count, 4, &c);
-        const char *what = spans_overlap(&k, &v) ? "keys and values"
-                           : spans_overlap(&k, &t) ? "keys and temp"
-                           : spans_overlap(&v, &t) ? "values and temp"
-                           : spans_overlap(&c, &t) ? "the count and temp"
-                           : spans_overlap(&c, &k) ? "the count and keys"
-                           : spans_overlap(&c, &v) ? "the count and values"
-                                                   : NULL;
+        const zs_range k = locate(keys, kbytes), v = locate(values, vbytes),
+                       c = locate(count, 4);
+        const char *what = zs_interop_overlap(&k, &v, &tspan, &c);
         if (what)
             st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                               "%s: %s overlap (the same cl_mem, or overlapping sub-buffers of one): they must be separate memory",

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "error.h"
+#include "interop_common.h"
 #include "plan.h"
-#include "sort_request.h"
 #include "ze_common.h"
 #include "ze_recorder.h"
 
@@ -85,53 +85,11 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
 }
 
 
-/* Checks options as zesort_sort does and turns them into a plan request for
- * n keys (with values when `pairs`). */
-static zesort_status make_request(zesort_ze_sorter *s, uint64_t n, int pairs,
-                                  const zesort_options *opts, zs_plan_request *req,
-                                  zesort_algo *algo)
-{
-    zesort_status st = zs_make_request(opts, n, pairs, zs_ze_flavor(&s->kernels), req, algo,
-                                       &s->err);
-    if (st != ZESORT_OK)
-        return st;
-    if (req->host_scan) /* CM only: onesweep has no separate prefix step */
-        return zs_error_set(&s->err, ZESORT_ERROR_UNSUPPORTED,
-                    "the host scan needs a host round trip, which an appended sort cannot "
-                    "make: use ZESORT_SCAN_DEVICE");
-    return ZESORT_OK;
-}
-
-static uint64_t align_up(uint64_t x)
-{
-    return (x + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN;
-}
-
-/* Offsets of the plan's buffers (not the caller's KEYS and VALUES) in temp
- * memory; returns the total. */
-static uint64_t temp_layout(const zs_plan *plan, uint64_t offsets[ZS_BUF_COUNT])
-{
-    uint64_t total = 0;
-    for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        offsets[b] = UINT64_MAX;
-        if (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES || plan->buffer_bytes[b] == 0)
-            continue;
-        offsets[b] = total;
-        total += align_up(plan->buffer_bytes[b]);
-    }
-    return total;
-}
-
+/* The plan of a sort of n keys (with values when `pairs`). */
 static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, int pairs,
                                 const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
 {
-    zs_plan_request req;
-    zesort_status st = make_request(s, n, pairs, opts, &req, algo);
-    if (st != ZESORT_OK)
-        return st;
-    if (zs_plan_build(&req, plan) != 0)
-        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
-    return ZESORT_OK;
+    return zs_interop_plan(opts, n, pairs, zs_ze_flavor(&s->kernels), plan, algo, &s->err);
 }
 
 static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
@@ -152,7 +110,7 @@ static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int
         st = build_plan(sorter, n, with_values, opts, &plan, NULL);
         if (st == ZESORT_OK) {
             uint64_t offsets[ZS_BUF_COUNT];
-            *bytes = temp_layout(&plan, offsets);
+            *bytes = zs_interop_temp_layout(&plan, TEMP_ALIGN, offsets);
             zs_plan_free(&plan);
             zs_error_clear(&sorter->err);
         }
@@ -185,35 +143,10 @@ zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter)
     return sorter ? sorter->last_algo : ZESORT_ALGO_AUTO;
 }
 
-/* Builds every kernel the plans of algorithm `algo` use (a plan for 2^20
- * keys has every kind of step the algorithm makes). */
-static zesort_status prepare_algo(zesort_ze_sorter *s, const zesort_options *opts,
-                                  zesort_algo algo, int with_values, int auto_algo)
+static zesort_status build_kernel(void *sorter, zs_kernel kernel)
 {
-    zesort_options o;
-    if (opts)
-        o = *opts;
-    else
-        zesort_options_default(&o);
-    o.algo = algo;
-    zs_plan_request req;
-    zesort_status st = zs_make_request(&o, UINT64_C(1) << 20, with_values,
-                                       zs_ze_flavor(&s->kernels), &req, NULL, &s->err);
-    if (st != ZESORT_OK)
-        return st;
-    if (req.host_scan) /* AUTO never appends it with the host scan; else refused */
-        return auto_algo ? ZESORT_OK
-                         : zs_error_set(&s->err, ZESORT_ERROR_UNSUPPORTED,
-                                        "the host scan needs a host round trip, which an "
-                                        "appended sort cannot make: use ZESORT_SCAN_DEVICE");
-    zs_plan plan;
-    if (zs_plan_build(&req, &plan) != 0)
-        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory building the sort plan");
-    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
-        if (plan.steps[i].kind == ZS_STEP_KERNEL)
-            st = zs_ze_build_kernel(&s->kernels, plan.steps[i].kernel, &s->err);
-    zs_plan_free(&plan);
-    return st;
+    zesort_ze_sorter *s = sorter;
+    return zs_ze_build_kernel(&s->kernels, kernel, &s->err);
 }
 
 zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *opts,
@@ -223,14 +156,8 @@ zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_prepare: sorter is NULL");
     pthread_mutex_lock(&sorter->lock);
     zs_ze_take_failure();
-    zesort_status st;
-    if (!opts || opts->algo == ZESORT_ALGO_AUTO) { /* AUTO picks one of these two */
-        st = prepare_algo(sorter, opts, ZESORT_ALGO_ONESWEEP, with_values, 1);
-        if (st == ZESORT_OK)
-            st = prepare_algo(sorter, opts, ZESORT_ALGO_CM4, with_values, 1);
-    } else {
-        st = prepare_algo(sorter, opts, opts->algo, with_values, 0);
-    }
+    zesort_status st = zs_interop_prepare(opts, with_values, zs_ze_flavor(&sorter->kernels),
+                                          build_kernel, sorter, &sorter->err);
     ze_result_t r = zs_ze_take_failure();
     if (r != ZE_RESULT_SUCCESS)
         sorter->last_result = r;
@@ -259,13 +186,11 @@ static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
     return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
 }
 
-/* 1 when [a, a + na) and [b, b + nb) share a byte (empty ranges share none). */
-static int overlap(const void *a, uint64_t na, const void *b, uint64_t nb)
+/* Device pointers share one address space: one root for all. */
+static zs_range address_range(const void *p, uint64_t bytes)
 {
-    if (!a || !b || na == 0 || nb == 0)
-        return 0;
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return x < y ? y - x < na : x - y < nb;
+    static char address_space; /* a token: never written */
+    return (zs_range){p ? &address_space : NULL, (uintptr_t)p, bytes};
 }
 
 /* The caller's events of a chained append: command i signals events[i] and
@@ -346,7 +271,7 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
-    uint64_t need = temp_layout(&plan, offsets);
+    uint64_t need = zs_interop_temp_layout(&plan, TEMP_ALIGN, offsets);
     void *buffers[ZS_BUF_COUNT] = {0};
     zs_ze_recorder rec = {.kernels = &s->kernels, .list = list, .callers_list = 1, .err = &s->err};
     if (n > 0 && !keys) {
@@ -366,13 +291,9 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
                           (unsigned long long)need);
     } else if (n > 0) {
         const uint64_t kbytes = plan.buffer_bytes[ZS_BUF_KEYS], vbytes = values ? 4 * n : 0;
-        const char *what = overlap(keys, kbytes, values, vbytes) ? "keys and values"
-                           : overlap(keys, kbytes, temp, temp_bytes) ? "keys and temp"
-                           : overlap(values, vbytes, temp, temp_bytes) ? "values and temp"
-                           : overlap(n_devptr, 4, temp, temp_bytes) ? "the count and temp"
-                           : overlap(n_devptr, 4, keys, kbytes) ? "the count and keys"
-                           : overlap(n_devptr, 4, values, vbytes) ? "the count and values"
-                                                                   : NULL;
+        const zs_range k = address_range(keys, kbytes), v = address_range(values, vbytes),
+                       t = address_range(temp, temp_bytes), c = address_range(n_devptr, 4);
+        const char *what = zs_interop_overlap(&k, &v, &t, &c);
         if (what)
             st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                               "%s: %s overlap (keys: %llu bytes, values: %llu, temp: %llu): "

@@ -1,0 +1,100 @@
+/*
+ * interop_common.c — the parts of a recorded sort that the Level Zero and
+ * OpenCL interop APIs share (see interop_common.h).
+ */
+#include "interop_common.h"
+
+#include "sort_request.h"
+
+zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, int pairs, zs_flavor flavor,
+                              zs_plan *plan, zesort_algo *algo, zs_error *err)
+{
+    zs_plan_request req;
+    zesort_status st = zs_make_request(opts, n, pairs, flavor, &req, algo, err);
+    if (st != ZESORT_OK)
+        return st;
+    if (req.host_scan) /* CM only: onesweep has no separate prefix step */
+        return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
+                            "the host scan needs a host round trip, which a sort recorded on "
+                            "a command list or queue cannot make: use ZESORT_SCAN_DEVICE");
+    if (zs_plan_build(&req, plan) != 0)
+        return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory building the sort plan");
+    return ZESORT_OK;
+}
+
+uint64_t zs_interop_temp_layout(const zs_plan *plan, uint64_t align,
+                                uint64_t offsets[ZS_BUF_COUNT])
+{
+    uint64_t total = 0;
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
+        offsets[b] = UINT64_MAX;
+        if (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES || plan->buffer_bytes[b] == 0)
+            continue;
+        offsets[b] = total;
+        total += (plan->buffer_bytes[b] + align - 1) / align * align;
+    }
+    return total;
+}
+
+/* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
+ * every kind of step the algorithm makes). AUTO never records the host scan,
+ * so for AUTO a host-scan option skips the CM algorithms instead of failing. */
+static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, int with_values,
+                                  int for_auto, zs_flavor flavor,
+                                  zesort_status (*build)(void *, zs_kernel), void *user,
+                                  zs_error *err)
+{
+    zesort_options o;
+    if (opts)
+        o = *opts;
+    else
+        zesort_options_default(&o);
+    o.algo = algo;
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(&o, UINT64_C(1) << 20, with_values, flavor, &plan, NULL,
+                                       err);
+    if (st == ZESORT_ERROR_UNSUPPORTED && for_auto && o.scan == ZESORT_SCAN_HOST)
+        return ZESORT_OK;
+    if (st != ZESORT_OK)
+        return st;
+    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
+        if (plan.steps[i].kind == ZS_STEP_KERNEL)
+            st = build(user, plan.steps[i].kernel);
+    zs_plan_free(&plan);
+    return st;
+}
+
+zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
+                                 zesort_status (*build)(void *user, zs_kernel kernel), void *user,
+                                 zs_error *err)
+{
+    if (opts && opts->algo != ZESORT_ALGO_AUTO)
+        return prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
+    /* AUTO picks one of these two */
+    zesort_status st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build,
+                                    user, err);
+    return st == ZESORT_OK ? prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build,
+                                          user, err)
+                           : st;
+}
+
+/* 1 when two ranges of one allocation share a byte (empty ranges share none). */
+static int overlap(const zs_range *a, const zs_range *b)
+{
+    if (!a->root || !b->root || a->root != b->root || a->bytes == 0 || b->bytes == 0)
+        return 0;
+    return a->off < b->off ? b->off - a->off < a->bytes : a->off - b->off < b->bytes;
+}
+
+const char *zs_interop_overlap(const zs_range *keys, const zs_range *values,
+                               const zs_range *temp, const zs_range *count)
+{
+    return overlap(keys, values)   ? "keys and values"
+           : overlap(keys, temp)   ? "keys and temp"
+           : overlap(values, temp) ? "values and temp"
+           : overlap(count, temp)  ? "the count and temp"
+           : overlap(count, keys)  ? "the count and keys"
+           : overlap(count, values) ? "the count and values"
+                                    : NULL;
+}
