@@ -11,19 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect.h"
 #include "test_hooks.h"
 #include "zesort_cl.h"
 
 static int failures;
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                   \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-        }                                                                                      \
-    } while (0)
 #define CL_OK(call)                                                                            \
     do {                                                                                       \
         cl_int e_ = (call);                                                                    \

@@ -267,6 +267,24 @@ static void append_consume(ze_command_list_handle_t list, void *keys, void *out,
     ZE_OK(zeCommandListAppendLaunchKernel(list, g.consume, &gc, signal, nwait, wait));
 }
 
+/* A regular command list and a queue that executes it. */
+static void regular_list_create(ze_command_queue_handle_t *q, ze_command_list_handle_t *list)
+{
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = g.ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, q));
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = g.ordinal};
+    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, list));
+}
+
+static void regular_list_destroy(ze_command_queue_handle_t q, ze_command_list_handle_t list)
+{
+    ZE_OK(zeCommandListDestroy(list));
+    ZE_OK(zeCommandQueueDestroy(q));
+}
+
 static void *temp_for(uint64_t n, const zesort_options *o, uint64_t *bytes)
 {
     ck_assert_int_eq(zesort_ze_temp_bytes(g.sorter, n, 0, o, bytes), ZESORT_OK);
@@ -438,18 +456,11 @@ END_TEST
 
 START_TEST(pipeline_regular_list)
 {
-    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  .ordinal = g.ordinal,
-                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
     ze_command_queue_handle_t q;
-    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, &q));
-    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
-                                 .commandQueueGroupOrdinal = g.ordinal};
     ze_command_list_handle_t list;
-    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    regular_list_create(&q, &list);
     pipeline(list, q, 65537, ZESORT_ALGO_CM4, 0);
-    ZE_OK(zeCommandListDestroy(list));
-    ZE_OK(zeCommandQueueDestroy(q));
+    regular_list_destroy(q, list);
 }
 END_TEST
 
@@ -497,15 +508,9 @@ static void reexecute_indirect(int chained)
 {
     reset_events();
     const uint32_t max_n = 20000, n1 = 19999, n2 = 777;
-    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  .ordinal = g.ordinal,
-                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
     ze_command_queue_handle_t q;
-    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, &q));
-    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
-                                 .commandQueueGroupOrdinal = g.ordinal};
     ze_command_list_handle_t list;
-    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    regular_list_create(&q, &list);
     uint64_t tb;
     void *temp = temp_for(max_n, NULL, &tb);
     void *keys = dev_alloc(max_n * 4u), *count = dev_alloc(4);
@@ -536,8 +541,7 @@ static void reexecute_indirect(int chained)
         free(want);
     }
     free(got);
-    ZE_OK(zeCommandListDestroy(list));
-    ZE_OK(zeCommandQueueDestroy(q));
+    regular_list_destroy(q, list);
     zeMemFree(g.ctx, keys);
     zeMemFree(g.ctx, count);
     zeMemFree(g.ctx, temp);
@@ -564,18 +568,11 @@ END_TEST
 
 START_TEST(chained_regular_lists)
 {
-    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                  .ordinal = g.ordinal,
-                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
     ze_command_queue_handle_t q;
-    ZE_OK(zeCommandQueueCreate(g.ctx, g.device, &qd, &q));
-    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
-                                 .commandQueueGroupOrdinal = g.ordinal};
     ze_command_list_handle_t list;
-    ZE_OK(zeCommandListCreate(g.ctx, g.device, &ld, &list));
+    regular_list_create(&q, &list);
     pipeline(list, q, 65537, ZESORT_ALGO_ONESWEEP, 1);
-    ZE_OK(zeCommandListDestroy(list));
-    ZE_OK(zeCommandQueueDestroy(q));
+    regular_list_destroy(q, list);
     reexecute_indirect(1);
 }
 END_TEST

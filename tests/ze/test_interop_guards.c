@@ -21,19 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect.h"
 #include "test_hooks.h"
 #include "zesort_ze.h"
 
 static int failures;
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                   \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-        }                                                                                      \
-    } while (0)
 #define ZE_OK(call)                                                                            \
     do {                                                                                       \
         ze_result_t r_ = (call);                                                               \
