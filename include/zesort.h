@@ -41,7 +41,9 @@ typedef enum zesort_status {
 #define ZESORT_MAX_KEYS UINT64_C(4294967294)
 
 /** Where the sort runs. AUTO prefers a Level Zero GPU, then an OpenCL GPU,
- *  then an OpenCL CPU device, then the C fallback. The C fallback (CPU) is a
+ *  then the C fallback: OpenCL CPU devices (PoCL) are used only when asked
+ *  for (OPENCL), the C fallback sorting faster on the CPU. A ZESORT_FLAVOR
+ *  that names no flavor is INVALID_ARGUMENT for AUTO too. The C fallback is a
  *  multi-threaded radix sort: ZESORT_THREADS=N (decimal, 1..256) sets its
  *  thread count, read at every sort; unset or any other value: one thread
  *  per online core. */

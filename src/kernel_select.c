@@ -13,6 +13,22 @@ const char *zs_flavor_name(zs_flavor flavor)
     return flavor == ZS_FLAVOR_SG ? "sg" : flavor == ZS_FLAVOR_SERIAL ? "serial" : "portable";
 }
 
+int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len)
+{
+    static const struct { const char *name; zs_flavor flavor; } names[] = {
+        {"sg", ZS_FLAVOR_SG}, {"portable", ZS_FLAVOR_PORTABLE}, {"serial", ZS_FLAVOR_SERIAL},
+        {"cpu", ZS_FLAVOR_SERIAL}, /* the serial flavor's name before issue 10 */
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].flavor;
+            return 0;
+        }
+    }
+    snprintf(msg, msg_len, "ZESORT_FLAVOR=%.40s: expected sg, portable or serial", name);
+    return -1;
+}
+
 int zs_select_flavor(const zs_device_facts *facts, const char *forced, zs_flavor *out,
                      char *msg, size_t msg_len)
 {
@@ -23,29 +39,22 @@ int zs_select_flavor(const zs_device_facts *facts, const char *forced, zs_flavor
                : facts->is_cpu ? ZS_FLAVOR_SERIAL : ZS_FLAVOR_PORTABLE;
     if (!forced || !*forced)
         return 0;
-    static const struct { const char *name; zs_flavor flavor; } names[] = {
-        {"sg", ZS_FLAVOR_SG}, {"portable", ZS_FLAVOR_PORTABLE}, {"serial", ZS_FLAVOR_SERIAL},
-        {"cpu", ZS_FLAVOR_SERIAL}, /* the serial flavor's name before issue 10 */
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
-        if (strcmp(forced, names[i].name) != 0)
-            continue;
-        if (names[i].flavor == ZS_FLAVOR_SG && !facts->has_sg32) {
-            snprintf(msg, msg_len, "ZESORT_FLAVOR=sg: this %s device has no Intel sub-groups%s",
-                     facts->api == ZS_API_OPENCL ? "OpenCL" : "Level Zero",
-                     facts->api == ZS_API_OPENCL ? " (cl_intel_subgroups)" : " of 32");
-            return -1;
-        }
-        if (names[i].flavor == ZS_FLAVOR_SERIAL && facts->api == ZS_API_LEVEL_ZERO) {
-            snprintf(msg, msg_len, "ZESORT_FLAVOR=%s: the Level Zero path has no serial flavor",
-                     forced);
-            return -1;
-        }
-        *out = names[i].flavor;
-        return 0;
+    zs_flavor named;
+    if (zs_flavor_parse(forced, &named, msg, msg_len) != 0)
+        return -1;
+    if (named == ZS_FLAVOR_SG && !facts->has_sg32) {
+        snprintf(msg, msg_len, "ZESORT_FLAVOR=sg: this %s device has no Intel sub-groups%s",
+                 facts->api == ZS_API_OPENCL ? "OpenCL" : "Level Zero",
+                 facts->api == ZS_API_OPENCL ? " (cl_intel_subgroups)" : " of 32");
+        return -1;
     }
-    snprintf(msg, msg_len, "ZESORT_FLAVOR=%.40s: expected sg, portable or serial", forced);
-    return -1;
+    if (named == ZS_FLAVOR_SERIAL && facts->api == ZS_API_LEVEL_ZERO) {
+        snprintf(msg, msg_len, "ZESORT_FLAVOR=%s: the Level Zero path has no serial flavor",
+                 forced);
+        return -1;
+    }
+    *out = named;
+    return 0;
 }
 
 int zs_blob_is_native(const zs_blob *b) { return strcmp(b->target, "spirv") != 0; }

@@ -33,6 +33,10 @@
 /* "sg", "portable" or "serial". */
 const char *zs_flavor_name(zs_flavor flavor);
 
+/* ZESORT_FLAVOR's value `name` -> *out: 0, or -1 with a one-line message when
+ * it names no flavor ("cpu" is accepted for serial, its name before issue 10). */
+int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len);
+
 /* What the choice depends on. */
 typedef enum zs_device_api { ZS_API_OPENCL, ZS_API_LEVEL_ZERO } zs_device_api;
 typedef struct zs_device_facts {

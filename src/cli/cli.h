@@ -22,6 +22,13 @@ enum {
                              or a valid request the library does not support yet */
 };
 
+/* ---- device_choice.c ------------------------------------------------------- */
+
+/* zesort_create for `demo` and `bench`: for AUTO, an OpenCL device (a CPU
+ * one included) rather than the C fallback, so that the kernels are what is
+ * measured; other backends as zesort_create. */
+zesort_status cli_create_for_kernels(zesort_backend backend, zesort_context **out);
+
 /* ---- report.c: the one-line error messages -------------------------------- */
 
 /* Prints "zesort: <message>" as one line on stderr (newlines in the message

@@ -556,7 +556,7 @@ static int run_bench(const bench_request *req)
 
     zesort_context *ctx = NULL;
     int rc = 0;
-    zesort_status st = zesort_create(req->backend, &ctx);
+    zesort_status st = cli_create_for_kernels(req->backend, &ctx);
     if (st != ZESORT_OK) {
         rc = cli_fail_status("backend set-up", st, NULL);
         goto done;

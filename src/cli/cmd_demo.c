@@ -108,7 +108,7 @@ int cli_cmd_demo(int argc, char **argv)
 
     double start = cli_now_ms();
     zesort_context *ctx = NULL;
-    zesort_status st = zesort_create(req.backend, &ctx);
+    zesort_status st = cli_create_for_kernels(req.backend, &ctx);
     if (st != ZESORT_OK)
         return cli_fail_status("backend set-up", st, NULL);
 
