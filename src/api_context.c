@@ -124,13 +124,12 @@ zesort_status zesort_create(zesort_backend backend, zesort_context **out)
         /* Level Zero GPU, then OpenCL GPU, then the C fallback. Missing devices
          * are skipped; a bad ZESORT_FLAVOR is not, even when no device reads it.
          * OpenCL CPU devices are not tried: the C fallback was faster than the
-         * serial flavor on PoCL at every size measured (issue 13; 2 cores,
-         * PoCL 3.1, u32 keys, `zesort bench --backend cpu --algo auto
-         * --n 128k,512k,1m,4m,16m` alternated with `--backend opencl --algo
-         * onesweep,cm4 --scan device`, three runs: 16M in 182-315 ms against
-         * 480-885 ms for the faster of onesweep/cm4; 128K-512K 2-5x; at 1M the
-         * fallback led in two runs of three). An OpenCL CPU device is used when
-         * asked for (ZESORT_BACKEND_OPENCL); `zesort demo` and `bench` do so to
+         * serial flavor on PoCL at every size measured (issue 13; 2 cores, PoCL
+         * 3.1, wall time of zesort_sort on random u32 keys, AUTO algorithm:
+         * `build/bench/auto_backend`, three runs: fallback faster by 1.35-1.85x
+         * at 32K, 1.8-3.1x at 128K, 5.5-6.7x at 512K, 2.3-5.3x at 1M, 2.0-3.3x
+         * at 4M, 4.8-7.4x at 16M). An OpenCL CPU device is used when asked for
+         * (ZESORT_BACKEND_OPENCL); `zesort demo` and `bench` do so to
          * compare the kernel designs. */
         const char *forced = getenv("ZESORT_FLAVOR");
         zs_flavor unused;

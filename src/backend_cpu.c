@@ -6,7 +6,7 @@
  * blocks); a digit whose count is n in one bin is the same for every key and
  * its pass is skipped. Then one of two strategies:
  *
- * - top digit first (msd_first, when no bucket of the top executed digit
+ * - top digit first (from msd_min_keys keys on, when no bucket of the top executed digit
  *   holds more than half a thread's share): one parallel scatter by that
  *   digit to the temporary copy, then each thread sorts the buckets that
  *   start in its block back into the caller's arrays by LSD passes of 8-bit
@@ -32,6 +32,21 @@
 #include <sys/mman.h>
 
 #include "cpu_threads.h"
+
+/* Buckets of at most this many keys are sorted by insertion on their low
+ * bits instead of LSD passes: for a few keys the passes' 256-bin tables
+ * (cleared, counted, turned into offsets per digit) cost more than the keys.
+ * Measured with build/bench/auto_backend (32K random u32 keys split into
+ * 1024 buckets of ~32): see the README's "Measured results". */
+#define ZS_CPU_SMALL_BUCKET 64u
+
+/* Below this many keys LSD passes over the whole input win: it fits in the
+ * cache anyway, and the top-digit split leaves buckets too small for their
+ * per-bucket tables. Measured on this 2-core VM, ms per zesort_sort of random
+ * u32 keys on the fallback (a loop of 100-500 sorts; LSD only / top digit
+ * first): 128K 0.50 / 1.44, 256K 1.66 / 1.87, 512K 3.2 / 2.95, 1M 6.3 / 5.9;
+ * bench/cpu_vs_std measured the split 1.3-1.7x faster at 16M. */
+#define ZS_CPU_MSD_MIN_KEYS (UINT64_C(1) << 19)
 
 #define ZS_K uint32_t
 #define ZS_SFX 32
@@ -73,7 +88,7 @@ void zs_cpu_config_default(zs_cpu_config *cfg)
     cfg->create_limit = ZS_CPU_MAX_THREADS;
     cfg->min_keys_per_thread = ZS_CPU_MIN_KEYS_PER_THREAD;
     cfg->digit_bits = ZS_CPU_DIGIT_BITS;
-    cfg->msd_first = 1;
+    cfg->msd_min_keys = ZS_CPU_MSD_MIN_KEYS;
 }
 
 zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
@@ -112,6 +127,10 @@ typedef struct job {
     uint32_t bucket[ZS_CPU_MAX_BINS + 1]; /* bucket b is [bucket[b], bucket[b + 1]) */
     unsigned low_ndig;
     unsigned low_shift[ZS_CPU_LOW_DIGITS], low_mask[ZS_CPU_LOW_DIGITS], low_flip[ZS_CPU_LOW_DIGITS];
+    /* small buckets: the bits below the top digit of the ordered key,
+     * ((dk(k) ^ low_c) >> low_base) & low_keymask */
+    unsigned low_base;
+    uint64_t low_c, low_keymask;
     uint32_t *low;      /* [member][(LOW_DIGITS + 1) * LOW_BINS]: counts, then offsets */
 } job;
 
@@ -177,6 +196,15 @@ static void sort_buckets(job *j, unsigned m, unsigned members)
         const size_t s = j->bucket[b], e = j->bucket[b + 1];
         if (s < lo || s >= hi || e == s)
             continue;
+        if (e - s <= ZS_CPU_SMALL_BUCKET) {
+            if (kb == 8)
+                zs_small_sort64(j->src_k, j->src_v, j->dst_k, j->dst_v, s, e, j->low_base,
+                                j->low_keymask, j->low_c, j->flt);
+            else
+                zs_small_sort32(j->src_k, j->src_v, j->dst_k, j->dst_v, s, e, j->low_base,
+                                j->low_keymask, j->low_c, j->flt);
+            continue;
+        }
         char *ks = (char *)j->src_k, *kd = j->dst_k;
         uint32_t *vs = (uint32_t *)j->src_v, *vd = j->dst_v;
         unsigned passes = 0, pd[ZS_CPU_LOW_DIGITS];
@@ -325,7 +353,7 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
     /* most significant digit first, when no bucket of the top digit holds
      * more than half a member's share: one pass through memory to tmp, then
      * each member sorts its buckets in cache back into the caller's arrays */
-    if (cfg->msd_first && passes >= 2) {
+    if (n >= cfg->msd_min_keys && passes >= 2) {
         const unsigned top = pass_digit[passes - 1];
         uint64_t biggest = 0, running = 0;
         for (unsigned ob = 0; ob < j->bins; ++ob) {
@@ -348,6 +376,9 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
                 j->low_mask[d] = (1u << w) - 1u;
                 j->low_flip[d] = (unsigned)(c >> j->low_shift[d]) & j->low_mask[d];
             }
+            j->low_base = bit_lo;
+            j->low_c = c;
+            j->low_keymask = low_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << low_bits) - 1;
             make_offsets(j, top, flip[top]);
             j->digit = top;
             j->what = PHASE_SCATTER;

@@ -39,11 +39,13 @@ typedef struct zs_cpu_config {
     unsigned create_limit;        /* create at most this many threads (tests: creation failure) */
     uint64_t min_keys_per_thread; /* 0 or 1: every wanted thread runs, even on 2 keys */
     unsigned digit_bits;          /* 1..ZS_CPU_MAX_DIGIT_BITS */
-    int msd_first;                /* top digit first, then the buckets in cache (default 1) */
+    uint64_t msd_min_keys;        /* top digit first, then the buckets in cache, from this
+                                     many keys on (default ZS_CPU_MSD_MIN_KEYS; 0: always
+                                     where the data allows, UINT64_MAX: never) */
 } zs_cpu_config;
 
 /* What zs_cpu_sort uses: zs_cpu_thread_count() threads (ZESORT_THREADS),
- * ZS_CPU_MIN_KEYS_PER_THREAD, ZS_CPU_DIGIT_BITS. */
+ * ZS_CPU_MIN_KEYS_PER_THREAD, ZS_CPU_DIGIT_BITS, ZS_CPU_MSD_MIN_KEYS. */
 void zs_cpu_config_default(zs_cpu_config *cfg);
 
 zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,

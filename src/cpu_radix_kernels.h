@@ -31,6 +31,34 @@ ZS_INLINE ZS_K ZS_FN(zs_dk)(ZS_K k, int flt)
     return k ^ (neg & ((ZS_K)~(ZS_K)0 >> 1));
 }
 
+/* A small bucket [b, e) (at most ZS_CPU_SMALL_BUCKET keys) of src, stably
+ * into dst (values along when vsrc is not NULL) by the ordered key's bits
+ * ((dk(k) ^ c) >> base) & mask: an insertion sort on a copy of those bits. */
+static void ZS_FN(zs_small_sort)(const void *src, const uint32_t *vsrc, void *dst, uint32_t *vdst,
+                                 size_t b, size_t e, unsigned base, uint64_t mask, uint64_t c,
+                                 int flt)
+{
+    const ZS_K *ks = src;
+    ZS_K *kd = dst;
+    uint64_t sk[ZS_CPU_SMALL_BUCKET];
+    uint32_t at[ZS_CPU_SMALL_BUCKET];
+    const size_t n = e - b;
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t key = (((uint64_t)ZS_FN(zs_dk)(ks[b + i], flt) ^ c) >> base) & mask;
+        size_t p = i;
+        for (; p > 0 && sk[p - 1] > key; --p) { /* strictly greater: stable */
+            sk[p] = sk[p - 1];
+            at[p] = at[p - 1];
+        }
+        sk[p] = key;
+        at[p] = (uint32_t)i;
+    }
+    for (size_t i = 0; i < n; ++i)
+        kd[b + i] = ks[b + at[i]];
+    for (size_t i = 0; vsrc && i < n; ++i)
+        vdst[b + i] = vsrc[b + at[i]];
+}
+
 /* Histograms of every digit d < ndig of keys [b, e): h[d * bins + digit]. */
 ZS_INLINE void ZS_FN(zs_hist_all_)(const ZS_K *keys, size_t b, size_t e, unsigned ndig,
                                    const unsigned *shift, const unsigned *mask, unsigned bins,

@@ -204,9 +204,10 @@ static void one(const ktype *t, uint64_t n, int d, int desc, int pairs, unsigned
     zesort_status st = zs_cpu_sort_with(out, vals, n, t->bytes, flags, lo, hi, cfg);
     char what[160];
     snprintf(what, sizeof what,
-             "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u msd_first %d", t->name,
+             "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u msd from %llu", t->name,
              dist_names[d], (unsigned long long)n, desc ? "desc" : "asc", pairs ? "pairs" : "keys",
-             lo, hi, cfg->threads, cfg->create_limit, cfg->digit_bits, cfg->msd_first);
+             lo, hi, cfg->threads, cfg->create_limit, cfg->digit_bits,
+             (unsigned long long)cfg->msd_min_keys);
     ck_assert_msg(st == ZESORT_OK, "%s: status %d", what, (int)st);
     check_sorted(what, in, out, vals, t, n, desc, lo, hi);
     td_free(in), td_free(out), td_free(vals);
@@ -236,7 +237,7 @@ START_TEST(small_matrix)
                         /* both strategies: top digit first (buckets in
                          * cache) where the data allows, and LSD only */
                         for (int msd = 0; msd < 2; msd++) {
-                            cfg.msd_first = msd;
+                            cfg.msd_min_keys = msd ? 0 : UINT64_MAX;
                             one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
                         }
                     }
@@ -305,7 +306,7 @@ START_TEST(digit_widths)
             cfg.threads = 3;
             cfg.min_keys_per_thread = 0;
             cfg.digit_bits = bits;
-            cfg.msd_first = bits % 3 != 0;
+            cfg.msd_min_keys = bits % 3 != 0 ? 0 : UINT64_MAX;
             const unsigned w = types[ti].bytes * 8;
             one(&types[ti], 5003, D_UNIFORM, bits % 2, 1, 0, w, &cfg, bits);
             one(&types[ti], 5003, D_FEW, 0, 1, 2, w - 5, &cfg, bits);
@@ -322,6 +323,7 @@ START_TEST(fewer_threads_created)
         cfg.threads = 6;
         cfg.create_limit = limit;
         cfg.min_keys_per_thread = 0;
+        cfg.msd_min_keys = limit % 2 ? 0 : UINT64_MAX; /* both strategies */
         one(&types[0], 30011, D_UNIFORM, 0, 1, 0, 32, &cfg, limit);
         one(&types[5], 30011, D_SPECIAL, 1, 1, 0, 64, &cfg, limit);
     }
