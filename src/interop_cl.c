@@ -158,14 +158,10 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
         *bytes = 0;
         if (alignment)
             *alignment = sorter->align;
-        zs_plan plan;
-        st = build_plan(sorter, n, with_values, opts, &plan, NULL);
-        if (st == ZESORT_OK) {
-            uint64_t offsets[ZS_BUF_COUNT];
-            *bytes = zs_interop_temp_layout(&plan, sorter->align, offsets);
-            zs_plan_free(&plan);
+        st = zs_interop_temp_bytes(opts, n, with_values, sorter->flavor, sorter->align, bytes,
+                                   &sorter->err);
+        if (st == ZESORT_OK)
             zs_error_clear(&sorter->err);
-        }
     }
     pthread_mutex_unlock(&sorter->lock);
     return st;

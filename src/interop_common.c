@@ -37,6 +37,20 @@ uint64_t zs_interop_temp_layout(const zs_plan *plan, uint64_t align,
     return total;
 }
 
+zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int pairs,
+                                    zs_flavor flavor, uint64_t align, uint64_t *bytes,
+                                    zs_error *err)
+{
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, n, pairs, flavor, &plan, NULL, err);
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = zs_interop_temp_layout(&plan, align, offsets);
+    zs_plan_free(&plan);
+    return ZESORT_OK;
+}
+
 /* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
  * every kind of step the algorithm makes). AUTO never records the host scan,
  * so for AUTO a host-scan option skips the CM algorithms instead of failing. */

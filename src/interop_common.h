@@ -25,6 +25,12 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, int pairs,
 uint64_t zs_interop_temp_layout(const zs_plan *plan, uint64_t align,
                                 uint64_t offsets[ZS_BUF_COUNT]);
 
+/* The bytes of temp memory a sort of n keys with these options needs (its
+ * plan's layout with `align`), in *bytes. */
+zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int pairs,
+                                    zs_flavor flavor, uint64_t align, uint64_t *bytes,
+                                    zs_error *err);
+
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and
  * with_values needs (what zesort_*_prepare promise). */

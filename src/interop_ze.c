@@ -106,14 +106,10 @@ static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int
         *bytes = 0;
         if (alignment)
             *alignment = TEMP_MIN_ALIGN;
-        zs_plan plan;
-        st = build_plan(sorter, n, with_values, opts, &plan, NULL);
-        if (st == ZESORT_OK) {
-            uint64_t offsets[ZS_BUF_COUNT];
-            *bytes = zs_interop_temp_layout(&plan, TEMP_ALIGN, offsets);
-            zs_plan_free(&plan);
+        st = zs_interop_temp_bytes(opts, n, with_values, zs_ze_flavor(&sorter->kernels), TEMP_ALIGN, bytes,
+                                   &sorter->err);
+        if (st == ZESORT_OK)
             zs_error_clear(&sorter->err);
-        }
     }
     pthread_mutex_unlock(&sorter->lock);
     return st;
