@@ -106,8 +106,8 @@ static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int
         *bytes = 0;
         if (alignment)
             *alignment = TEMP_MIN_ALIGN;
-        st = zs_interop_temp_bytes(opts, n, with_values, zs_ze_flavor(&sorter->kernels), TEMP_ALIGN, bytes,
-                                   &sorter->err);
+        st = zs_interop_temp_bytes(opts, n, with_values, zs_ze_flavor(&sorter->kernels),
+                                   TEMP_ALIGN, bytes, &sorter->err);
         if (st == ZESORT_OK)
             zs_error_clear(&sorter->err);
     }
