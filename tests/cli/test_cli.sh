@@ -15,15 +15,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-cli-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL - $1"
-    [ -s "$T/err" ] && sed 's/^/       stderr: /' "$T/err" | head -5
-    return 0
-}
+# shellcheck source=report.sh
+source "$HERE/report.sh"
 
 # Environment for zesort (set for the level-zero backend only).
 ZENV=()
@@ -480,5 +473,4 @@ for type in u64 i64 f64; do
 done
 expect "sort: --bits 0:40 on f32" 2 sort keys.bin out.bin --type f32 --bits 0:40
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report_summary

@@ -22,16 +22,8 @@ cleanup() {
 trap cleanup EXIT
 cd "$T" || exit 1
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL - $1"
-    [ -s "$T/err" ] && sed 's/^/       stderr: /' "$T/err" | head -5
-    return 0
-}
-skip() { echo "# skipped: $1"; }
+# shellcheck source=report.sh
+source "$HERE/report.sh"
 # check COND-EXIT-STATUS NAME: ok or bad by the status of the last command.
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
 
@@ -374,5 +366,4 @@ check $? "bench --algo with too many entries: the error names the limit of 32"
 no_temp_files . && no_temp_files pair && no_temp_files links/l && no_temp_files links/t
 check $? "no temporary files left anywhere"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report_summary
