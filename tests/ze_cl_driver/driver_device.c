@@ -1,6 +1,8 @@
 /* ze_cl_driver: initialisation, driver, device and context queries. */
 #include "zecl_internal.h"
 
+#include <CL/cl_ext.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,8 +111,36 @@ static uint64_t fnv1a(const char *s, uint64_t h)
     return h;
 }
 
+/* Whether the device takes SPIR-V through clCreateProgramWithIL: it names
+   SPIR-V in CL_DEVICE_IL_VERSION (OpenCL 2.1+ or cl_khr_il_program; PoCL 6
+   says "SPIR-V_1.2 SPIR-V_1.1 SPIR-V_1.0", PoCL 3.1 fails the query). */
+static int takes_spirv_il(cl_device_id id)
+{
+    char il[512] = "";
+    return clGetDeviceInfo(id, CL_DEVICE_IL_VERSION, sizeof il - 1, il, NULL) == CL_SUCCESS &&
+           strstr(il, "SPIR-V") != NULL;
+}
+
+/* The Intel sub-group sizes of the device (cl_intel_subgroups), at most the
+   ZE_SUBGROUPSIZE_COUNT first of CL_DEVICE_SUB_GROUP_SIZES_INTEL (PoCL 6
+   lists 1, 2, 4, ..., 512 in ascending order: 32 is among the first 8).
+   Without the extension there are none, so the library runs its portable
+   kernels; with them it runs its sg kernels. */
+static void describe_sub_groups(cl_device_id id, const char *exts, struct _ze_device_handle_t *d)
+{
+    size_t sizes[64], bytes = 0;
+    d->num_sg_sizes = 0;
+    if (!has_extension(exts, "cl_intel_subgroups") ||
+        clGetDeviceInfo(id, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes) != CL_SUCCESS)
+        return;
+    for (size_t i = 0; i < bytes / sizeof sizes[0] && d->num_sg_sizes < ZE_SUBGROUPSIZE_COUNT; i++)
+        d->sg_sizes[d->num_sg_sizes++] = (uint32_t)sizes[i];
+}
+
 /* A device is usable when it has fine-grained SVM buffers (all Level Zero
-   memory is SVM here) and accepts SPIR 1.2 bitcode (cl_khr_spir). */
+   memory is SVM here) and takes SPIR-V, either as IL (PoCL 6) or as SPIR 1.2
+   bitcode that llvm-spirv makes from it (cl_khr_spir, PoCL 3.1). PoCL 6 has
+   no cl_khr_spir any more: requiring it left the driver with no device. */
 static int describe_device(cl_device_id id, struct _ze_device_handle_t *d)
 {
     cl_device_svm_capabilities svm = 0;
@@ -118,8 +148,10 @@ static int describe_device(cl_device_id id, struct _ze_device_handle_t *d)
     if (clGetDeviceInfo(id, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) != CL_SUCCESS ||
         !(svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
         return 0;
-    if (clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, sizeof exts - 1, exts, NULL) != CL_SUCCESS ||
-        !has_extension(exts, "cl_khr_spir"))
+    if (clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, sizeof exts - 1, exts, NULL) != CL_SUCCESS)
+        return 0;
+    int il = takes_spirv_il(id);
+    if (!il && !has_extension(exts, "cl_khr_spir"))
         return 0;
     memset(d, 0, sizeof *d);
     d->cl = id;
@@ -141,6 +173,8 @@ static int describe_device(cl_device_id id, struct _ze_device_handle_t *d)
     d->has_fp16 = has_extension(exts, "cl_khr_fp16");
     d->has_fp64 = has_extension(exts, "cl_khr_fp64");
     d->has_int64_atomics = has_extension(exts, "cl_khr_int64_base_atomics");
+    d->has_il_spirv = il;
+    describe_sub_groups(id, exts, d);
     if (d->simd_width == 0)
         d->simd_width = 1;
     uint64_t h1 = fnv1a(clname, 0xcbf29ce484222325ull), h2 = fnv1a("ze_cl_driver", h1);
@@ -195,7 +229,7 @@ static void init_once(void)
         g.num_devices = nu;
     }
     if (g.num_devices == 0) {
-        zecl_fail(g.init_result, "no OpenCL device with fine-grained SVM and cl_khr_spir");
+        zecl_fail(g.init_result, "no OpenCL device with fine-grained SVM and SPIR-V IL or cl_khr_spir");
         return;
     }
     g.init_result = ZE_RESULT_SUCCESS;
@@ -323,9 +357,11 @@ ze_result_t ZE_APICALL zecl_zeDeviceGetComputeProperties(ze_device_handle_t d,
     p->maxGroupCountY = UINT32_MAX;
     p->maxGroupCountZ = UINT32_MAX;
     p->maxSharedLocalMemory = (uint32_t)d->local_mem;
-    /* No sub-group support is reported, so callers pick portable kernels. */
-    p->numSubGroupSizes = 0;
+    /* The OpenCL device's Intel sub-group sizes (none on PoCL 3.1, so the
+       library runs its portable kernels; 1..128 on PoCL 6: its sg kernels). */
     memset(p->subGroupSizes, 0, sizeof p->subGroupSizes);
+    p->numSubGroupSizes = d->num_sg_sizes;
+    memcpy(p->subGroupSizes, d->sg_sizes, d->num_sg_sizes * sizeof d->sg_sizes[0]);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -346,7 +382,10 @@ static ze_device_fp_flags_t fp_flags(cl_device_fp_config c)
 ze_result_t ZE_APICALL zecl_zeDeviceGetModuleProperties(ze_device_handle_t d,
                                                         ze_device_module_properties_t *p)
 {
-    /* llvm-spirv-15 reads SPIR-V up to 1.4, what ocloc -spv_only emits. */
+    /* SPIR-V 1.4 is what ocloc -spv_only emits: llvm-spirv-15 reads it, and
+       PoCL 6 builds it through clCreateProgramWithIL although its
+       CL_DEVICE_IL_VERSION names 1.0-1.2 only (checked with the library's
+       and the tests' modules). */
     p->spirvVersionSupported = ZE_MAKE_VERSION(1, 4);
     p->flags = 0;
     if (d->has_fp16) p->flags |= ZE_DEVICE_MODULE_FLAG_FP16;

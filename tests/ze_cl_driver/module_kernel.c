@@ -1,6 +1,8 @@
 /* ze_cl_driver: modules (SPIR-V -> OpenCL programs), kernels, arguments. */
 #include "zecl_internal.h"
 
+#include <CL/cl_ext.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +23,19 @@ static void set_log(ze_module_build_log_handle_t *phBuildLog, const char *text)
         *phBuildLog = make_log(text);
 }
 
-/* Build options: PoCL's SPIR options, OpenCL arg info (to know which
-   arguments are pointers), then the caller's flags minus Intel-only
-   tuning options (-ze-*, -cl-intel-*), which PoCL would refuse and which
-   do not change results. */
-static char *build_options(const char *user)
+/* Build options: for bitcode, PoCL's SPIR options; OpenCL arg info (to know
+   which arguments are pointers); then the caller's flags minus Intel-only
+   tuning options (-ze-*, -cl-intel-*), which PoCL would refuse and which do
+   not change results. An IL program needs no -cl-std: the OpenCL C version
+   only matters when compiling source (ocloc took -cl-std when it made the
+   SPIR-V); the SPIR-V's capabilities say what it uses. */
+static char *build_options(const char *user, int il)
 {
     size_t n = strlen(user ? user : "");
     char *opts = malloc(n + 64);
     if (!opts)
         return NULL;
-    strcpy(opts, "-x spir -spir-std=1.2 -cl-kernel-arg-info");
+    strcpy(opts, il ? "-cl-kernel-arg-info" : "-x spir -spir-std=1.2 -cl-kernel-arg-info");
     if (!user)
         return opts;
     char *copy = zecl_strdup(user);
@@ -47,6 +51,33 @@ static char *build_options(const char *user)
     }
     free(copy);
     return opts;
+}
+
+/* The OpenCL program (not built yet) of a SPIR-V module: the SPIR-V itself
+   where the device takes SPIR-V IL (PoCL 6), else the SPIR 1.2 bitcode that
+   llvm-spirv makes of it (PoCL 3.1). NULL with a message in *log on failure. */
+static cl_program create_program(ze_device_handle_t dev, const void *spirv, size_t size, char **log)
+{
+    cl_int err, status = CL_SUCCESS;
+    cl_program program;
+    *log = NULL;
+    if (dev->has_il_spirv) {
+        program = clCreateProgramWithIL(g.context, spirv, size, &err);
+        if (!program)
+            *log = zecl_asprintf("ze_cl_driver: clCreateProgramWithIL failed (%d)", err);
+        return program;
+    }
+    unsigned char *bc = NULL;
+    size_t bc_size = 0;
+    if (!zecl_spirv_to_bitcode(spirv, size, &bc, &bc_size, log))
+        return NULL;
+    const unsigned char *bin = bc;
+    program = clCreateProgramWithBinary(g.context, 1, &dev->cl, &bc_size, &bin, &status, &err);
+    free(bc);
+    if (!program)
+        *log = zecl_asprintf("ze_cl_driver: clCreateProgramWithBinary failed (%d, binary status %d)",
+                             err, status);
+    return program;
 }
 
 static ze_result_t load_kernel_names(ze_module_handle_t m)
@@ -94,10 +125,9 @@ ze_result_t ZE_APICALL zecl_zeModuleCreate(ze_context_handle_t hContext, ze_devi
         return zecl_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "zeModuleCreate: specialization constants");
     }
 
-    unsigned char *bc = NULL;
-    size_t bc_size = 0;
     char *log = NULL;
-    if (!zecl_spirv_to_bitcode(desc->pInputModule, desc->inputSize, &bc, &bc_size, &log)) {
+    cl_program program = create_program(hDevice, desc->pInputModule, desc->inputSize, &log);
+    if (!program) {
         set_log(phBuildLog, log);
         zecl_fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "zeModuleCreate: %s", log ? log : "");
         free(log);
@@ -105,29 +135,16 @@ ze_result_t ZE_APICALL zecl_zeModuleCreate(ze_context_handle_t hContext, ze_devi
     }
 
     ze_module_handle_t m = calloc(1, sizeof *m);
-    char *opts = build_options(desc->pBuildFlags);
+    char *opts = build_options(desc->pBuildFlags, hDevice->has_il_spirv);
     if (!m || !opts) {
         free(m);
         free(opts);
-        free(bc);
+        clReleaseProgram(program);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     m->device = hDevice;
-    cl_int err, status;
-    const unsigned char *bin = bc;
-    m->program = clCreateProgramWithBinary(g.context, 1, &hDevice->cl, &bc_size, &bin, &status, &err);
-    free(bc);
-    if (!m->program) {
-        char *msg = zecl_asprintf("ze_cl_driver: clCreateProgramWithBinary failed (%d, binary status %d)",
-                                  err, status);
-        set_log(phBuildLog, msg);
-        zecl_fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "%s", msg ? msg : "");
-        free(msg);
-        free(opts);
-        free(m);
-        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
-    }
-    err = clBuildProgram(m->program, 1, &hDevice->cl, opts, NULL, NULL);
+    m->program = program;
+    cl_int err = clBuildProgram(m->program, 1, &hDevice->cl, opts, NULL, NULL);
     size_t log_size = 0;
     clGetProgramBuildInfo(m->program, hDevice->cl, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size);
     char *cl_log = calloc(log_size + 1, 1);
@@ -432,6 +449,24 @@ ze_result_t ZE_APICALL zecl_zeKernelSuggestGroupSize(ze_kernel_handle_t k, uint3
     return ZE_RESULT_SUCCESS;
 }
 
+/* Sub-group facts of a kernel: none on a device without sub-groups; else
+   the size it requires (intel_reqd_sub_group_size), which is also its
+   largest, or the device's largest size. */
+static void kernel_sub_groups(ze_kernel_handle_t k, ze_kernel_properties_t *p)
+{
+    const struct _ze_device_handle_t *d = k->module->device;
+    size_t required = 0;
+    p->requiredSubgroupSize = p->maxSubgroupSize = p->maxNumSubgroups = 0;
+    if (d->num_sg_sizes == 0)
+        return;
+    if (clGetKernelSubGroupInfo(k->cl, d->cl, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL,
+                                sizeof required, &required, NULL) != CL_SUCCESS)
+        required = 0;
+    p->requiredSubgroupSize = (uint32_t)required;
+    p->maxSubgroupSize = required ? (uint32_t)required : d->sg_sizes[d->num_sg_sizes - 1];
+    p->maxNumSubgroups = (uint32_t)((k->max_group_size + p->maxSubgroupSize - 1) / p->maxSubgroupSize);
+}
+
 ze_result_t ZE_APICALL zecl_zeKernelGetProperties(ze_kernel_handle_t k, ze_kernel_properties_t *p)
 {
     cl_device_id dev = k->module->device->cl;
@@ -443,9 +478,7 @@ ze_result_t ZE_APICALL zecl_zeKernelGetProperties(ze_kernel_handle_t k, ze_kerne
     p->requiredGroupSizeY = (uint32_t)k->required_size[1];
     p->requiredGroupSizeZ = (uint32_t)k->required_size[2];
     p->requiredNumSubGroups = 0;
-    p->requiredSubgroupSize = 0;
-    p->maxSubgroupSize = 0; /* no sub-group support is reported */
-    p->maxNumSubgroups = 0;
+    kernel_sub_groups(k, p);
     p->localMemSize = (uint32_t)local;
     p->privateMemSize = (uint32_t)priv;
     p->spillMemSize = 0;

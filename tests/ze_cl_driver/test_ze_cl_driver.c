@@ -3,6 +3,9 @@
  * ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1).
  * Every test runs in its own process (Check's fork mode) and starts from
  * zeInit. The kernels are test_kernels.cl, compiled to SPIR-V by ocloc. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <check.h>
 #include <level_zero/ze_api.h>
 #include <stdio.h>
@@ -159,6 +162,42 @@ static void check_scan(const uint32_t *in, const uint32_t *out, size_t n, uint32
     }
 }
 
+/* The sub-group sizes the driver must report for the OpenCL device named
+   cl_name, read from OpenCL directly: the first ZE_SUBGROUPSIZE_COUNT of
+   CL_DEVICE_SUB_GROUP_SIZES_INTEL with cl_intel_subgroups (PoCL 6: 1..128),
+   none without (PoCL 3.1). */
+static uint32_t cl_sub_group_sizes(const char *cl_name, uint32_t *sizes)
+{
+    cl_platform_id platforms[16];
+    cl_uint np = 0;
+    ck_assert_int_eq(clGetPlatformIDs(16, platforms, &np), CL_SUCCESS);
+    for (cl_uint p = 0; p < np && p < 16; p++) {
+        cl_device_id ids[16];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, ids, &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint i = 0; i < nd && i < 16; i++) {
+            char name[256] = "", exts[8192] = " "; /* " ext1 ext2 ... ": whole names match */
+            size_t cl_sizes[64], bytes = 0;
+            clGetDeviceInfo(ids[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            if (strcmp(name, cl_name) != 0)
+                continue;
+            clGetDeviceInfo(ids[i], CL_DEVICE_EXTENSIONS, sizeof exts - 3, exts + 1, NULL);
+            strcat(exts, " ");
+            if (!strstr(exts, " cl_intel_subgroups ") ||
+                clGetDeviceInfo(ids[i], CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof cl_sizes, cl_sizes,
+                                &bytes) != CL_SUCCESS)
+                return 0;
+            uint32_t n = 0;
+            for (size_t k = 0; k < bytes / sizeof cl_sizes[0] && n < ZE_SUBGROUPSIZE_COUNT; k++)
+                sizes[n++] = (uint32_t)cl_sizes[k];
+            return n;
+        }
+    }
+    ck_abort_msg("no OpenCL device named \"%s\"", cl_name);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ tests */
 
 START_TEST(device_properties)
@@ -180,7 +219,11 @@ START_TEST(device_properties)
 
     ze_device_compute_properties_t cp = {.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
     ZE_OK(zeDeviceGetComputeProperties(dev, &cp));
-    ck_assert_uint_eq(cp.numSubGroupSizes, 0);
+    uint32_t want[ZE_SUBGROUPSIZE_COUNT];
+    uint32_t nwant = cl_sub_group_sizes(p.name + 14, want); /* what the OpenCL device has */
+    ck_assert_uint_eq(cp.numSubGroupSizes, nwant);
+    for (uint32_t i = 0; i < nwant; i++)
+        ck_assert_uint_eq(cp.subGroupSizes[i], want[i]);
     ck_assert_uint_ge(cp.maxTotalGroupSize, 256);
     ck_assert_uint_ge(cp.maxSharedLocalMemory, 32768);
 

@@ -43,6 +43,14 @@ struct _ze_device_handle_t {
     int has_fp16, has_fp64, has_int64_atomics;
     cl_device_fp_config fp32_config, fp64_config;
     uint8_t uuid[ZE_MAX_DEVICE_UUID_SIZE];
+    /* How modules are built: SPIR-V through clCreateProgramWithIL when the
+       device takes SPIR-V IL (PoCL 6), else SPIR 1.2 bitcode made by
+       llvm-spirv (cl_khr_spir, PoCL 3.1). */
+    int has_il_spirv;
+    /* Intel sub-group sizes (cl_intel_subgroups), the first
+       ZE_SUBGROUPSIZE_COUNT of CL_DEVICE_SUB_GROUP_SIZES_INTEL; none without. */
+    uint32_t num_sg_sizes;
+    uint32_t sg_sizes[ZE_SUBGROUPSIZE_COUNT];
 };
 
 struct _ze_context_handle_t {
