@@ -32,11 +32,15 @@ for _pairs in (0, 1):
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", "_PAIRS" if _pairs else ""),
                          "onesweep.cl", "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
-# (enum, defines, embedded as SPIR-V and native binaries). The serial flavor is
-# built from source only: it is for CPU OpenCL devices (PoCL), which take source.
-FLAVORS = [("ZS_FLAVOR_SG", "-DZS_FLAVOR_SG=1 -cl-std=CL2.0", True),
-           ("ZS_FLAVOR_PORTABLE", "-DZS_FLAVOR_SG=0 -cl-std=CL1.2", True),
-           ("ZS_FLAVOR_SERIAL", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1 -cl-std=CL1.2", False)]
+# (enum, defines, OpenCL C version for ocloc, embedded as SPIR-V and native
+# binaries). The serial flavor is built from source only: it is for CPU OpenCL
+# devices (PoCL), which take source. The version is not part of the run-time
+# options (zs_program_options): an OpenCL device that builds the sg source
+# may need another one (PoCL 6 takes CL3.0 with sub-groups, not CL2.0), so the
+# OpenCL backend asks zs_flavor_cl_std (kernel_select.c) for the device's.
+FLAVORS = [("ZS_FLAVOR_SG", "-DZS_FLAVOR_SG=1", "-cl-std=CL2.0", True),
+           ("ZS_FLAVOR_PORTABLE", "-DZS_FLAVOR_SG=0", "-cl-std=CL1.2", True),
+           ("ZS_FLAVOR_SERIAL", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1", "-cl-std=CL1.2", False)]
 
 
 def inline_includes(path, seen=None):
@@ -99,10 +103,11 @@ def main():
     jobs = []  # (program enum, flavor enum, target, src, device, options, spv_only)
     for prog, src, defines in PROGRAMS:
         src_path = os.path.join(args.srcdir, src)
-        for flavor, flavor_defines, embedded in FLAVORS:
+        for flavor, flavor_defines, cl_std, embedded in FLAVORS:
             if not embedded:
                 continue
-            opts = "-I%s %s %s %s" % (args.srcdir, defines, flavor_defines, args.defines)
+            opts = "-I%s %s %s %s %s" % (args.srcdir, defines, flavor_defines, cl_std,
+                                         args.defines)
             jobs.append((prog, flavor, "spirv", src_path, "skl", opts, True))
             if flavor == "ZS_FLAVOR_SG":
                 for t in targets:
@@ -142,7 +147,7 @@ def main():
 
     out.append("\nconst char *zs_program_options(zs_program program, zs_flavor flavor)\n{")
     for prog, _src, defines in PROGRAMS:
-        for flavor, flavor_defines, _embedded in FLAVORS:
+        for flavor, flavor_defines, _cl_std, _embedded in FLAVORS:
             out.append('    if (program == %s && flavor == %s) return "%s";'
                        % (prog, flavor, " ".join(x for x in (defines, flavor_defines,
                                                              args.defines) if x)))

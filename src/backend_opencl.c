@@ -7,9 +7,10 @@
  * is built in the flavor kernel_select.c picks for the device (sg, serial on
  * CPU devices, portable on the others; ZESORT_FLAVOR overrides it).
  */
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 300 /* 3.0 queries (OpenCL C features); 1.2 calls only */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <pthread.h>
 #include <stdio.h>
@@ -170,6 +171,32 @@ static int try_native(cl_context context, cl_device_id device, zs_flavor flavor,
     return 0;
 }
 
+/* 1 when the device's OpenCL C has the 3.0 feature __opencl_c_subgroups (an
+ * OpenCL 3.0 device: the query fails on older ones). */
+static int has_cl3_subgroups(cl_device_id device)
+{
+    cl_name_version features[256];
+    size_t bytes = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features,
+                        &bytes) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < bytes / sizeof features[0]; ++i)
+        if (strcmp(features[i].name, "__opencl_c_subgroups") == 0)
+            return 1;
+    return 0;
+}
+
+/* The OpenCL C version a program's source is built with: 1.2 for portable and
+ * serial; for sg, whichever version gives sub-groups on this device: 3.0 with
+ * __opencl_c_subgroups (PoCL 6 reports OpenCL C 1.2 plus that feature and
+ * refuses CL2.0), else 2.0 (Intel's compilers, as ocloc builds it). */
+static const char *source_language(cl_device_id device, zs_flavor flavor)
+{
+    if (flavor != ZS_FLAVOR_SG)
+        return "-cl-std=CL1.2";
+    return has_cl3_subgroups(device) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
+}
+
 zesort_status zs_cl_build_program(cl_context context, cl_device_id device, zs_flavor flavor,
                                   zs_program prog, cl_program *slot, zs_error *e, cl_int *cl_err)
 {
@@ -190,8 +217,8 @@ zesort_status zs_cl_build_program(cl_context context, cl_device_id device, zs_fl
     }
     char options[512];
     const char *test_defines = zs_test_opencl_defines();
-    snprintf(options, sizeof options, "%s %s", zs_program_options(prog, flavor),
-             test_defines ? test_defines : "");
+    snprintf(options, sizeof options, "%s %s %s", zs_program_options(prog, flavor),
+             source_language(device, flavor), test_defines ? test_defines : "");
     err = clBuildProgram(p, 1, &device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[512] = "";
@@ -299,17 +326,32 @@ static const zs_device_ops opencl_ops = {
     .memory = ocl_memory,
 };
 
-int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
+/* Intel sub-groups of 32, whoever made the device (every Intel GPU; PoCL 6 on
+ * the CPU): cl_intel_subgroups, and 32 among CL_DEVICE_SUB_GROUP_SIZES_INTEL
+ * (cl_intel_required_subgroup_size, which intel_reqd_sub_group_size(32) needs). */
+static int has_intel_sg32(cl_device_id dev)
 {
     char ext[8192] = "";
-    cl_uint vendor = 0;
-    cl_device_type type = 0;
-    clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
-    const int intel_gpu = vendor == 0x8086 && (type & CL_DEVICE_TYPE_GPU);
+    if (!strstr(ext, "cl_intel_subgroups"))
+        return 0;
+    size_t sizes[64];
+    size_t bytes = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes) !=
+        CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < bytes / sizeof sizes[0]; ++i)
+        if (sizes[i] == 32)
+            return 1;
+    return 0;
+}
+
+int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
+{
+    cl_device_type type = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     const zs_device_facts facts = {.api = ZS_API_OPENCL,
-                                   .has_sg32 = intel_gpu && strstr(ext, "cl_intel_subgroups"),
+                                   .has_sg32 = has_intel_sg32(dev),
                                    .is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0};
     return zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), out, msg, msg_len);
 }

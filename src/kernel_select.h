@@ -14,10 +14,14 @@
  *             whole chunk or tile; built from source only
  *
  * Choice:
- *   OpenCL      Intel GPU with cl_intel_subgroups: sg (native binaries, else
- *               the source); CPU device: serial; any other device: portable.
+ *   OpenCL      CPU device: serial (measured fastest there, whatever it
+ *               offers); a device with Intel sub-groups of 32
+ *               (cl_intel_subgroups and 32 in CL_DEVICE_SUB_GROUP_SIZES_INTEL,
+ *               whoever made it): sg (native binaries, else the source, built
+ *               as OpenCL C 3.0 with sub-groups or 2.0); any other: portable.
  *               ZESORT_FLAVOR=sg|portable|serial ("cpu" is accepted as an old
- *               name of serial) overrides it.
+ *               name of serial) overrides it; sg only where the device has
+ *               sub-groups of 32 (PoCL 6 on the CPU has).
  *   Level Zero  sg when the device has sub-groups of 32, else portable:
  *               native binaries first, then the SPIR-V of that flavor, then
  *               (sg only) the portable SPIR-V. No serial flavor: the Level
@@ -41,8 +45,8 @@ int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len)
 typedef enum zs_device_api { ZS_API_OPENCL, ZS_API_LEVEL_ZERO } zs_device_api;
 typedef struct zs_device_facts {
     zs_device_api api;
-    int has_sg32;  /* runs the sg flavor: OpenCL: an Intel GPU with cl_intel_subgroups;
-                      Level Zero: sub-groups of 32 */
+    int has_sg32;  /* runs the sg flavor: OpenCL: cl_intel_subgroups with sub-group
+                      size 32; Level Zero: sub-groups of 32 */
     int is_cpu;    /* a CPU device (OpenCL) */
 } zs_device_facts;
 

@@ -3,7 +3,8 @@
  * it can go wrong: many more tiles than the device runs at once, and the
  * look-back fallback (a tile recounting a predecessor that published nothing).
  *
- *   test_onesweep FLAVOR      FLAVOR: serial | portable (set as ZESORT_FLAVOR)
+ *   test_onesweep FLAVOR      FLAVOR: serial | portable | sg (set as ZESORT_FLAVOR;
+ *                             sg needs Intel sub-groups: PoCL 6, tests/debian13)
  *
  * Cases, on the OpenCL backend (PoCL runs 2 work-groups at once here):
  *   many_tiles     64 tiles + 5 keys, and 96 tiles + 1 key, in several
@@ -27,6 +28,7 @@
 #include "test_hooks.h"
 #include "zesort.h"
 
+static const char *g_flavor;
 static int g_serial; /* serial flavor: tiles of ZS_OS_SERIAL_TILE keys */
 static zesort_context *g_ctx;
 
@@ -35,7 +37,7 @@ static uint64_t tile_keys(void) { return zs_os_tile(0, 0, g_serial); }
 static void open_context(void)
 {
     ck_assert_int_eq(zesort_create(ZESORT_BACKEND_OPENCL, &g_ctx), ZESORT_OK);
-    ck_assert_str_eq(zesort_context_flavor(g_ctx), g_serial ? "serial" : "portable");
+    ck_assert_str_eq(zesort_context_flavor(g_ctx), g_flavor);
 }
 
 static void close_context(void)
@@ -120,12 +122,14 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 || (strcmp(argv[1], "serial") != 0 && strcmp(argv[1], "portable") != 0)) {
-        fprintf(stderr, "usage: test_onesweep serial|portable\n");
+    if (argc != 2 || (strcmp(argv[1], "serial") != 0 && strcmp(argv[1], "portable") != 0 &&
+                      strcmp(argv[1], "sg") != 0)) {
+        fprintf(stderr, "usage: test_onesweep serial|portable|sg\n");
         return 2;
     }
     if (td_skip_opencl())
         return TD_SKIP_EXIT;
+    g_flavor = argv[1];
     g_serial = strcmp(argv[1], "serial") == 0;
     setenv("ZESORT_FLAVOR", argv[1], 1);
 
