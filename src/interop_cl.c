@@ -20,6 +20,7 @@
 #include "device_backend.h"
 #include "error.h"
 #include "interop_common.h"
+#include "test_hooks.h"
 #include "opencl_common.h"
 #include "plan.h"
 
@@ -414,11 +415,13 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
     for (int b = 0; b < ZS_BUF_COUNT; b++)
         if (b != ZS_BUF_KEYS && b != ZS_BUF_VALUES && buffers[b])
             clReleaseMemObject(buffers[b]);
-    zs_plan_free(&plan);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
         zs_error_clear(&s->err);
+        if (plan.nsteps > 0)
+            zs_test_note_sort("opencl-interop", s->flavor);
     }
+    zs_plan_free(&plan);
     return st;
 }
 

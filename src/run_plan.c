@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "test_hooks.h"
+
 double zs_now_ms(void)
 {
     struct timespec ts;
@@ -127,6 +129,8 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t
     }
     free(result);
     release_all(run);
+    if (st == ZESORT_OK && plan->nsteps > 0)
+        zs_test_note_sort(run->ops->name, run->ops->flavor(run->dev));
     if (st == ZESORT_OK && device_ms)
         *device_ms = ms;
     return st;

@@ -1,13 +1,18 @@
 /*
  * test_hooks.c — exists for tests only: entry points the unit tests use to
  * look inside the library (declared in test_hooks.h, not installed, not
- * exported by the shared library). Nothing in the sort path calls them; the
- * OpenCL backend only reads the extra build options a test set.
+ * exported by the shared library). The sort path only counts builds, notes
+ * each sort for ZESORT_TEST_SORT_LOG, and (OpenCL backend) reads the extra
+ * build options a test set.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "context.h"
+#include "kernel_select.h"
 #include "run_plan.h"
 #include "test_hooks.h"
 
@@ -20,6 +25,20 @@ static _Atomic unsigned long g_builds;
 void zs_test_count_build(void) { g_builds++; }
 
 unsigned long zs_test_builds(void) { return g_builds; }
+
+void zs_test_note_sort(const char *api, zs_flavor flavor)
+{
+    const char *path = getenv("ZESORT_TEST_SORT_LOG");
+    if (!path || !*path)
+        return;
+    char line[64];
+    int len = snprintf(line, sizeof line, "%s %s\n", api, zs_flavor_name(flavor));
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    if (write(fd, line, (size_t)len) != len) { /* a test log: nothing to report to */ }
+    close(fd);
+}
 
 void zs_opencl_test_defines(const char *defines) { g_test_defines = defines; }
 

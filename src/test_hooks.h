@@ -8,6 +8,7 @@
 #ifndef ZESORT_TEST_HOOKS_H
 #define ZESORT_TEST_HOOKS_H
 
+#include "kernel_blobs.h"
 #include "zesort.h"
 
 /* One CM pass over `keys` (n u32 keys, host memory) with digit width
@@ -34,5 +35,14 @@ const char *zs_test_opencl_defines(void);
  * builds nothing. Thread-safe. */
 void zs_test_count_build(void);
 unsigned long zs_test_builds(void);
+
+/* Every sort a device runs (the host runner: run_plan.c) or that is appended
+ * to a caller's list or queue (the interop APIs) is noted with its API
+ * ("opencl", "level-zero", "opencl-interop", "level-zero-interop") and kernel
+ * flavor: when the environment variable ZESORT_TEST_SORT_LOG names a file,
+ * one line "<api> <flavor>" is appended to it (O_APPEND: several processes
+ * may share the file). The Debian 13 stage counts its sg sorts this way
+ * (tests/debian13/run_stage.py). Nothing when the variable is unset. */
+void zs_test_note_sort(const char *api, zs_flavor flavor);
 
 #endif

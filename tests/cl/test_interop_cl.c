@@ -159,8 +159,11 @@ static void run_case(zesort_cl_sorter *s, cl_command_queue q, const sort_case *c
     unsigned char *got = malloc(c->n * kb), *kg = malloc(guard), *vg = malloc(guard),
                   *tg = malloc(guard);
     uint32_t *gv = malloc(c->n * 4u + 4);
-    CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, c->n * kb, got, 1, &ev[2], NULL));
-    CL_OK(clEnqueueReadBuffer(q, vals, CL_TRUE, 0, c->n * 4u, gv, 1, &ev[2], NULL));
+    /* A read of 0 bytes is CL_INVALID_VALUE (PoCL 6 enforces it). */
+    if (c->n > 0) {
+        CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, c->n * kb, got, 1, &ev[2], NULL));
+        CL_OK(clEnqueueReadBuffer(q, vals, CL_TRUE, 0, c->n * 4u, gv, 1, &ev[2], NULL));
+    }
     CL_OK(clEnqueueReadBuffer(q, keys, CL_TRUE, c->n * kb, guard, kg, 1, &ev[2], NULL));
     CL_OK(clEnqueueReadBuffer(q, vals, CL_TRUE, c->n * 4u, guard, vg, 1, &ev[2], NULL));
     CL_OK(clEnqueueReadBuffer(q, temp, CL_TRUE, (size_t)tb, guard, tg, 1, &ev[2], NULL));
