@@ -24,6 +24,7 @@
 #include "error.h"
 #include "interop_common.h"
 #include "plan.h"
+#include "test_hooks.h"
 #include "ze_common.h"
 #include "ze_recorder.h"
 
@@ -189,6 +190,59 @@ static zs_range address_range(const void *p, uint64_t bytes)
     return (zs_range){p ? &address_space : NULL, (uintptr_t)p, bytes};
 }
 
+/* Caller memory must be a Level Zero device or shared allocation of the
+ * sorter's context that holds [p, p + bytes): a GPU faults on anything else
+ * (malloc'd memory, a host allocation, another context's memory), long after
+ * the append returned. Nothing to check for a NULL pointer or 0 bytes. */
+static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, const void *p,
+                                         uint64_t bytes, const char *fn)
+{
+    if (!p || bytes == 0)
+        return ZESORT_OK;
+    ze_context_handle_t context = s->kernels.context;
+    ze_memory_allocation_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_result_t r = zeMemGetAllocProperties(context, p, &props, NULL);
+    if (r != ZE_RESULT_SUCCESS)
+        return zs_ze_fail(&s->err, "zeMemGetAllocProperties", r);
+    if (props.type != ZE_MEMORY_TYPE_DEVICE && props.type != ZE_MEMORY_TYPE_SHARED)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s (%p) is %s: it must be a Level Zero device or shared "
+                            "allocation of the sorter's context", fn, name, p,
+                            props.type == ZE_MEMORY_TYPE_HOST
+                                ? "a Level Zero host allocation"
+                                : "not a Level Zero allocation of the sorter's context");
+    void *base = NULL;
+    size_t size = 0;
+    r = zeMemGetAddressRange(context, p, &base, &size);
+    if (r != ZE_RESULT_SUCCESS)
+        return zs_ze_fail(&s->err, "zeMemGetAddressRange", r);
+    const uint64_t room = (uint64_t)((const char *)base + size - (const char *)p);
+    if (bytes > room)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s (%p) needs %llu bytes but its allocation ends %llu bytes "
+                            "after it", fn, name, p, (unsigned long long)bytes,
+                            (unsigned long long)room);
+    return ZESORT_OK;
+}
+
+/* Every caller buffer of a sort: keys, values, temp (the bytes the caller
+ * gave) and the device-side count. */
+static zesort_status check_caller_memory(zesort_ze_sorter *s, void *keys, uint64_t kbytes,
+                                         uint32_t *values, uint64_t vbytes, void *temp,
+                                         uint64_t temp_bytes, const uint32_t *n_devptr,
+                                         const char *fn)
+{
+    zesort_status st = check_device_memory(s, "keys", keys, kbytes, fn);
+    if (st == ZESORT_OK)
+        st = check_device_memory(s, "values", values, vbytes, fn);
+    if (st == ZESORT_OK)
+        st = check_device_memory(s, "temp", temp, temp_bytes, fn);
+    if (st == ZESORT_OK)
+        st = check_device_memory(s, "the count (n_devptr)", n_devptr, sizeof *n_devptr, fn);
+    return st;
+}
+
 /* The caller's events of a chained append: command i signals events[i] and
  * the next command waits on it; the last command signals the caller's
  * signal event instead. */
@@ -307,6 +361,11 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
         rec.first_wait = wait;
         st = check_chain(s, ch, fn);
     }
+    /* The first driver calls: every check without one is made already. */
+    if (st == ZESORT_OK && n > 0)
+        st = check_caller_memory(s, keys, plan.buffer_bytes[ZS_BUF_KEYS], values,
+                                 values ? 4 * n : 0, temp, need > 0 ? temp_bytes : 0, n_devptr,
+                                 fn);
     if (st == ZESORT_OK) {
         buffers[ZS_BUF_KEYS] = keys;
         buffers[ZS_BUF_VALUES] = values;
@@ -358,11 +417,13 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
      *    wait events waits for nothing else). */
     if (st == ZESORT_OK && (!ch || (ch->total == 0 && signal)))
         st = barrier(s, list, signal, ch ? nwait : 0, wait);
-    zs_plan_free(&plan);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
         zs_error_clear(&s->err);
+        if (plan.nsteps > 0)
+            zs_test_note_sort("level-zero-interop", zs_ze_flavor(&s->kernels));
     }
+    zs_plan_free(&plan);
     return st;
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "zesort.h"
+#include "zecl_hooks.h"
 #include "zesort_ze.h"
 
 enum { FAULT_COUNT = 0, FAULT_ANY = 1, FAULT_ALLOC = 2 };
@@ -44,15 +45,13 @@ static int failures, runs;
 /* The driver's injector, from the copy the loader loaded. */
 static int find_injector(void)
 {
-    const char *path = getenv("ZE_ENABLE_ALT_DRIVERS");
-    void *h = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-    if (!h)
+    zecl_hooks h;
+    if (zecl_hooks_find(&h) != 0)
         return -1;
-    *(void **)&fault_arm = dlsym(h, "zecl_test_fault_arm");
-    *(void **)&fault_count = dlsym(h, "zecl_test_fault_count");
-    *(void **)&fault_injected = dlsym(h, "zecl_test_fault_injected");
-    dlclose(h); /* the loader keeps it loaded */
-    return fault_arm && fault_count && fault_injected ? 0 : -1;
+    fault_arm = h.arm;
+    fault_count = h.count;
+    fault_injected = h.injected;
+    return 0;
 }
 
 static void make_input(void)

@@ -7,6 +7,11 @@
  *               keys, values and temp_bytes of temp stay untouched
  *   overlap     keys == temp, keys inside temp, values == keys, the count
  *               inside temp: INVALID_ARGUMENT, nothing appended
+ *   memory      keys, values, temp or the count in malloc'd memory, in a
+ *               Level Zero host allocation, in another context's memory, or
+ *               running past the end of their allocation: INVALID_ARGUMENT
+ *               naming the buffer, nothing appended, the caller's keys
+ *               unchanged; device and shared allocations accepted
  *   threads     3 threads, one shared sorter, each its own list, many sorts
  *   create      zesort_create(OPENCL) from 4 threads at once all succeed;
  *               AUTO from 4 threads never falls back to the C backend when
@@ -22,6 +27,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "zecl_hooks.h"
 #include "test_hooks.h"
 #include "zesort_ze.h"
 
@@ -265,6 +271,96 @@ static void test_overlap(zesort_ze_sorter *s, lane *l)
     printf("overlap: done\n");
 }
 
+/* ---- caller memory must be device or shared memory of the context ----- */
+
+static void *device_alloc(ze_context_handle_t context, size_t bytes)
+{
+    ze_device_mem_alloc_desc_t dd = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    void *p = NULL;
+    ZE_OK(zeMemAllocDevice(context, &dd, bytes, 64, device, &p));
+    return p;
+}
+
+/* One refused append: status, the buffer named, the reason, no command. */
+static void expect_refused(zesort_ze_sorter *s, lane *l, const char *what, void *keys,
+                           uint32_t *vals, void *temp, uint64_t tb, const uint32_t *count,
+                           uint32_t n, const char *name, const char *reason)
+{
+    zecl_hooks hooks;
+    if (zecl_hooks_find(&hooks) != 0) {
+        EXPECT(0, "%s", "the test driver's hooks are not loaded");
+        return;
+    }
+    hooks.arm(0, 0, 0); /* count every driver call from here */
+    zesort_status st =
+        count ? zesort_ze_append_sort_indirect(s, l->list, keys, vals, count, n, temp, tb, NULL,
+                                               NULL, 0, NULL)
+              : zesort_ze_append_sort(s, l->list, keys, vals, n, temp, tb, NULL, NULL, 0, NULL);
+    const char *msg = zesort_ze_last_error(s);
+    EXPECT(st == ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s", what, zesort_status_name(st));
+    EXPECT(strstr(msg, name) && strstr(msg, reason), "%s: %s", what, msg);
+    /* only the memory queries (two per buffer at most): nothing appended */
+    EXPECT(hooks.count(ZECL_COUNT_CALLS) <= 8, "%s: %llu driver calls", what,
+           (unsigned long long)hooks.count(ZECL_COUNT_CALLS));
+}
+
+static void test_memory(zesort_ze_sorter *s, lane *l)
+{
+    const uint32_t n = 1000;
+    uint64_t tb;
+    EXPECT(zesort_ze_temp_bytes(s, n, 1, NULL, &tb) == ZESORT_OK, "%s", zesort_ze_last_error(s));
+    void *keys = device_alloc(ctx, n * 4u), *temp = device_alloc(ctx, tb);
+    uint32_t *vals = shared_alloc(n * 4u), *count = shared_alloc(4);
+    uint32_t *heap = malloc(tb > n * 4u ? tb : n * 4u);
+    for (uint32_t i = 0; i < n; i++)
+        heap[i] = n - i;
+    void *host = NULL;
+    ze_host_mem_alloc_desc_t hd = {.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    ZE_OK(zeMemAllocHost(ctx, &hd, tb, 64, &host));
+    ze_context_handle_t other_ctx;
+    ze_context_desc_t cd = {.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    ZE_OK(zeContextCreate(driver, &cd, &other_ctx));
+    void *foreign = device_alloc(other_ctx, tb);
+    const char *unknown = "not a Level Zero allocation", *hosted = "host allocation";
+
+    expect_refused(s, l, "malloc keys", heap, NULL, temp, tb, NULL, n, "keys", unknown);
+    for (uint32_t i = 0; i < n; i++)
+        EXPECT(heap[i] == n - i, "malloc keys changed at %u", i);
+    expect_refused(s, l, "host keys", host, NULL, temp, tb, NULL, n, "keys", hosted);
+    expect_refused(s, l, "other context's keys", foreign, NULL, temp, tb, NULL, n, "keys",
+                   unknown);
+    expect_refused(s, l, "malloc values", keys, heap, temp, tb, NULL, n, "values", unknown);
+    expect_refused(s, l, "malloc temp", keys, vals, heap, tb, NULL, n, "temp", unknown);
+    expect_refused(s, l, "host temp", keys, NULL, host, tb, NULL, n, "temp", hosted);
+    expect_refused(s, l, "malloc count", keys, NULL, temp, tb, heap + n - 1, n, "count", unknown);
+    /* a device allocation, but the sort would run past its end */
+    expect_refused(s, l, "keys too short", (char *)keys + 4, NULL, temp, tb, NULL, n, "keys",
+                   "allocation ends");
+    expect_refused(s, l, "temp too short", keys, NULL, (char *)temp + 8, tb, NULL, n, "temp",
+                   "allocation ends");
+
+    /* device keys and temp, shared values and count: accepted, and sorted */
+    ZE_OK(zeCommandListAppendMemoryCopy(l->list, keys, heap, n * 4u, NULL, 0, NULL));
+    *count = n;
+    EXPECT(zesort_ze_append_sort_indirect(s, l->list, keys, vals, count, n, temp, tb, NULL, NULL,
+                                          0, NULL) == ZESORT_OK, "%s", zesort_ze_last_error(s));
+    uint32_t *out = malloc(n * 4u);
+    ZE_OK(zeCommandListAppendMemoryCopy(l->list, out, keys, n * 4u, NULL, 0, NULL));
+    lane_sync(l);
+    for (uint32_t i = 0; i < n; i++)
+        EXPECT(out[i] == i + 1, "sorted key %u is %u", i, out[i]);
+    free(out);
+    zeMemFree(other_ctx, foreign);
+    zeContextDestroy(other_ctx);
+    zeMemFree(ctx, host);
+    zeMemFree(ctx, keys);
+    zeMemFree(ctx, temp);
+    zeMemFree(ctx, vals);
+    zeMemFree(ctx, count);
+    free(heap);
+    printf("memory: done\n");
+}
+
 /* ---- one sorter, several threads ------------------------------------- */
 
 typedef struct worker {
@@ -494,6 +590,8 @@ int main(int argc, char **argv)
         test_clamp(s, &l);
     if (!only || !strcmp(only, "overlap"))
         test_overlap(s, &l);
+    if (!only || !strcmp(only, "memory"))
+        test_memory(s, &l);
     if (!only || !strcmp(only, "threads"))
         test_threads();
     if (!only || !strcmp(only, "create"))

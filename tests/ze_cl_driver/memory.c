@@ -44,8 +44,9 @@ static ze_result_t check_chain(const void *pNext, int *relaxed)
     return ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t allocate(ze_memory_type_t type, ze_device_handle_t device, size_t size,
-                            size_t alignment, int relaxed, void **pptr)
+static ze_result_t allocate(ze_context_handle_t context, ze_memory_type_t type,
+                            ze_device_handle_t device, size_t size, size_t alignment, int relaxed,
+                            void **pptr)
 {
     ze_result_t oom = type == ZE_MEMORY_TYPE_HOST ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
                                                   : ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -85,7 +86,7 @@ static ze_result_t allocate(ze_memory_type_t type, ze_device_handle_t device, si
     while (pos > 0 && g.allocs[pos - 1].ptr > ptr)
         pos--;
     memmove(&g.allocs[pos + 1], &g.allocs[pos], (g.num_allocs - pos) * sizeof *g.allocs);
-    g.allocs[pos] = (struct zecl_alloc){ptr, base, size, type, device, g.next_alloc_id++};
+    g.allocs[pos] = (struct zecl_alloc){ptr, base, size, type, device, context, g.next_alloc_id++};
     g.num_allocs++;
     pthread_mutex_unlock(&g.lock);
     *pptr = ptr;
@@ -96,24 +97,22 @@ ze_result_t ZE_APICALL zecl_zeMemAllocDevice(ze_context_handle_t hContext,
                                              const ze_device_mem_alloc_desc_t *desc, size_t size,
                                              size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-    (void)hContext;
     int relaxed = 0;
     ze_result_t r = check_chain(desc->pNext, &relaxed);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    return allocate(ZE_MEMORY_TYPE_DEVICE, hDevice, size, alignment, relaxed, pptr);
+    return allocate(hContext, ZE_MEMORY_TYPE_DEVICE, hDevice, size, alignment, relaxed, pptr);
 }
 
 ze_result_t ZE_APICALL zecl_zeMemAllocHost(ze_context_handle_t hContext,
                                            const ze_host_mem_alloc_desc_t *desc, size_t size,
                                            size_t alignment, void **pptr)
 {
-    (void)hContext;
     int relaxed = 0;
     ze_result_t r = check_chain(desc->pNext, &relaxed);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    return allocate(ZE_MEMORY_TYPE_HOST, NULL, size, alignment, relaxed, pptr);
+    return allocate(hContext, ZE_MEMORY_TYPE_HOST, NULL, size, alignment, relaxed, pptr);
 }
 
 ze_result_t ZE_APICALL zecl_zeMemAllocShared(ze_context_handle_t hContext,
@@ -121,14 +120,13 @@ ze_result_t ZE_APICALL zecl_zeMemAllocShared(ze_context_handle_t hContext,
                                              const ze_host_mem_alloc_desc_t *host_desc, size_t size,
                                              size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-    (void)hContext;
     int relaxed = 0;
     ze_result_t r = check_chain(device_desc->pNext, &relaxed);
     if (r == ZE_RESULT_SUCCESS)
         r = check_chain(host_desc->pNext, &relaxed);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    return allocate(ZE_MEMORY_TYPE_SHARED, hDevice, size, alignment, relaxed, pptr);
+    return allocate(hContext, ZE_MEMORY_TYPE_SHARED, hDevice, size, alignment, relaxed, pptr);
 }
 
 ze_result_t ZE_APICALL zecl_zeMemFree(ze_context_handle_t hContext, void *ptr)
@@ -153,9 +151,10 @@ ze_result_t ZE_APICALL zecl_zeMemGetAllocProperties(ze_context_handle_t hContext
                                                     ze_memory_allocation_properties_t *props,
                                                     ze_device_handle_t *phDevice)
 {
-    (void)hContext;
     pthread_mutex_lock(&g.lock);
     struct zecl_alloc *a = zecl_find_alloc_locked(ptr);
+    if (a && a->context != hContext)
+        a = NULL; /* another context's memory is unknown to this one */
     props->type = a ? a->type : ZE_MEMORY_TYPE_UNKNOWN;
     props->id = a ? a->id : 0;
     props->pageSize = a ? 4096 : 0;
@@ -168,9 +167,10 @@ ze_result_t ZE_APICALL zecl_zeMemGetAllocProperties(ze_context_handle_t hContext
 ze_result_t ZE_APICALL zecl_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
                                                  void **pBase, size_t *pSize)
 {
-    (void)hContext;
     pthread_mutex_lock(&g.lock);
     struct zecl_alloc *a = zecl_find_alloc_locked(ptr);
+    if (a && a->context != hContext)
+        a = NULL;
     if (a) {
         if (pBase)
             *pBase = a->ptr;

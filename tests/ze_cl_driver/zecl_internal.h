@@ -65,6 +65,7 @@ struct zecl_alloc {
     size_t size;
     ze_memory_type_t type;
     ze_device_handle_t device;
+    ze_context_handle_t context; /* zeMemGetAllocProperties answers for its own context only */
     uint64_t id;
 };
 
