@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kernel_blobs.h"
+#include "kernel_select.h"
 #include "zesort.h"
 
 static const char *g_spirv_val;
@@ -157,6 +158,45 @@ START_TEST(sources_embedded)
     }
     ck_assert_ptr_nonnull(strstr(zs_program_options(ZS_PROG_CM2, ZS_FLAVOR_SG), "RADIX_BITS=2"));
     ck_assert_ptr_nonnull(strstr(zs_program_options(ZS_PROG_CM4, ZS_FLAVOR_SG), "RADIX_BITS=4"));
+    /* the OpenCL C version is the backend's choice per device (CL3.0 or 2.0 for sg) */
+    ck_assert_ptr_null(strstr(zs_program_options(ZS_PROG_CM4, ZS_FLAVOR_SG), "-cl-std"));
+}
+END_TEST
+
+/* The flavor rules of kernel_select.h, by device facts and ZESORT_FLAVOR. */
+START_TEST(flavor_by_capability)
+{
+    static const struct {
+        zs_device_api api;
+        int sg32, cpu;
+        const char *forced;
+        int ok;
+        zs_flavor want;
+    } cases[] = {
+        {ZS_API_OPENCL, 1, 0, NULL, 1, ZS_FLAVOR_SG},          /* Intel GPU */
+        {ZS_API_OPENCL, 0, 0, NULL, 1, ZS_FLAVOR_PORTABLE},    /* other GPU */
+        {ZS_API_OPENCL, 0, 1, NULL, 1, ZS_FLAVOR_SERIAL},      /* PoCL 3.1 */
+        {ZS_API_OPENCL, 1, 1, NULL, 1, ZS_FLAVOR_SERIAL},      /* PoCL 6: AUTO by speed */
+        {ZS_API_OPENCL, 1, 1, "sg", 1, ZS_FLAVOR_SG},          /* ... sg when asked */
+        {ZS_API_OPENCL, 0, 1, "sg", 0, ZS_FLAVOR_SG},          /* no sub-groups: refused */
+        {ZS_API_OPENCL, 1, 0, "portable", 1, ZS_FLAVOR_PORTABLE},
+        {ZS_API_OPENCL, 1, 0, "simd", 0, ZS_FLAVOR_SG},
+        {ZS_API_LEVEL_ZERO, 1, 1, NULL, 1, ZS_FLAVOR_SG},      /* test driver on PoCL 6 */
+        {ZS_API_LEVEL_ZERO, 0, 1, NULL, 1, ZS_FLAVOR_PORTABLE},
+        {ZS_API_LEVEL_ZERO, 1, 0, "serial", 0, ZS_FLAVOR_SG},  /* no serial flavor there */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        zs_device_facts facts = {.api = cases[i].api, .has_sg32 = cases[i].sg32,
+                                 .is_cpu = cases[i].cpu};
+        zs_flavor got = ZS_FLAVOR_PORTABLE;
+        char msg[160] = "";
+        int rc = zs_select_flavor(&facts, cases[i].forced, &got, msg, sizeof msg);
+        ck_assert_msg((rc == 0) == cases[i].ok, "case %zu: rc %d (%s)", i, rc, msg);
+        if (cases[i].ok)
+            ck_assert_msg(got == cases[i].want, "case %zu: flavor %s", i, zs_flavor_name(got));
+        else
+            ck_assert_msg(strstr(msg, "ZESORT_FLAVOR") != NULL, "case %zu: %s", i, msg);
+    }
 }
 END_TEST
 
@@ -217,6 +257,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, native_blob_for_every_target_and_program);
     tcase_add_test(tc, public_facts_match_blobs);
     tcase_add_test(tc, sources_embedded);
+    tcase_add_test(tc, flavor_by_capability);
     tcase_add_test(tc, every_spirv_passes_spirv_val);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
