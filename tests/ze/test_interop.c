@@ -1051,6 +1051,20 @@ static Suite *interop_suite(void)
     return s;
 }
 
+/* Which kernels the sorts run: the flavor the library picks for the default
+ * Level Zero device (the interop API does not say; it picks the same way). */
+static void print_flavor(void)
+{
+    zesort_context *ctx = NULL;
+    if (zesort_create(ZESORT_BACKEND_LEVEL_ZERO, &ctx) != ZESORT_OK) {
+        printf("flavor: unknown (%s)\n", zesort_last_error(NULL));
+        return;
+    }
+    printf("device: %s, flavor %s\n", zesort_context_device(ctx), zesort_context_flavor(ctx));
+    fflush(stdout);
+    zesort_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1069,6 +1083,7 @@ int main(int argc, char **argv)
         return 77;
     }
     setup_ze();
+    print_flavor();
     SRunner *sr = srunner_create(interop_suite());
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);

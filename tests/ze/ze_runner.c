@@ -407,6 +407,20 @@ static void note(const char *fmt, ...)
     fflush(stdout);
 }
 
+/* Whether a device has sub-groups of 32: the library then runs its sg kernels
+ * there (kernel_select.h), else its portable ones. The interop API does not
+ * say which flavor a sorter runs, so the runner states the fact it rests on. */
+static int has_sub_groups_of_32(ze_device_handle_t device)
+{
+    ze_device_compute_properties_t cp = {.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    if (zeDeviceGetComputeProperties(device, &cp) != ZE_RESULT_SUCCESS)
+        return 0;
+    for (uint32_t i = 0; i < cp.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT; i++)
+        if (cp.subGroupSizes[i] == 32)
+            return 1;
+    return 0;
+}
+
 /* A YAML single-quoted scalar on one line. */
 static void yaml_quoted(FILE *f, const char *s)
 {
@@ -1104,11 +1118,14 @@ int main(int argc, char **argv)
                      zesort_status_name(st), zesort_last_error(NULL));
         } else {
             snprintf(device_desc, sizeof device_desc, "host: %s", zesort_context_device(ctx));
-            note("host API device: %s", zesort_context_device(ctx));
+            note("host API device: %s, flavor %s", zesort_context_device(ctx),
+                 zesort_context_flavor(ctx));
         }
     }
     if (!skip_all && !fail_all && use_interop) {
-        note("interop device %" PRIu64 ": %s", device_index, z.device_name);
+        note("interop device %" PRIu64 ": %s, %s", device_index, z.device_name,
+             has_sub_groups_of_32(z.device) ? "sub-groups of 32 (sg flavor)"
+                                            : "no sub-groups of 32 (portable flavor)");
         snprintf(device_desc + strlen(device_desc), sizeof device_desc - strlen(device_desc),
                  "%sinterop: %s", device_desc[0] ? "; " : "", z.device_name);
     } else if (!skip_all && !fail_all && device_given) {
