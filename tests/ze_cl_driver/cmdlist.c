@@ -3,12 +3,18 @@
  * A regular command list records commands (everything captured at append
  * time, kernel arguments included) and a command queue's worker runs them
  * on zeCommandQueueExecuteCommandLists. An immediate command list owns a
- * worker and hands it each command as it is appended: execution is
- * asynchronous but in order, or synchronous in ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS. */
+ * worker and hands it each command as it is appended: asynchronous, or
+ * synchronous in ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS. In which order the
+ * commands run is the worker's business (worker.c). */
 #include "zecl_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The in-order flags of Level Zero 1.7, newer than the 1.4 headers this may
+   be built with (bit values from the specification). */
+#define ZECL_COMMAND_LIST_FLAG_IN_ORDER ((ze_command_list_flags_t)1u << 3)
+#define ZECL_COMMAND_QUEUE_FLAG_IN_ORDER ((ze_command_queue_flags_t)1u << 1)
 
 void zecl_cmd_free(struct zecl_cmd *c)
 {
@@ -50,7 +56,7 @@ ze_result_t ZE_APICALL zecl_zeCommandQueueCreate(ze_context_handle_t hContext, z
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     q->device = hDevice;
     q->mode = desc->mode;
-    r = zecl_worker_start(hDevice, &q->worker);
+    r = zecl_worker_start(hDevice, 0, &q->worker);
     if (r != ZE_RESULT_SUCCESS) {
         free(q);
         return r;
@@ -64,6 +70,36 @@ ze_result_t ZE_APICALL zecl_zeCommandQueueDestroy(ze_command_queue_handle_t q)
     zecl_worker_stop(q->worker); /* finishes what was submitted */
     free(q);
     return ZE_RESULT_SUCCESS;
+}
+
+/* Queues the commands of the lists, then the fence, all at once: the
+   worker chooses among all of them (README.md, "Execution order": list
+   boundaries order nothing; each submission of an in-order list is one
+   group, in order within itself). */
+static ze_result_t submit(ze_command_queue_handle_t q, uint32_t n, ze_command_list_handle_t *lists,
+                          ze_fence_handle_t fence)
+{
+    size_t total = fence ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += lists[i]->num_cmds;
+    if (total == 0)
+        return ZE_RESULT_SUCCESS;
+    struct zecl_node *nodes = calloc(total, sizeof *nodes);
+    if (!nodes)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    size_t k = 0;
+    pthread_mutex_lock(&g.lock);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t group = lists[i]->in_order ? zecl_new_group_locked() : 0;
+        for (size_t c = 0; c < lists[i]->num_cmds; c++)
+            nodes[k++] = (struct zecl_node){.cmd = &lists[i]->cmds[c], .list = lists[i], .group = group};
+    }
+    pthread_mutex_unlock(&g.lock);
+    if (fence)
+        nodes[k++] = (struct zecl_node){.fence = fence};
+    ze_result_t r = zecl_worker_push(q->worker, nodes, total);
+    free(nodes);
+    return r;
 }
 
 ze_result_t ZE_APICALL zecl_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t q, uint32_t n,
@@ -80,17 +116,9 @@ ze_result_t ZE_APICALL zecl_zeCommandQueueExecuteCommandLists(ze_command_queue_h
     }
     if (g.device_lost)
         return ZE_RESULT_ERROR_DEVICE_LOST;
-    for (uint32_t i = 0; i < n; i++) {
-        struct zecl_work item = {.list = lists[i], .fence = i + 1 == n ? fence : NULL};
-        ze_result_t r = zecl_worker_push(q->worker, item);
-        if (r != ZE_RESULT_SUCCESS)
-            return r;
-    }
-    if (n == 0 && fence) {
-        pthread_mutex_lock(&g.lock);
-        fence->signaled = 1;
-        pthread_mutex_unlock(&g.lock);
-    }
+    ze_result_t r = submit(q, n, lists, fence);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
     if (q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
         return zecl_worker_sync(q->worker, UINT64_MAX);
     return ZE_RESULT_SUCCESS;
@@ -118,6 +146,7 @@ ze_result_t ZE_APICALL zecl_zeCommandListCreate(ze_context_handle_t hContext, ze
     if (!l)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     l->device = hDevice;
+    l->in_order = (desc->flags & ZECL_COMMAND_LIST_FLAG_IN_ORDER) != 0;
     *phList = l;
     return ZE_RESULT_SUCCESS;
 }
@@ -137,7 +166,14 @@ ze_result_t ZE_APICALL zecl_zeCommandListCreateImmediate(ze_context_handle_t hCo
     l->device = hDevice;
     l->immediate = 1;
     l->mode = desc->mode;
-    r = zecl_worker_start(hDevice, &l->worker);
+    l->in_order = (desc->flags & ZECL_COMMAND_QUEUE_FLAG_IN_ORDER) != 0;
+    if (l->in_order) {
+        pthread_mutex_lock(&g.lock);
+        l->group = zecl_new_group_locked();
+        pthread_mutex_unlock(&g.lock);
+    }
+    /* Synchronous lists wait for each command: nothing to hold back. */
+    r = zecl_worker_start(hDevice, desc->mode != ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, &l->worker);
     if (r != ZE_RESULT_SUCCESS) {
         free(l);
         return r;
@@ -146,12 +182,13 @@ ze_result_t ZE_APICALL zecl_zeCommandListCreateImmediate(ze_context_handle_t hCo
     return ZE_RESULT_SUCCESS;
 }
 
-/* Regular lists: wait until no submission of l is executing. */
+/* Regular lists: wait until no command of l is queued or executing (a
+   host wait: they may wait on commands held in a window). */
 static void wait_not_in_flight(ze_command_list_handle_t l)
 {
     pthread_mutex_lock(&g.lock);
     while (l->in_flight > 0)
-        pthread_cond_wait(&g.changed, &g.lock);
+        zecl_host_wait_locked(UINT64_MAX);
     pthread_mutex_unlock(&g.lock);
 }
 
@@ -220,7 +257,8 @@ static ze_result_t append(ze_command_list_handle_t l, struct zecl_cmd *c, ze_eve
             return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
         *owned = *c;
-        r = zecl_worker_push(l->worker, (struct zecl_work){.cmd = owned});
+        struct zecl_node node = {.cmd = owned, .owned = 1, .group = l->group};
+        r = zecl_worker_push(l->worker, &node, 1);
         if (r != ZE_RESULT_SUCCESS) {
             zecl_cmd_free(owned);
             free(owned);
@@ -363,19 +401,21 @@ ze_result_t ZE_APICALL zecl_zeCommandListAppendMemoryRangesBarrier(ze_command_li
 {
     (void)n;
     (void)sizes;
-    (void)ranges; /* commands run one at a time: a full barrier is exact */
+    (void)ranges; /* ordered as a full barrier (same execution rules); memory is coherent */
     return zecl_zeCommandListAppendBarrier(l, signal, num_waits, waits);
 }
 
 ze_result_t ZE_APICALL zecl_zeCommandListAppendSignalEvent(ze_command_list_handle_t l, ze_event_handle_t e)
 {
-    return zecl_zeCommandListAppendBarrier(l, e, 0, NULL);
+    struct zecl_cmd c = {.kind = ZECL_CMD_SIGNAL};
+    return append(l, &c, e, 0, NULL);
 }
 
 ze_result_t ZE_APICALL zecl_zeCommandListAppendWaitOnEvents(ze_command_list_handle_t l, uint32_t n,
                                                             ze_event_handle_t *events)
 {
-    return zecl_zeCommandListAppendBarrier(l, NULL, n, events);
+    struct zecl_cmd c = {.kind = ZECL_CMD_WAIT};
+    return append(l, &c, NULL, n, events);
 }
 
 ze_result_t ZE_APICALL zecl_zeCommandListAppendEventReset(ze_command_list_handle_t l, ze_event_handle_t e)

@@ -2,8 +2,10 @@
  *
  * An event is a flag plus the timestamps of the command that signalled it,
  * guarded by g.lock; every change is broadcast on g.changed, which is what
- * host waits and worker threads blocked on wait events sleep on. Scopes
- * (cache flushes) need nothing: all memory is coherent host RAM. */
+ * host waits and worker threads blocked on wait events sleep on. Host
+ * waits and queries go through zecl_host_wait_locked, which first releases
+ * the commands that asynchronous immediate lists hold back (worker.c).
+ * Scopes (cache flushes) need nothing: all memory is coherent host RAM. */
 #include "zecl_internal.h"
 
 #include <stdlib.h>
@@ -85,7 +87,7 @@ ze_result_t ZE_APICALL zecl_zeEventHostSynchronize(ze_event_handle_t e, uint64_t
 {
     uint64_t deadline = zecl_deadline(timeout);
     pthread_mutex_lock(&g.lock);
-    while (!e->signaled && zecl_wait_until(deadline))
+    while (!e->signaled && zecl_host_wait_locked(deadline))
         ;
     int signaled = e->signaled;
     pthread_mutex_unlock(&g.lock);
@@ -115,6 +117,7 @@ ze_result_t ZE_APICALL zecl_zeEventQueryKernelTimestamp(ze_event_handle_t e, ze_
         return zecl_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
                          "zeEventQueryKernelTimestamp: pool lacks ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP");
     pthread_mutex_lock(&g.lock);
+    zecl_flush_all_locked(); /* a query: whatever it waits for may be held in a window */
     int signaled = e->signaled;
     /* One device, one clock: global and context timestamps are the same. */
     r->global.kernelStart = r->context.kernelStart = e->ts_start;
@@ -150,7 +153,7 @@ ze_result_t ZE_APICALL zecl_zeFenceHostSynchronize(ze_fence_handle_t f, uint64_t
 {
     uint64_t deadline = zecl_deadline(timeout);
     pthread_mutex_lock(&g.lock);
-    while (!f->signaled && zecl_wait_until(deadline))
+    while (!f->signaled && zecl_host_wait_locked(deadline))
         ;
     int signaled = f->signaled;
     pthread_mutex_unlock(&g.lock);

@@ -1,26 +1,108 @@
 /* ze_cl_driver: workers, the threads that execute commands.
  *
  * Each command queue and each immediate command list owns one worker: a
- * thread with its own in-order OpenCL queue (profiling on). It takes work
- * items in FIFO order and executes their commands one at a time: wait for
- * the command's wait events (sleeping on g.changed, so events signalled
- * later by the host or by another worker release it), run it on OpenCL and
- * wait for completion, then signal its event with the command's OpenCL
- * profiling timestamps. One command at a time makes in-order execution and
- * barriers trivially right. */
+ * thread with its own in-order OpenCL queue (profiling on) that executes
+ * commands one at a time: run on OpenCL, wait for completion, then signal
+ * the command's event with its OpenCL profiling timestamps.
+ *
+ * Which command runs next. Like a GPU, the driver may run the commands of a
+ * queue in any order that the Level Zero dependencies allow (README.md,
+ * "Execution order", gives the rules and the spec text behind them). A
+ * worker holds its pending commands ("nodes") in append order; a node is
+ * ready when its wait events are signalled and no earlier pending node must
+ * precede it (ordered_before). The worker runs a ready node chosen at random
+ * (xorshift64 seeded from ZE_CL_DRIVER_SEED and the worker's creation
+ * number), so one seed gives one order wherever host timing does not
+ * interfere. A node waiting on an event never holds up unrelated ready
+ * nodes. With ZE_CL_DRIVER_ORDER=in-order every earlier node precedes every
+ * later one: strict append order, each command waiting for its events.
+ *
+ * Asynchronous immediate lists hold appended commands in a pending window
+ * (released = the first seq not yet runnable) so that they too can be
+ * reordered; the window is released when it holds WINDOW commands, and by
+ * every host wait (zecl_host_wait_locked: event/fence/queue synchronisation
+ * or query, list reset or destruction), which releases the windows of all
+ * workers, since the awaited object may depend on any of them. */
 #include "zecl_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { WINDOW = 32 };
+
 static void *worker_main(void *arg);
 
-ze_result_t zecl_worker_start(ze_device_handle_t device, struct zecl_worker **out)
+/* ------------------------------------------------------------ settings */
+
+static struct {
+    pthread_once_t once;
+    int random;
+    uint64_t seed;
+    uint64_t workers_started; /* g.lock */
+    uint64_t next_group;      /* g.lock */
+    struct zecl_worker *all;  /* g.lock */
+} order = {.once = PTHREAD_ONCE_INIT, .random = 1, .seed = 1};
+
+static void read_order_env(void)
+{
+    const char *mode = getenv("ZE_CL_DRIVER_ORDER"), *seed = getenv("ZE_CL_DRIVER_SEED");
+    if (mode && strcmp(mode, "in-order") == 0)
+        order.random = 0;
+    else if (mode && *mode && strcmp(mode, "random") != 0)
+        fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_ORDER=%s unknown (random or in-order): random\n", mode);
+    if (seed && *seed) {
+        char *end;
+        unsigned long long v = strtoull(seed, &end, 0);
+        if (*end)
+            fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_SEED=%s is not a number: seed 1\n", seed);
+        else
+            order.seed = v;
+    }
+    if (g.debug)
+        fprintf(stderr, "ze_cl_driver: commands run %s (seed %llu)\n",
+                order.random ? "in random order" : "in order", (unsigned long long)order.seed);
+}
+
+int zecl_random_order(void)
+{
+    pthread_once(&order.once, read_order_env);
+    return order.random;
+}
+
+uint64_t zecl_new_group_locked(void)
+{
+    return ++order.next_group;
+}
+
+/* splitmix64: spreads the seed and the worker number over the state. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+static uint64_t next_random(struct zecl_worker *w)
+{
+    uint64_t x = w->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return w->rng = x;
+}
+
+/* ------------------------------------------------------- start and stop */
+
+ze_result_t zecl_worker_start(ze_device_handle_t device, int windowed, struct zecl_worker **out)
 {
     *out = NULL;
+    int random = zecl_random_order();
     struct zecl_worker *w = calloc(1, sizeof *w);
     if (!w)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    w->windowed = windowed && random; /* in order: run as soon as appended, as always */
     cl_int err;
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
     w->queue = clCreateCommandQueueWithProperties(g.context, device->cl, props, &err);
@@ -28,7 +110,17 @@ ze_result_t zecl_worker_start(ze_device_handle_t device, struct zecl_worker **ou
         free(w);
         return zecl_fail(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "clCreateCommandQueue failed (%d)", err);
     }
+    pthread_mutex_lock(&g.lock);
+    w->rng = mix(order.seed ^ mix(++order.workers_started));
+    if (w->rng == 0)
+        w->rng = 1; /* xorshift never leaves 0 */
+    w->next_worker = order.all;
+    order.all = w;
+    pthread_mutex_unlock(&g.lock);
     if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+        pthread_mutex_lock(&g.lock);
+        order.all = w->next_worker; /* nothing was pushed in between: w is first */
+        pthread_mutex_unlock(&g.lock);
         clReleaseCommandQueue(w->queue);
         free(w);
         return zecl_fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "cannot start a worker thread");
@@ -37,39 +129,63 @@ ze_result_t zecl_worker_start(ze_device_handle_t device, struct zecl_worker **ou
     return ZE_RESULT_SUCCESS;
 }
 
+void zecl_flush_all_locked(void)
+{
+    for (struct zecl_worker *w = order.all; w; w = w->next_worker)
+        if (w->released != w->next_seq) {
+            w->released = w->next_seq;
+            pthread_cond_broadcast(&g.changed);
+        }
+}
+
+int zecl_host_wait_locked(uint64_t deadline_ns)
+{
+    zecl_flush_all_locked();
+    return zecl_wait_until(deadline_ns);
+}
+
 void zecl_worker_stop(struct zecl_worker *w)
 {
     pthread_mutex_lock(&g.lock);
-    w->stop = 1; /* the worker drains its queue first */
+    /* Drain first, as a host wait: commands may wait on events of others. */
+    while (w->count > 0)
+        zecl_host_wait_locked(UINT64_MAX);
+    w->stop = 1;
+    struct zecl_worker **p = &order.all;
+    while (*p != w)
+        p = &(*p)->next_worker;
+    *p = w->next_worker;
     pthread_cond_broadcast(&g.changed);
     pthread_mutex_unlock(&g.lock);
     pthread_join(w->thread, NULL);
     clReleaseCommandQueue(w->queue);
-    free(w->items);
+    free(w->nodes);
     free(w);
 }
 
-ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_work item)
+ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_node *nodes, size_t n)
 {
     pthread_mutex_lock(&g.lock);
-    if (w->head + w->count == w->cap) {
-        if (w->head > 0) {
-            memmove(w->items, w->items + w->head, w->count * sizeof *w->items);
-            w->head = 0;
-        } else {
-            size_t cap = w->cap ? 2 * w->cap : 16;
-            struct zecl_work *n = realloc(w->items, cap * sizeof *n);
-            if (!n) {
-                pthread_mutex_unlock(&g.lock);
-                return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-            }
-            w->items = n;
-            w->cap = cap;
+    if (w->count + n > w->cap) {
+        size_t cap = w->cap ? w->cap : 16;
+        while (cap < w->count + n)
+            cap *= 2;
+        struct zecl_node *grown = realloc(w->nodes, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&g.lock);
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
+        w->nodes = grown;
+        w->cap = cap;
     }
-    w->items[w->head + w->count++] = item;
-    if (item.list)
-        item.list->in_flight++;
+    for (size_t i = 0; i < n; i++) {
+        nodes[i].seq = w->next_seq++;
+        w->nodes[w->count++] = nodes[i];
+        if (nodes[i].list)
+            nodes[i].list->in_flight++;
+    }
+    if (!w->windowed || w->next_seq - w->released >= WINDOW)
+        w->released = w->next_seq;
     pthread_cond_broadcast(&g.changed);
     pthread_mutex_unlock(&g.lock);
     return ZE_RESULT_SUCCESS;
@@ -79,13 +195,98 @@ ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns)
 {
     uint64_t deadline = zecl_deadline(timeout_ns);
     pthread_mutex_lock(&g.lock);
-    while ((w->count > 0 || w->busy) && zecl_wait_until(deadline))
+    while (w->count > 0 && zecl_host_wait_locked(deadline))
         ;
-    int idle = w->count == 0 && !w->busy;
+    int idle = w->count == 0;
     pthread_mutex_unlock(&g.lock);
     if (!idle)
         return ZE_RESULT_NOT_READY;
     return g.device_lost ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
+}
+
+/* ------------------------------------------------------------ ordering */
+
+/* Must every earlier command of the queue complete before n starts? A
+   barrier without wait events, AppendSignalEvent and AppendEventReset (as
+   vkCmdSetEvent / vkCmdResetEvent: their signal covers the work before
+   them), a fence. */
+static int after_all_earlier(const struct zecl_node *n)
+{
+    if (!n->cmd)
+        return 1;
+    switch (n->cmd->kind) {
+    case ZECL_CMD_BARRIER:
+        return n->cmd->num_waits == 0;
+    case ZECL_CMD_SIGNAL:
+    case ZECL_CMD_EVENT_RESET:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Must n complete before any later command starts? Barriers ("blocks all
+   following commands from beginning until the execution of the barrier
+   completes", with or without wait events), AppendWaitOnEvents (gates what
+   follows) and AppendEventReset (so that a later command signalling the
+   event cannot be undone by it). */
+static int before_all_later(const struct zecl_node *n)
+{
+    if (!n->cmd)
+        return 0;
+    switch (n->cmd->kind) {
+    case ZECL_CMD_BARRIER:
+    case ZECL_CMD_WAIT:
+    case ZECL_CMD_EVENT_RESET:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Must a (appended earlier) complete before b starts? */
+static int ordered_before(const struct zecl_node *a, const struct zecl_node *b)
+{
+    return !order.random || (b->group && a->group == b->group) || after_all_earlier(b) ||
+           before_all_later(a);
+}
+
+static int ready_locked(const struct zecl_worker *w, size_t j)
+{
+    const struct zecl_node *n = &w->nodes[j];
+    if (n->seq >= w->released)
+        return 0;
+    for (size_t i = 0; i < j; i++)
+        if (ordered_before(&w->nodes[i], n))
+            return 0;
+    for (uint32_t i = 0; n->cmd && i < n->cmd->num_waits; i++)
+        if (!n->cmd->waits[i]->signaled)
+            return 0;
+    return 1;
+}
+
+/* The index of the node to run next, or -1 when none is ready. */
+static long pick_locked(struct zecl_worker *w)
+{
+    size_t ready = 0;
+    for (size_t j = 0; j < w->count; j++)
+        ready += ready_locked(w, j);
+    if (ready == 0)
+        return -1;
+    size_t k = order.random ? (size_t)(next_random(w) % ready) : 0;
+    for (size_t j = 0; j < w->count; j++)
+        if (ready_locked(w, j) && k-- == 0)
+            return (long)j;
+    return -1; /* not reached */
+}
+
+static void remove_locked(struct zecl_worker *w, uint64_t seq)
+{
+    size_t i = 0;
+    while (w->nodes[i].seq != seq)
+        i++;
+    memmove(w->nodes + i, w->nodes + i + 1, (w->count - i - 1) * sizeof *w->nodes);
+    w->count--;
 }
 
 /* Waits for an OpenCL command and reads its profiling interval. */
@@ -199,12 +400,7 @@ static void write_timestamps_locked(struct zecl_cmd *c)
 
 static void execute(struct zecl_worker *w, struct zecl_cmd *c)
 {
-    pthread_mutex_lock(&g.lock);
-    for (uint32_t i = 0; i < c->num_waits; i++)
-        while (!c->waits[i]->signaled)
-            pthread_cond_wait(&g.changed, &g.lock);
-    pthread_mutex_unlock(&g.lock);
-
+    /* Its wait events were signalled when the command was picked. */
     uint64_t start = zecl_now_ns(), end = 0;
     cl_int err = CL_SUCCESS;
     switch (c->kind) {
@@ -218,7 +414,9 @@ static void execute(struct zecl_worker *w, struct zecl_cmd *c)
         err = run_fill(w, c, &start, &end);
         break;
     case ZECL_CMD_BARRIER:
-        break;
+    case ZECL_CMD_SIGNAL:
+    case ZECL_CMD_WAIT:
+        break; /* ordering only: see ordered_before */
     case ZECL_CMD_EVENT_RESET:
         pthread_mutex_lock(&g.lock);
         c->u.reset.event->signaled = 0;
@@ -251,31 +449,32 @@ static void *worker_main(void *arg)
     struct zecl_worker *w = arg;
     pthread_mutex_lock(&g.lock);
     for (;;) {
-        while (w->count == 0 && !w->stop)
+        long i = pick_locked(w);
+        if (i < 0) {
+            if (w->stop && w->count == 0)
+                break; /* stopped and drained */
             pthread_cond_wait(&g.changed, &g.lock);
-        if (w->count == 0)
-            break; /* stopped and drained */
-        struct zecl_work item = w->items[w->head++];
-        if (--w->count == 0)
-            w->head = 0;
-        w->busy = 1;
+            continue;
+        }
+        /* A copy: pushes may move the array while the command runs. The
+           node stays queued until it completed, so that it still orders
+           the nodes after it and the worker counts as busy. */
+        struct zecl_node n = w->nodes[i];
         pthread_mutex_unlock(&g.lock);
 
-        if (item.list)
-            for (size_t i = 0; i < item.list->num_cmds; i++)
-                execute(w, &item.list->cmds[i]);
-        if (item.cmd) {
-            execute(w, item.cmd);
-            zecl_cmd_free(item.cmd);
-            free(item.cmd);
+        if (n.cmd)
+            execute(w, n.cmd);
+        if (n.owned) {
+            zecl_cmd_free(n.cmd);
+            free(n.cmd);
         }
 
         pthread_mutex_lock(&g.lock);
-        if (item.list)
-            item.list->in_flight--;
-        if (item.fence)
-            item.fence->signaled = 1;
-        w->busy = 0;
+        if (n.fence)
+            n.fence->signaled = 1;
+        if (n.list)
+            n.list->in_flight--;
+        remove_locked(w, n.seq);
         pthread_cond_broadcast(&g.changed);
     }
     pthread_mutex_unlock(&g.lock);

@@ -129,7 +129,9 @@ enum zecl_cmd_kind {
     ZECL_CMD_LAUNCH,
     ZECL_CMD_COPY,
     ZECL_CMD_FILL,
-    ZECL_CMD_BARRIER,     /* also signal-event and wait-on-events */
+    ZECL_CMD_BARRIER,     /* zeCommandListAppendBarrier, ...MemoryRangesBarrier */
+    ZECL_CMD_SIGNAL,      /* zeCommandListAppendSignalEvent */
+    ZECL_CMD_WAIT,        /* zeCommandListAppendWaitOnEvents */
     ZECL_CMD_EVENT_RESET,
     ZECL_CMD_WRITE_TIMESTAMP,
     ZECL_CMD_QUERY_TIMESTAMPS,
@@ -177,21 +179,32 @@ struct zecl_cmd {
     } u;
 };
 
-/* A thread executing commands in order on its own in-order OpenCL queue.
-   One per command queue and per immediate command list. */
-struct zecl_work {
-    ze_command_list_handle_t list;  /* a regular list to run, or NULL */
-    struct zecl_cmd *cmd;           /* a single owned command, or NULL */
-    ze_fence_handle_t fence;        /* signalled after this item, or NULL */
+/* One command waiting to run on a worker (worker.c explains the order). */
+struct zecl_node {
+    uint64_t seq;                   /* append order on its worker */
+    struct zecl_cmd *cmd;           /* NULL: a fence node */
+    int owned;                      /* cmd (malloc'd) is freed once it ran: immediate lists */
+    ze_command_list_handle_t list;  /* the regular list cmd belongs to (in_flight), or NULL */
+    uint64_t group;                 /* nonzero: one submission of an in-order list, whose
+                                       commands run in append order */
+    ze_fence_handle_t fence;        /* fence node: signalled after every earlier node */
 };
 
+/* A thread executing the commands of one command queue or immediate list,
+   one at a time, on its own in-order OpenCL queue. */
 struct zecl_worker {
     pthread_t thread;
     cl_command_queue queue;
-    struct zecl_work *items;        /* FIFO, guarded by g.lock */
-    size_t head, count, cap;
-    int busy;                       /* an item is executing */
+    struct zecl_node *nodes;        /* pending (the running one included), by seq;
+                                       guarded by g.lock, like every field below */
+    size_t count, cap;
+    uint64_t next_seq;
+    uint64_t released;              /* nodes with seq < released may run; the rest are the
+                                       pending window of an asynchronous immediate list */
+    int windowed;                   /* holds appended commands in a window */
+    uint64_t rng;                   /* random order: xorshift64 state */
     int stop;
+    struct zecl_worker *next_worker; /* every live worker, for zecl_flush_all_locked */
 };
 
 struct _ze_command_queue_handle_t {
@@ -205,10 +218,12 @@ struct _ze_command_list_handle_t {
     int immediate;
     ze_command_queue_mode_t mode;   /* immediate lists */
     struct zecl_worker *worker;     /* immediate lists */
+    int in_order;                   /* ZE_COMMAND_LIST_FLAG_IN_ORDER / ZE_COMMAND_QUEUE_FLAG_IN_ORDER */
+    uint64_t group;                 /* in-order immediate lists: the group of their nodes */
     int closed;
     struct zecl_cmd *cmds;          /* regular lists */
     size_t num_cmds, cap_cmds;
-    int in_flight;                  /* submissions executing; guarded by g.lock */
+    int in_flight;                  /* commands queued or executing; guarded by g.lock */
 };
 
 struct zecl_global {
@@ -245,13 +260,27 @@ uint64_t zecl_deadline(uint64_t timeout_ns);
 /* Allocation table (g.lock held): the allocation containing p, or NULL. */
 struct zecl_alloc *zecl_find_alloc_locked(const void *p);
 
-/* Workers. */
-ze_result_t zecl_worker_start(ze_device_handle_t device, struct zecl_worker **out);
+/* Workers (worker.c). Commands of a worker run in a random order that
+   respects barriers, events, fences and in-order lists (seeded), or strictly
+   in append order with ZE_CL_DRIVER_ORDER=in-order. */
+ze_result_t zecl_worker_start(ze_device_handle_t device, int windowed, struct zecl_worker **out);
+/* Runs everything queued (flushing every window), then ends the thread. */
 void zecl_worker_stop(struct zecl_worker *w);
-/* Queue a work item; takes ownership of item.cmd, counts item.list in flight. */
-ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_work item);
-/* Wait until w has nothing queued or executing. */
+/* Queues n nodes at once (seq set here); takes ownership of owned commands,
+   counts list commands in flight. */
+ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_node *nodes, size_t n);
+/* Waits until w has nothing queued or executing (flushing every window). */
 ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns);
+/* A host wait (g.lock held): makes every worker's pending window runnable
+   (the awaited object may depend on any of them), then waits on g.changed
+   like zecl_wait_until. Flushing again at every wake-up means a command
+   appended by another thread meanwhile cannot be held while the host waits. */
+int zecl_host_wait_locked(uint64_t deadline_ns);
+void zecl_flush_all_locked(void);
+/* 1 unless ZE_CL_DRIVER_ORDER=in-order. */
+int zecl_random_order(void);
+/* A fresh nonzero group for the nodes of an in-order list (g.lock held). */
+uint64_t zecl_new_group_locked(void);
 
 /* Kernels: set every argument of a launch snapshot (k->cl_lock held). */
 cl_int zecl_apply_args(ze_kernel_handle_t k, const struct zecl_arg *args);
