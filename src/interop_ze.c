@@ -379,8 +379,10 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
         return st;
     }
 
-    /* 1. Barrier mode: wait for the caller's events and everything already in
-     *    the list (chained: the first command waits for the caller's events). */
+    /* 1. Barrier mode: wait for the caller's events (a barrier with wait
+     *    events waits for nothing else: the barrier before each command,
+     *    which has none, orders the sort after the list's earlier commands).
+     *    Chained: the first command waits for the caller's events. */
     if (!ch)
         st = barrier(s, list, NULL, nwait, wait);
     /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
