@@ -95,8 +95,10 @@
  *   zesort_ze_append_sort_indirect(sorter, list, keys, NULL, count_on_device, max_n,
  *                                  temp, temp_bytes, NULL, sorted, 1, &produced);
  *   zeCommandListAppendLaunchKernel(list, consume, &groups, NULL, 1, &sorted);
- *   // (or zesort_ze_append_sort(sorter, list, keys, n, temp, temp_bytes, ...)
- *   //  when n is known on the host)
+ *
+ *   // when n is known on the host, instead of the indirect sort:
+ *   zesort_ze_append_sort(sorter, list, keys, NULL, n, temp, temp_bytes, NULL, sorted, 1,
+ *                         &produced);
  *
  * tests/ze/test_interop.c runs exactly this pipeline.
  */

@@ -14,8 +14,9 @@ int main(void)
     }
     zesort_options opts;
     zesort_options_default(&opts);
-    opts.algo = ZESORT_ALGO_CM4;   /* or CM2; AUTO picks */
-    opts.scan = ZESORT_SCAN_DEVICE; /* or HOST, as in the CM tutorial */
+    /* the defaults: ascending u32 keys, all bits, and the algorithm the
+     * library picks for the device; opts.algo = ZESORT_ALGO_CM2, _CM4 or
+     * _ONESWEEP chooses one (a GPU runs all three; the C fallback one sort) */
 
     zesort_status st = zesort_sort(ctx, keys, NULL, n, &opts);
     if (st != ZESORT_OK) {
