@@ -714,11 +714,29 @@ static int refused_in_order(ze_result_t r, enum sep sep)
     return 0;
 }
 
+/* The list of a case: immediate or regular, in-order for SEP_IN_ORDER;
+   0 when the loader refuses the in-order flag (nothing created then). */
+static int case_list(int immediate_list, enum sep sep, ze_command_list_handle_t *l)
+{
+    if (immediate_list) {
+        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+                                      sep == SEP_IN_ORDER ? QUEUE_FLAG_IN_ORDER : 0,
+                                      ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+        return !refused_in_order(zeCommandListCreateImmediate(ctx, dev, &qd, l), sep);
+    }
+    ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0,
+                                 sep == SEP_IN_ORDER ? LIST_FLAG_IN_ORDER : 0};
+    return !refused_in_order(zeCommandListCreate(ctx, dev, &ld, l), sep);
+}
+
 /* Runs store 1, sep, store 2 TRIALS times, on a regular list (executed
    again each time) or an immediate list (appended again each time). Bit
    v-1 of the result: *x ended as v at least once. */
 static unsigned outcomes(int immediate_list, enum sep sep)
 {
+    ze_command_list_handle_t l;
+    if (!case_list(immediate_list, sep, &l))
+        return 2u;
     ze_module_handle_t m = test_module();
     struct order_case c = {.store = kernel(m, "store_ulong"), .x = alloc_shared(8)};
     ZE_OK(zeKernelSetGroupSize(c.store, 1, 1, 1));
@@ -727,19 +745,8 @@ static unsigned outcomes(int immediate_list, enum sep sep)
     c.gate = event(p, 1);
     c.done = event(p, 2);
     ZE_OK(zeEventHostSignal(c.gate));
-    ze_command_list_handle_t l;
     ze_command_queue_handle_t q = NULL;
-    if (immediate_list) {
-        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                      sep == SEP_IN_ORDER ? QUEUE_FLAG_IN_ORDER : 0,
-                                      ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-        if (refused_in_order(zeCommandListCreateImmediate(ctx, dev, &qd, &l), sep))
-            return 2u;
-    } else {
-        ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0,
-                                     sep == SEP_IN_ORDER ? LIST_FLAG_IN_ORDER : 0};
-        if (refused_in_order(zeCommandListCreate(ctx, dev, &ld, &l), sep))
-            return 2u;
+    if (!immediate_list) {
         record_case(l, &c, sep);
         ZE_OK(zeCommandListClose(l));
         q = queue();
