@@ -80,6 +80,8 @@ def main():
     ap.add_argument("--targets", default="skl,tgllp,dg2")
     ap.add_argument("--out")
     ap.add_argument("--programs", help="comma separated subset of program names")
+    ap.add_argument("--tmpdir", help="where the work directories go (an ocloc run in a "
+                    "chroot, scripts/ocloc-sid, needs them inside the clone)")
     args = ap.parse_args()
     srcdir = os.path.abspath(args.srcdir)
     rows, spilled = [], []
@@ -87,7 +89,7 @@ def main():
         for prog, src, defines in PROGRAMS:
             if args.programs and prog not in args.programs.split(","):
                 continue
-            with tempfile.TemporaryDirectory() as work:
+            with tempfile.TemporaryDirectory(dir=args.tmpdir) as work:
                 for r in compile_target(args.ocloc, srcdir, src, defines, target, work):
                     keys = KEYS_PER_THREAD.get(r["kernel"])
                     if keys and r["kernel"].startswith("os_"):
