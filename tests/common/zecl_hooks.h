@@ -20,6 +20,7 @@ typedef struct zecl_hooks {
     void (*arm)(int mode, uint64_t k, int32_t result);
     uint64_t (*count)(int mode);      /* ZECL_COUNT_* since arming */
     const char *(*injected)(void);    /* API that failed since arming, or NULL */
+    uint64_t (*native_modules)(void); /* modules built from a native binary (native.c) */
 } zecl_hooks;
 
 /* Fills *h from the loaded test driver; 0, or -1 when it is not loaded. */
@@ -32,6 +33,7 @@ static inline int zecl_hooks_find(zecl_hooks *h)
     *(void **)&h->arm = dlsym(lib, "zecl_test_fault_arm");
     *(void **)&h->count = dlsym(lib, "zecl_test_fault_count");
     *(void **)&h->injected = dlsym(lib, "zecl_test_fault_injected");
+    *(void **)&h->native_modules = dlsym(lib, "zecl_test_native_modules");
     dlclose(lib); /* the loader keeps it loaded */
     return h->arm && h->count && h->injected ? 0 : -1;
 }

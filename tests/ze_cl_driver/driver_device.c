@@ -189,6 +189,8 @@ static void init_once(void)
 {
     const char *dbg = getenv("ZE_CL_DRIVER_DEBUG");
     g.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+    const char *ip = getenv("ZE_CL_DRIVER_IP_VERSION");
+    g.native_ip_version = ip && *ip ? (uint32_t)strtoul(ip, NULL, 0) : 0;
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

@@ -112,9 +112,18 @@ ze_result_t ZE_APICALL zecl_zeModuleCreate(ze_context_handle_t hContext, ze_devi
     *phModule = NULL;
     if (phBuildLog)
         *phBuildLog = NULL;
-    if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
-        set_log(phBuildLog, "ze_cl_driver: no native-binary match (only SPIR-V is accepted)");
-        return zecl_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, "zeModuleCreate: no native-binary match");
+    const void *input = desc->pInputModule;
+    size_t input_size = desc->inputSize;
+    if (desc->format == ZE_MODULE_FORMAT_NATIVE) { /* native.c: its SPIR-V, if it is ours */
+        char *why = NULL;
+        ze_result_t r = zecl_native_spirv(desc->pInputModule, desc->inputSize, &input,
+                                          &input_size, &why);
+        if (r != ZE_RESULT_SUCCESS) {
+            set_log(phBuildLog, why);
+            zecl_fail(r, "zeModuleCreate: %s", why ? why : "native binary refused");
+            free(why);
+            return r;
+        }
     }
     if (desc->pNext) {
         set_log(phBuildLog, "ze_cl_driver: module descriptor extensions are not supported");
@@ -126,7 +135,7 @@ ze_result_t ZE_APICALL zecl_zeModuleCreate(ze_context_handle_t hContext, ze_devi
     }
 
     char *log = NULL;
-    cl_program program = create_program(hDevice, desc->pInputModule, desc->inputSize, &log);
+    cl_program program = create_program(hDevice, input, input_size, &log);
     if (!program) {
         set_log(phBuildLog, log);
         zecl_fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "zeModuleCreate: %s", log ? log : "");

@@ -233,6 +233,7 @@ struct zecl_global {
     ze_result_t init_result;
     int device_lost;               /* an OpenCL command failed */
     int debug;                     /* ZE_CL_DRIVER_DEBUG set: explain errors on stderr */
+    uint32_t native_ip_version;    /* ZE_CL_DRIVER_IP_VERSION: the GPU played (native.c), or 0 */
     cl_platform_id platform;
     cl_context context;
     uint32_t num_devices;
@@ -281,6 +282,12 @@ void zecl_flush_all_locked(void);
 int zecl_random_order(void);
 /* A fresh nonzero group for the nodes of an in-order list (g.lock held). */
 uint64_t zecl_new_group_locked(void);
+
+/* Native binaries (native.c): the SPIR-V a native module is built from when
+   it is a zebin of the IP version the driver plays; else a refusal
+   (INVALID_NATIVE_BINARY) and why in *log (malloc'd). */
+ze_result_t zecl_native_spirv(const void *binary, size_t size, const void **spirv,
+                              size_t *spirv_size, char **log);
 
 /* Kernels: set every argument of a launch snapshot (k->cl_lock held). */
 cl_int zecl_apply_args(ze_kernel_handle_t k, const struct zecl_arg *args);
