@@ -114,8 +114,14 @@ void zesort_destroy(zesort_context *ctx);
  *  keys. Every sort is stable, descending included (equal keys keep their
  *  input order). opts may be NULL (defaults). On error both arrays are
  *  unchanged.
- *  Errors: INVALID_ARGUMENT, UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
- *  OUT_OF_DEVICE_MEMORY, BACKEND. */
+ *  The arrays, as for the interop APIs and on every backend: keys aligned to
+ *  the key size (4 or 8 bytes), values to 4 bytes, and keys (n * key size
+ *  bytes) and values (n * 4 bytes) sharing no byte; otherwise
+ *  INVALID_ARGUMENT, arrays untouched. (Misaligned keys are refused rather
+ *  than copied: an aligned array costs the caller nothing, a hidden copy of
+ *  a large array costs its size in memory.)
+ *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays),
+ *  UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, BACKEND. */
 zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                           const zesort_options *opts);
 

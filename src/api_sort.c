@@ -2,11 +2,13 @@
  * api_sort.c — argument validation and dispatch of a sort to the planner and
  * a device backend, or to the C fallback.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_cpu.h"
 #include "context.h"
+#include "interop_common.h"
 #include "run_plan.h"
 #include "sort_request.h"
 
@@ -15,6 +17,31 @@
 static zs_flavor ctx_flavor(zesort_context *ctx)
 {
     return ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
+}
+
+/* The caller's arrays as every backend needs them, the rules of the interop
+ * APIs: keys aligned to the key size and values to 4 bytes (the C fallback
+ * loads them as typed words; one rule for every backend, so that a program
+ * that works on one works on all), and no byte shared by keys and values
+ * (the sort scatters one while reading the other: overlap corrupts the
+ * caller's data and, on the C fallback, overflows its temporary buffer). */
+static zesort_status check_arrays(zesort_context *ctx, const void *keys, const uint32_t *values,
+                                  uint64_t n, unsigned key_bytes)
+{
+    if ((uintptr_t)keys % key_bytes || (uintptr_t)values % 4)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "keys must be aligned to the key size (%u bytes) and values to 4 "
+                            "bytes (keys at %p, values at %p)", key_bytes, keys,
+                            (const void *)values);
+    const zs_range k = zs_address_range(keys, n * key_bytes), v = zs_address_range(values, n * 4);
+    const char *what = zs_interop_overlap(&k, &v, &(zs_range){0}, &(zs_range){0});
+    if (what)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s overlap (keys: %llu bytes at %p, values: %llu bytes at %p): "
+                            "they must be separate arrays", what,
+                            (unsigned long long)(n * key_bytes), keys,
+                            (unsigned long long)(n * 4), (const void *)values);
+    return ZESORT_OK;
 }
 
 /* Checks what every sort needs and builds the plan request. */
@@ -29,7 +56,7 @@ static zesort_status validate(zesort_context *ctx, const void *keys, const uint3
     if (n > 0 && !keys)
         return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n = %llu",
                        (unsigned long long)n);
-    return ZESORT_OK;
+    return n > 0 ? check_arrays(ctx, keys, values, n, req->key_bytes) : ZESORT_OK;
 }
 
 static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,

@@ -93,6 +93,12 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
                            : st;
 }
 
+zs_range zs_address_range(const void *p, uint64_t bytes)
+{
+    static char address_space; /* a token: never written */
+    return (zs_range){p ? &address_space : NULL, (uintptr_t)p, bytes};
+}
+
 /* 1 when two ranges of one allocation share a byte (empty ranges share none). */
 static int overlap(const zs_range *a, const zs_range *b)
 {

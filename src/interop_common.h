@@ -3,7 +3,8 @@
  * (interop_cl.c) interop APIs share: the plan of a sort recorded on the
  * caller's list or queue, the layout of the caller's temporary memory,
  * building every kernel ahead of time, and the overlap check of the caller's
- * buffers. Each API keeps only what is its own: handles, locking, commands.
+ * buffers (also used by zesort_sort on host arrays). Each API keeps only
+ * what is its own: handles, locking, commands.
  */
 #ifndef ZESORT_INTEROP_COMMON_H
 #define ZESORT_INTEROP_COMMON_H
@@ -46,6 +47,11 @@ typedef struct zs_range {
     void *root;
     uint64_t off, bytes;
 } zs_range;
+
+/* The range of `bytes` bytes at address p of one address space (host
+ * memory, or Level Zero device pointers): every such range has the same
+ * root, so any two of them are compared by address. p NULL: no range. */
+zs_range zs_address_range(const void *p, uint64_t bytes);
 
 /* Which of the caller's buffers overlap ("keys and temp", ...), or NULL. */
 const char *zs_interop_overlap(const zs_range *keys, const zs_range *values,

@@ -183,13 +183,6 @@ static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
     return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
 }
 
-/* Device pointers share one address space: one root for all. */
-static zs_range address_range(const void *p, uint64_t bytes)
-{
-    static char address_space; /* a token: never written */
-    return (zs_range){p ? &address_space : NULL, (uintptr_t)p, bytes};
-}
-
 /* Caller memory must be a Level Zero device or shared allocation of the
  * sorter's context that holds [p, p + bytes): a GPU faults on anything else
  * (malloc'd memory, a host allocation, another context's memory), long after
@@ -341,8 +334,9 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
                           (unsigned long long)need);
     } else if (n > 0) {
         const uint64_t kbytes = plan.buffer_bytes[ZS_BUF_KEYS], vbytes = values ? 4 * n : 0;
-        const zs_range k = address_range(keys, kbytes), v = address_range(values, vbytes),
-                       t = address_range(temp, temp_bytes), c = address_range(n_devptr, 4);
+        /* device pointers share one address space */
+        const zs_range k = zs_address_range(keys, kbytes), v = zs_address_range(values, vbytes),
+                       t = zs_address_range(temp, temp_bytes), c = zs_address_range(n_devptr, 4);
         const char *what = zs_interop_overlap(&k, &v, &t, &c);
         if (what)
             st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
