@@ -4,8 +4,14 @@
  *
  * Ownership: a zesort_context owns every device object it creates (driver
  * handles, buffers, compiled kernels). The caller's host arrays are only
- * read/written during a call and never retained. All functions are
- * thread-compatible: one context must not be used by two threads at once.
+ * read/written during a call and never retained.
+ *
+ * Threads: a context may be used by several threads at once. Calls on one
+ * context are serialised: each holds the context's lock for its whole
+ * duration (a sort waits for another thread's sort on the same context to
+ * finish), so for parallel sorts give each thread its own context. Calls on
+ * different contexts run in parallel. zesort_destroy must not race with
+ * other calls on the same context.
  *
  * Errors: every function returns a zesort_status. On failure the caller's
  * arrays are left unchanged, and zesort_last_error(ctx) returns a one-line
@@ -147,14 +153,19 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
                                 const zesort_options *opts, double *device_ms);
 
 /** The algorithm the last successful zesort_sort / zesort_sort_timed on ctx
- *  ran: what ZESORT_ALGO_AUTO resolved to (by device flavor and n), or the
+ *  (by any thread) ran: what ZESORT_ALGO_AUTO resolved to (by device flavor and n), or the
  *  algorithm asked for. ZESORT_ALGO_AUTO before any successful sort, and for
  *  ctx NULL. (The cpu backend runs its own radix sort; it reports the
  *  algorithm the request resolved to.) */
 zesort_algo zesort_last_algo(const zesort_context *ctx);
 
-/** The message of the last error on ctx (or of the last failed zesort_create on
- *  this thread when ctx is NULL). Owned by the library; valid until the next call. */
+/** The message of the calling thread's last call on ctx ("" after a
+ *  success), so that a thread checking its own failure reads its own message
+ *  whatever other threads do with ctx. If the thread's last call with a
+ *  context was on another one (or it never called on ctx), the message of the
+ *  last call on ctx by any thread. For ctx NULL: the last failed
+ *  zesort_create (or call with ctx NULL) on this thread. Never NULL; owned by
+ *  the library, per thread, valid until this thread's next zesort call. */
 const char *zesort_last_error(const zesort_context *ctx);
 
 /** Static name of a status, e.g. "ZESORT_ERROR_NO_DEVICE". */

@@ -1,6 +1,6 @@
 /*
  * api_context.c — creating and describing contexts; backend selection,
- * error messages and names.
+ * names. (A context's lock and messages: context.c.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +9,6 @@
 #include "context.h"
 #include "kernel_blobs.h"
 #include "kernel_select.h"
-
-static _Thread_local zs_error create_error = {"no error"};
-
-zs_error *zs_ctx_error(zesort_context *ctx) { return ctx ? &ctx->err : &create_error; }
-
-const char *zesort_last_error(const zesort_context *ctx)
-{
-    return ctx ? ctx->err.text : create_error.text;
-}
 
 const char *zesort_status_name(zesort_status s)
 {
@@ -155,6 +146,14 @@ zesort_status zesort_create(zesort_backend backend, zesort_context **out)
         free(ctx);
         return st;
     }
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+        if (ctx->ops)
+            ctx->ops->destroy(ctx->dev);
+        free(ctx);
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "zesort_create: cannot create a mutex");
+    }
+    ctx->id = zs_ctx_new_id();
     if (!ctx->ops) {
         ctx->backend = ZESORT_BACKEND_CPU;
         snprintf(ctx->device_desc, sizeof ctx->device_desc, "host CPU (C fallback)");
@@ -169,5 +168,6 @@ void zesort_destroy(zesort_context *ctx)
         return;
     if (ctx->ops)
         ctx->ops->destroy(ctx->dev);
+    pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }

@@ -62,8 +62,6 @@ static zesort_status validate(zesort_context *ctx, const void *keys, const uint3
 static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran)
 {
-    if (!ctx)
-        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "zesort_sort: ctx is NULL");
     zs_plan_request req;
     zesort_status st = validate(ctx, keys, values, n, opts, &req, ran);
     if (st != ZESORT_OK)
@@ -98,13 +96,17 @@ static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *value
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
+    if (!ctx)
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_sort: ctx is NULL");
     zesort_algo algo = ZESORT_ALGO_AUTO;
+    zs_ctx_enter(ctx); /* one sort at a time per context: backends keep per-sort state */
     zesort_status st = sort_timed(ctx, keys, values, n, opts, device_ms, &algo);
     if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err); /* no stale message after a successful call */
         ctx->last_algo = algo;
     }
-    return st;
+    return zs_ctx_leave(ctx, st);
 }
 
 zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
@@ -115,17 +117,18 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uin
 
 zesort_algo zesort_last_algo(const zesort_context *ctx)
 {
-    return ctx ? ctx->last_algo : ZESORT_ALGO_AUTO;
+    if (!ctx)
+        return ZESORT_ALGO_AUTO;
+    zesort_context *c = (zesort_context *)ctx; /* the lock is state, not value */
+    pthread_mutex_lock(&c->lock);
+    zesort_algo a = c->last_algo;
+    pthread_mutex_unlock(&c->lock);
+    return a;
 }
 
-zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
+static zesort_status check(zesort_context *ctx, uint64_t n, int with_values,
                            const zesort_options *opts, uint64_t *device_bytes)
 {
-    if (device_bytes)
-        *device_bytes = 0;
-    if (!ctx)
-        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
-                            "zesort_check: ctx is NULL");
     zs_plan_request req;
     zesort_status st = zs_make_request(opts, n, with_values != 0, ctx_flavor(ctx), &req, NULL,
                                        &ctx->err);
@@ -162,4 +165,16 @@ zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
                             (double)total / (1u << 30), (double)memory / (1u << 30));
     zs_error_clear(&ctx->err);
     return ZESORT_OK;
+}
+
+zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
+                           const zesort_options *opts, uint64_t *device_bytes)
+{
+    if (device_bytes)
+        *device_bytes = 0;
+    if (!ctx)
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_check: ctx is NULL");
+    zs_ctx_enter(ctx);
+    return zs_ctx_leave(ctx, check(ctx, n, with_values, opts, device_bytes));
 }

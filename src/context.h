@@ -4,21 +4,40 @@
 #ifndef ZESORT_CONTEXT_H
 #define ZESORT_CONTEXT_H
 
+#include <pthread.h>
+#include <stdint.h>
+
 #include "device_backend.h"
 #include "error.h"
 #include "zesort.h"
 
+/* Threads: a call that uses or changes ctx's state (a sort, a check, the
+ * last error / algorithm) holds ctx->lock for the whole call, so calls on
+ * one context from several threads run one after the other. backend, ops,
+ * dev's identity, device_desc and id are set by zesort_create and only read
+ * afterwards. */
 struct zesort_context {
     zesort_backend backend;    /* never AUTO */
     const zs_device_ops *ops;  /* NULL for the cpu backend */
     zs_device *dev;
     char device_desc[256];
-    zs_error err;             /* cleared by every successful call */
+    uint64_t id;              /* unique per process: tags the thread's copy of err */
+    pthread_mutex_t lock;
+    zs_error err;             /* of the call in progress / the last one; cleared on success */
     zesort_algo last_algo;    /* what the last successful sort ran (AUTO: none yet) */
 };
 
 /* The message a call on ctx sets: ctx's, or for ctx NULL the thread's
  * (zesort_last_error(NULL): the last failed zesort_create). */
 zs_error *zs_ctx_error(zesort_context *ctx);
+
+/* Brackets a call on ctx (not NULL): zs_ctx_enter takes ctx's lock;
+ * zs_ctx_leave copies ctx->err for zesort_last_error on this thread, releases
+ * the lock and returns status. */
+void zs_ctx_enter(zesort_context *ctx);
+zesort_status zs_ctx_leave(zesort_context *ctx, zesort_status status);
+
+/* A new context's id, never 0 and never reused in this process. */
+uint64_t zs_ctx_new_id(void);
 
 #endif

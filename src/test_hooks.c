@@ -64,12 +64,10 @@ static int debug_hook(void *user, size_t index, const zs_step *step)
     return 0;
 }
 
-zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan scan,
-                               const uint32_t *keys, uint64_t n, unsigned shift,
-                               uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys)
+static zesort_status cm_pass(zesort_context *ctx, int radix_bits, zesort_scan scan,
+                             const uint32_t *keys, uint64_t n, unsigned shift,
+                             uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys)
 {
-    if (!ctx)
-        return ZESORT_ERROR_INVALID_ARGUMENT;
     if (!keys || n == 0 || n > ZESORT_MAX_KEYS || (radix_bits != 2 && radix_bits != 4) ||
         shift + (unsigned)radix_bits > 32 || (unsigned)scan > ZESORT_SCAN_HOST)
         return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "zs_debug_cm_pass: bad arguments");
@@ -102,4 +100,18 @@ zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan 
     if (st != ZESORT_OK && st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
         zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
     return st;
+}
+
+/* Like every call on a context: under its lock, its message then this
+ * thread's zesort_last_error. */
+zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan scan,
+                               const uint32_t *keys, uint64_t n, unsigned shift,
+                               uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys)
+{
+    if (!ctx)
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    zs_ctx_enter(ctx);
+    zesort_status st = cm_pass(ctx, radix_bits, scan, keys, n, shift, count_table, prefix_table,
+                               out_keys);
+    return zs_ctx_leave(ctx, st);
 }
