@@ -65,9 +65,12 @@
 #ifndef ZESORT_CL_H
 #define ZESORT_CL_H
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
+/* The OpenCL version is the program's choice: this header uses only types
+ * of OpenCL 1.0, defines no CL_TARGET_OPENCL_VERSION, and so does not narrow
+ * the API that <CL/cl.h> declares for the program (which, when the program
+ * defines no version either, is the headers' default, 3.0). A program that
+ * calls 1.2 functions deprecated in 2.0 (clCreateCommandQueue) defines
+ * CL_TARGET_OPENCL_VERSION 120 before including this header. */
 #include <CL/cl.h>
 #include <stdint.h>
 

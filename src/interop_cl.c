@@ -10,6 +10,7 @@
  * Programs are built by the OpenCL backend's code (zs_cl_build_program), so
  * the kernels and the flavor are the backend's.
  */
+#include "opencl_common.h" /* first: the library's OpenCL version, before <CL/cl.h> */
 #include "zesort_cl.h"
 
 #include <pthread.h>
@@ -21,7 +22,6 @@
 #include "error.h"
 #include "interop_common.h"
 #include "test_hooks.h"
-#include "opencl_common.h"
 #include "plan.h"
 
 struct zesort_cl_sorter {

@@ -6,6 +6,7 @@
  * algorithm, indirect counts below and above max_n (guard zones), overlap
  * refused, one sorter from several threads, prepare. Exit 77 without a device.
  */
+#define CL_TARGET_OPENCL_VERSION 120 /* the 1.2 API: clCreateCommandQueue */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,8 @@
 #   * the README's Level Zero interop example (tests/examples/ze_interop_example.c),
 #     shared and static, on the test driver ZE_DRIVER with the validation layer,
 #   * the README's OpenCL interop example (tests/examples/cl_interop_example.c) on PoCL,
+#   * a program that includes zesort_cl.h first and uses the OpenCL 2.0 API
+#     (tests/install/cl_api_version.c): the header must not narrow it,
 # and check what is installed: files, soname, and that libzesort.so exports
 # zesort_* symbols only.
 set -euo pipefail
@@ -63,7 +65,7 @@ work=$stage/user
 mkdir "$work"
 cp "$src/tests/examples/sort_example.c" "$src/tests/examples/ze_interop_example.c" \
    "$src/tests/examples/cl_interop_example.c" \
-   "$src/tests/install/all_headers.cpp" "$work/"
+   "$src/tests/install/all_headers.cpp" "$src/tests/install/cl_api_version.c" "$work/"
 cd "$work"
 cflags=$(pkg-config --cflags zesort)
 libs=$(pkg-config --libs zesort)
@@ -78,6 +80,8 @@ cc -std=c11 $warn ze_interop_example.c $cflags $libs -o ze_shared
 cc -std=c11 $warn ze_interop_example.c $cflags $static_libs -o ze_static
 cc -std=c11 $warn cl_interop_example.c $cflags $libs -o cl_shared
 cc -std=c11 $warn cl_interop_example.c $cflags $static_libs -o cl_static
+cc -std=c11 $warn cl_api_version.c $cflags $libs -o cl_api_version 2>cl_api_version.log ||
+    { cat cl_api_version.log >&2; fail "zesort_cl.h included first hides the caller's OpenCL 2.0+ API"; }
 
 # A program that uses only the Level Zero API needs nothing of the OpenCL
 # backend: libzesort.a, the Level Zero loader and libc suffice.
@@ -111,6 +115,7 @@ run_check ze_only "$expect" env "${ze_env[@]}" ./ze_only
 # The OpenCL interop example on PoCL.
 run_check cl_shared "$expect" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd LD_LIBRARY_PATH="$libdir" ./cl_shared
 run_check cl_static "$expect" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd ./cl_static
+run_check cl_api_version "ZESORT_OK" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd LD_LIBRARY_PATH="$libdir" ./cl_api_version
 # CMake, through the README's pkg_check_modules snippet.
 mkdir cmake_user
 cp "$src/tests/install/cmake/CMakeLists.txt" sort_example.c cmake_user/
