@@ -27,12 +27,16 @@ DESTDIR="$stage/root" meson install -C "$build" --no-rebuild --quiet >"$stage/in
 
 pc=$(find "$stage/root" -name zesort.pc)
 [ -n "$pc" ] || fail "zesort.pc not installed"
+static_pc=$(find "$stage/root" -name zesort-static.pc)
+[ -n "$static_pc" ] || fail "zesort-static.pc not installed"
 # The .pc file names the final prefix (the staging tree is not there yet): a
 # copy whose prefix points into the staging tree stands in for it. Every other
 # path in it is relative to ${prefix}, which this also checks.
 grep -q '^prefix=' "$pc" || fail "zesort.pc has no prefix variable"
 mkdir "$stage/pkgconfig"
-sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$pc" >"$stage/pkgconfig/zesort.pc"
+for f in "$pc" "$static_pc"; do
+    sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$f" >"$stage/pkgconfig/$(basename "$f")"
+done
 export PKG_CONFIG_PATH="$stage/pkgconfig"
 prefix=$(pkg-config --variable=prefix zesort)
 libdir=$(pkg-config --variable=libdir zesort)
@@ -69,8 +73,9 @@ cp "$src/tests/examples/sort_example.c" "$src/tests/examples/ze_interop_example.
 cd "$work"
 cflags=$(pkg-config --cflags zesort)
 libs=$(pkg-config --libs zesort)
-# Static: the same flags with --static, libzesort.a instead of the .so.
-static_libs=$(pkg-config --libs --static zesort | sed 's/-lzesort\b/-l:libzesort.a/')
+# Static, as the README says: zesort-static.pc, whose Libs name libzesort.a
+# (`pkg-config --static zesort` keeps -lzesort, which finds the .so first).
+static_libs=$(pkg-config --cflags --libs zesort-static)
 warn="-Wall -Wextra -Werror"
 
 cc -std=c11 $warn sort_example.c $cflags $libs -o sort_shared
@@ -91,8 +96,12 @@ cc -std=c11 $warn ze_interop_example.c $cflags "$libdir/libzesort.a" -lze_loader
 needs() { objdump -p "$1" | awk '$1 == "NEEDED" {print $2}'; }
 ! needs ze_only | grep -q OpenCL || fail "ze_only needs libOpenCL"
 needs sort_shared | grep -qx libzesort.so.0 || fail "sort_shared does not load libzesort.so.0"
-! needs sort_static | grep -q libzesort || fail "sort_static still needs libzesort.so"
-! needs ze_static | grep -q libzesort || fail "ze_static still needs libzesort.so"
+# Truly static: neither a NEEDED entry (readelf) nor a library the loader
+# would map (ldd, with libzesort.so findable on LD_LIBRARY_PATH) is libzesort.
+for p in sort_static ze_static cl_static; do
+    ! readelf -d "$p" | grep NEEDED | grep -q libzesort || fail "$p still needs libzesort.so (readelf -d)"
+    ! LD_LIBRARY_PATH="$libdir" ldd "./$p" | grep -q libzesort || fail "$p still loads libzesort.so (ldd)"
+done
 
 expect="0 7 7 19 19 42 3000000000"
 run_check() { # NAME EXPECTED-SUFFIX COMMAND...
