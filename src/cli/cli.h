@@ -157,6 +157,7 @@ typedef struct cli_output {
     char *temp_path;  /* the temporary file; direct: NULL, or the scratch file
                          of cli_output_open_for_name */
     int fd;
+    int lock_fd;      /* holds a flock on the temporary file: a live run's */
     int direct;       /* 1: writing straight to the destination */
     int existed;      /* 1: replacing an existing regular file */
 } cli_output;
@@ -185,13 +186,23 @@ int cli_output_commit_pair(cli_output *a, cli_output *b);
 /* Removes the temporary file if it still exists. Safe to call twice. */
 void cli_output_abort(cli_output *out);
 
+/* Installs the handlers that remove the temporary files on every catchable
+ * fatal signal (then re-raise it). Called first thing in main, so that what
+ * is there before (an inherited "ignore", a sanitizer's handler) is kept. */
+void cli_signals_init(void);
+/* Puts those handlers back after a backend has started: PoCL's LLVM installs
+ * its own over them. Call after zesort_create. */
+void cli_signals_reclaim(void);
+
 /* Whole-buffer convenience: open + write + close + commit. */
 int cli_write_file_atomic(const char *path, const void *data, size_t size);
 
 /* 1 when path exists and is neither a regular file nor a directory. */
 int cli_is_special_file(const char *path);
 
-/* 1 when both paths name the same existing file (same device and inode). */
+/* 1 when both paths name the same file: the same existing file (device and
+ * inode), or the same name in the same directory once symlinks in the last
+ * component are followed (a dangling link names its target). */
 int cli_same_file(const char *a, const char *b);
 
 /* ---- commands ------------------------------------------------------------- */

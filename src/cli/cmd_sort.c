@@ -201,11 +201,13 @@ static int run_sort(const sort_request *req)
         goto done;
 
     zesort_status st = zesort_create(req->backend, &ctx);
+    cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
     if (st != ZESORT_OK) {
         rc = cli_fail_status("backend set-up", st, NULL);
         goto done;
     }
     st = zesort_sort(ctx, keys, values, n, &req->opts);
+    cli_signals_reclaim(); /* (a driver may start its compiler only now) */
     if (st != ZESORT_OK) {
         rc = cli_fail_status("sort", st, ctx);
         goto done;

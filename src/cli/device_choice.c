@@ -6,7 +6,7 @@
  * OpenCL CPU devices because the C fallback sorts faster there. */
 #include "cli.h"
 
-zesort_status cli_create_for_kernels(zesort_backend backend, zesort_context **out)
+static zesort_status create_for_kernels(zesort_backend backend, zesort_context **out)
 {
     zesort_status st = zesort_create(backend, out);
     if (st != ZESORT_OK || backend != ZESORT_BACKEND_AUTO ||
@@ -18,4 +18,11 @@ zesort_status cli_create_for_kernels(zesort_backend backend, zesort_context **ou
     zesort_destroy(*out);
     *out = opencl;
     return ZESORT_OK;
+}
+
+zesort_status cli_create_for_kernels(zesort_backend backend, zesort_context **out)
+{
+    zesort_status st = create_for_kernels(backend, out);
+    cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
+    return st;
 }

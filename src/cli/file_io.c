@@ -20,10 +20,29 @@
  * Temporary files are named .zesort-tmp-<pid>-XXXXXX. They are removed on
  * every error, and by a handler on every catchable signal whose default
  * action ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT,
- * SIGSEGV, SIGBUS, ...), which then re-raises the signal. A process killed by
- * SIGKILL cannot clean up: the next zesort that writes into that directory
- * removes temporary files whose process no longer exists (kill(pid, 0) gives
- * ESRCH) and that belong to the same user.
+ * SIGSEGV, SIGBUS, ...), which then re-raises the signal. The handlers are
+ * installed when main() starts and put back after a backend has started
+ * (cli_signals_reclaim): PoCL's LLVM installs its own, which swallow a SIGSEGV
+ * sent with kill and leave the temporary files after an abort().
+ *
+ * A process killed by SIGKILL cannot clean up: the next zesort that writes
+ * into that directory removes the stale temporary files of the same user. A
+ * file is stale only when nobody holds the flock() every live run keeps on
+ * its temporary files (a pid is no proof: the writer may run in another pid
+ * namespace or on another NFS client), when its pid is not a live process
+ * here, and when it is older than STALE_MIN_AGE (the moment between mkstemp
+ * and flock, and file systems without locks). On NFS the lock is an fcntl
+ * lock of the server, which close() of any descriptor of the file drops:
+ * there the age is what protects a closed temporary file until its rename.
+ *
+ * --values pairs: OUTPUT's old contents are kept under .zesort-old-<pid>-XXXXXX
+ * (a hard link) until both renames are done, with the fatal signals blocked
+ * from the first rename until the pair is committed or rolled back, so no
+ * signal handler ever sees half a pair. After a SIGKILL between the two
+ * renames OUTPUT holds the new keys and VALUES_OUT the old values: that
+ * .zesort-old-* file is then the only copy of the old keys, and the sweep
+ * never removes a backup that is the last link to its file. `mv` it over
+ * OUTPUT to get the old pair back.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,8 +52,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -92,70 +113,16 @@ int cli_read_file(const char *path, void **data, size_t *size)
     return 0;
 }
 
-/* "dir/name" with dir made canonical (the name itself may not exist yet), or
- * NULL when the directory does not exist. Caller frees. */
-static char *canonical_path(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
-    if (!dir)
-        return NULL;
-    char *real = realpath(dir, NULL);
-    free(dir);
-    if (!real)
-        return NULL;
-    const char *base = slash ? slash + 1 : path;
-    char *full = malloc(strlen(real) + strlen(base) + 2);
-    if (full)
-        sprintf(full, "%s/%s", real, base);
-    free(real);
-    return full;
-}
-
-int cli_same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return 1;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    /* Not both existing yet: "./out" and "out" are still the same file. */
-    char *ca = canonical_path(a), *cb = canonical_path(b);
-    int same = ca && cb && strcmp(ca, cb) == 0;
-    free(ca);
-    free(cb);
-    return same;
-}
-
-int cli_is_special_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
 /* ---- cleanup of temporary files on signals --------------------------------- */
 
 /* Temporary files that exist right now; the signal handler removes them so an
  * interrupted or crashing run leaves no stray files. */
 #define MAX_LIVE_TEMPS 8
 static char *volatile live_temps[MAX_LIVE_TEMPS];
-/* While a pair of outputs is being committed (cli_output_commit_pair): the
- * first output's final path and a hard link to its old contents (NULL: there
- * was no old file). The handler puts the old file back. */
-static const char *volatile restore_final;
-static const char *volatile restore_backup;
-static volatile sig_atomic_t restore_armed;
-static int handlers_installed;
 
 static void remove_live_temps_and_die(int sig)
 {
     int saved = errno;
-    if (restore_armed) {
-        if (restore_backup)
-            rename(restore_backup, restore_final); /* async-signal-safe */
-        else
-            unlink(restore_final);
-    }
     for (int i = 0; i < MAX_LIVE_TEMPS; ++i) {
         char *p = live_temps[i];
         if (p)
@@ -185,27 +152,57 @@ static const int fatal_signals[] = {
     SIGPWR,
 #endif
 };
+#define FATAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
 
-static void install_handlers(void)
+/* The signals whose handler is ours: those that had the default action when
+ * the handlers were first installed. */
+static unsigned char owned[FATAL_COUNT];
+static int handlers_installed;
+
+static void set_our_handler(int sig)
 {
-    if (handlers_installed)
-        return;
-    handlers_installed = 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = remove_live_temps_and_die;
     sigemptyset(&sa.sa_mask);
     /* One cleanup at a time: the others wait until the first has re-raised. */
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i)
+    for (size_t i = 0; i < FATAL_COUNT; ++i)
         sigaddset(&sa.sa_mask, fatal_signals[i]);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i) {
+    sigaction(sig, &sa, NULL);
+}
+
+void cli_signals_init(void)
+{
+    if (handlers_installed)
+        return;
+    handlers_installed = 1;
+    for (size_t i = 0; i < FATAL_COUNT; ++i) {
         struct sigaction old;
-        /* Respect an inherited "ignore" (e.g. nohup) and a handler someone
-         * else installed (e.g. a sanitizer's SIGSEGV report). */
+        /* Respect an inherited "ignore" (e.g. nohup) and a handler installed
+         * before main (e.g. a sanitizer's SIGSEGV report). */
         if (sigaction(fatal_signals[i], NULL, &old) == 0 &&
             ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL))
             continue;
-        sigaction(fatal_signals[i], &sa, NULL);
+        owned[i] = 1;
+        set_our_handler(fatal_signals[i]);
+    }
+}
+
+void cli_signals_reclaim(void)
+{
+    if (!handlers_installed) {
+        cli_signals_init();
+        return;
+    }
+    /* A backend's handlers (PoCL's LLVM: SIGSEGV, SIGABRT, SIGINT, ...) went
+     * over ours. LLVM's return from a SIGSEGV sent with kill, so the sort
+     * went on; after an abort() they ran instead of ours, leaving the
+     * temporary files. Ours end the process, as the default action would. */
+    for (size_t i = 0; i < FATAL_COUNT; ++i) {
+        struct sigaction cur;
+        if (owned[i] && sigaction(fatal_signals[i], NULL, &cur) == 0 &&
+            ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != remove_live_temps_and_die))
+            set_our_handler(fatal_signals[i]);
     }
 }
 
@@ -216,7 +213,7 @@ static void block_signals(sigset_t *old)
 {
     sigset_t set;
     sigemptyset(&set);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i)
+    for (size_t i = 0; i < FATAL_COUNT; ++i)
         sigaddset(&set, fatal_signals[i]);
     sigprocmask(SIG_BLOCK, &set, old);
 }
@@ -239,15 +236,28 @@ static void untrack_temp(const char *path)
     }
 }
 
+/* untrack_temp with the signals blocked around. */
+static void untrack_temp_safely(const char *path)
+{
+    sigset_t old;
+    block_signals(&old);
+    untrack_temp(path);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* ---- temporary names and stale temporary files ----------------------------- */
 
 static const char TEMP_PREFIX[] = ".zesort-tmp-";
+/* OUTPUT's old contents while a --values pair is committed. */
+static const char BACKUP_PREFIX[] = ".zesort-old-";
+/* Seconds a dead-looking temporary file must be left alone (see the top). */
+#define STALE_MIN_AGE 60
 
-/* "<dir of path>/.zesort-tmp-<pid>-XXXXXX" for mkstemp. Caller frees. */
-static char *temp_pattern_in(const char *dir_path)
+/* "<dir>/<prefix><pid>-XXXXXX" for mkstemp. Caller frees. */
+static char *temp_pattern_in(const char *dir_path, const char *prefix)
 {
     char tail[64];
-    snprintf(tail, sizeof tail, "%s%ld-XXXXXX", TEMP_PREFIX, (long)getpid());
+    snprintf(tail, sizeof tail, "%s%ld-XXXXXX", prefix, (long)getpid());
     size_t dl = strlen(dir_path);
     char *p = malloc(dl + strlen(tail) + 2);
     if (p)
@@ -266,34 +276,72 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-/* Removes, in dir, the temporary files of zesort processes that no longer
- * exist (killed by SIGKILL, or a power cut) and that belong to this user.
- * Other users' files and files of a live process are left alone. Errors are
- * ignored: this is housekeeping. */
+/* A new descriptor of fd's open file, holding a shared flock() on it for as
+ * long as it is open: the mark of a live run's file (remove_stale_temps).
+ * -1 when locks are not supported here (the age check then protects). */
+static int hold_lock(int fd)
+{
+    int lock = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (lock >= 0 && flock(lock, LOCK_SH) != 0) {
+        close(lock);
+        lock = -1;
+    }
+    return lock;
+}
+
+/* The pid in ".zesort-xxx-<pid>-XXXXXX" after the prefix, or 0. */
+static long pid_in_name(const char *rest)
+{
+    char *end;
+    errno = 0;
+    long pid = strtol(rest, &end, 10);
+    if (errno || end == rest || *end != '-' || pid <= 0 || pid > INT_MAX)
+        return 0;
+    return pid;
+}
+
+/* Removes the entry `name` of the directory dfd when it is a temporary file
+ * (or, with backup, a kept old OUTPUT) of a dead run of this user. */
+static void remove_if_stale(int dfd, const char *name, long pid, int backup)
+{
+    if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        return; /* alive here (or someone else's live process: EPERM) */
+    int fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) /* O_RDWR: an exclusive lock over NFS needs it, when allowed */
+        fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        time(NULL) - st.st_mtime >= STALE_MIN_AGE &&
+        /* the last link to an old OUTPUT: after a SIGKILL between the renames
+         * of a pair, the only copy of the old keys */
+        (!backup || st.st_nlink >= 2) &&
+        /* no live run holds it, in whatever pid namespace or on whatever host */
+        flock(fd, LOCK_EX | LOCK_NB) == 0)
+        unlinkat(dfd, name, 0);
+    close(fd);
+}
+
+/* Removes, in dir, the temporary files of zesort runs that are gone (killed
+ * by SIGKILL, or a power cut) and that belong to this user (see the top of
+ * this file for how a live run's files are told apart). Errors are ignored:
+ * this is housekeeping. */
 static void remove_stale_temps(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
-    const size_t plen = sizeof TEMP_PREFIX - 1;
+    const size_t tlen = sizeof TEMP_PREFIX - 1, blen = sizeof BACKUP_PREFIX - 1;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name;
-        if (strncmp(name, TEMP_PREFIX, plen) != 0)
+        int backup = strncmp(name, BACKUP_PREFIX, blen) == 0;
+        if (!backup && strncmp(name, TEMP_PREFIX, tlen) != 0)
             continue;
-        char *end;
-        errno = 0;
-        long pid = strtol(name + plen, &end, 10);
-        if (errno || end == name + plen || *end != '-' || pid <= 0 || pid == (long)getpid() ||
-            pid > INT_MAX)
-            continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue; /* alive (or someone else's live process: EPERM) */
-        struct stat st;
-        if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
-            st.st_uid != geteuid())
-            continue;
-        unlinkat(dirfd(d), name, 0);
+        long pid = pid_in_name(name + (backup ? blen : tlen));
+        if (pid)
+            remove_if_stale(dirfd(d), name, pid, backup);
     }
     closedir(d);
 }
@@ -369,6 +417,54 @@ static char *resolve_output(const char *path, int *alias)
     return NULL;
 }
 
+/* The (device, inode) of the directory a path names a file in, and the
+ * file's name there: two paths with equal places name the same file, whether
+ * or not it exists yet. Unlike realpath() this needs no path shorter than
+ * PATH_MAX. Returns 0, or -1 when the directory cannot be examined (then
+ * nothing can be written there either). *name is the caller's to free. */
+static int place_of(const char *path, dev_t *dev, ino_t *ino, char **name)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = dir_of(path);
+    struct stat st;
+    int ok = dir && stat(dir, &st) == 0;
+    free(dir);
+    if (!ok || !(*name = strdup(slash ? slash + 1 : path)))
+        return -1;
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return 0;
+}
+
+int cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    /* Not both existing yet: where each would be created, after following a
+     * dangling symlink as cli_output_open does ("link -> out" is "out"). */
+    int alias;
+    char *ra = resolve_output(a, &alias), *rb = resolve_output(b, &alias);
+    char *na = NULL, *nb = NULL;
+    dev_t da, db;
+    ino_t ia, ib;
+    int same = ra && rb && place_of(ra, &da, &ia, &na) == 0 && place_of(rb, &db, &ib, &nb) == 0 &&
+               da == db && ia == ib && strcmp(na, nb) == 0;
+    free(ra);
+    free(rb);
+    free(na);
+    free(nb);
+    return same;
+}
+
+int cli_is_special_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 /* 0 when the existing regular file st at path may be replaced by this user,
  * else an errno: the user could not open it for writing (for root: only an
  * immutable file or a read-only file system), or it sits in a sticky
@@ -387,6 +483,42 @@ static int replace_error(const char *path, const struct stat *st)
             return EPERM;
     }
     return 0;
+}
+
+/* Creates "<dir>/<prefix><pid>-XXXXXX" with mkstemp, tracked for the signal
+ * handler and locked (*lock, -1 if locks do not work here) as a live run's.
+ * Returns the descriptor and *path (caller frees), or -1 with errno. */
+static int create_temp(const char *dir, const char *prefix, char **path, int *lock)
+{
+    char *temp = temp_pattern_in(dir, prefix);
+    *lock = -1;
+    if (!temp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    sigset_t old;
+    block_signals(&old);
+    int fd = mkstemp(temp);
+    int err = errno;
+    if (fd >= 0)
+        track_temp(temp);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (fd < 0) {
+        free(temp);
+        errno = err;
+        return -1;
+    }
+    *lock = hold_lock(fd);
+    *path = temp;
+    return fd;
+}
+
+/* Closes a lock descriptor (hold_lock) if there is one. */
+static void drop_lock(int *lock)
+{
+    if (*lock >= 0)
+        close(*lock);
+    *lock = -1;
 }
 
 /* ---- outputs ----------------------------------------------------------------- */
@@ -424,11 +556,11 @@ static int open_direct(cli_output *out, const char *target, int alias)
 int cli_output_open(cli_output *out, const char *path)
 {
     memset(out, 0, sizeof *out);
-    out->fd = -1;
+    out->fd = out->lock_fd = -1;
     out->shown_path = strdup(path);
     if (!out->shown_path)
         return cli_fail("cannot write '%s': out of host memory", path);
-    install_handlers();
+    cli_signals_init();
 
     int alias;
     out->final_path = resolve_output(path, &alias);
@@ -458,25 +590,14 @@ int cli_output_open(cli_output *out, const char *path)
     }
 
     char *dir = dir_of(out->final_path);
-    char *temp = dir ? temp_pattern_in(dir) : NULL;
-    if (dir)
-        remove_stale_temps(dir);
-    free(dir);
-    if (!temp)
+    if (!dir)
         return output_error(out, NULL, ENOMEM);
-    sigset_t old;
-    block_signals(&old);
-    out->fd = mkstemp(temp);
+    remove_stale_temps(dir);
+    out->fd = create_temp(dir, TEMP_PREFIX, &out->temp_path, &out->lock_fd);
     int err = errno;
-    if (out->fd >= 0) {
-        out->temp_path = temp;
-        track_temp(temp);
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    if (out->fd < 0) {
-        free(temp);
+    free(dir);
+    if (out->fd < 0)
         return output_error(out, "cannot create a temporary file next to it: ", err);
-    }
     /* The replaced file's owner and group: root can keep both; anyone else
      * keeps the group when a member of it. Then the mode (after chown, which
      * clears set-id bits). */
@@ -506,23 +627,11 @@ int cli_output_open_for_name(cli_output *out, const char *path)
     /* A direct destination has no name another program could write: it
      * writes a scratch file, which commit copies to the destination. */
     const char *tmpdir = getenv("TMPDIR");
-    char *temp = temp_pattern_in(tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!temp)
-        return output_error(out, NULL, ENOMEM);
-    sigset_t old;
-    block_signals(&old);
-    int fd = mkstemp(temp);
-    int err = errno;
-    if (fd >= 0) {
-        out->temp_path = temp;
-        track_temp(temp);
-        close(fd);
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    if (fd < 0) {
-        free(temp);
-        return output_error(out, "cannot create a temporary file: ", err);
-    }
+    int fd = create_temp(tmpdir && *tmpdir ? tmpdir : "/tmp", TEMP_PREFIX, &out->temp_path,
+                         &out->lock_fd);
+    if (fd < 0)
+        return output_error(out, "cannot create a temporary file: ", errno);
+    close(fd);
     return 0;
 }
 
@@ -570,11 +679,9 @@ int cli_output_close(cli_output *out)
 /* Forgets a committed output. */
 static void output_done(cli_output *out)
 {
-    sigset_t old;
-    block_signals(&old);
     if (out->temp_path)
-        untrack_temp(out->temp_path);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+        untrack_temp_safely(out->temp_path);
+    drop_lock(&out->lock_fd);
     free(out->temp_path);
     free(out->final_path);
     free(out->shown_path);
@@ -619,39 +726,19 @@ int cli_output_commit(cli_output *out)
     return 0;
 }
 
-/* A hard link to (or else a copy of) the file at path, under a new temporary
- * name in its directory. NULL and errno on failure. Caller frees. */
-static char *keep_old_file(const char *path)
+/* Copies the open file `in` (mode and, for root, owner kept) to the new file
+ * `name`, locked in *lock at once. Returns 0 or an errno. */
+static int copy_old_file(int in, const char *name, int *lock)
 {
-    char *dir = dir_of(path);
-    char *name = dir ? temp_pattern_in(dir) : NULL;
-    free(dir);
-    if (!name) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    int fd = mkstemp(name); /* reserves a unique name */
-    if (fd < 0) {
-        int err = errno;
-        free(name);
-        errno = err;
-        return NULL;
-    }
-    close(fd);
-    unlink(name);
-    if (link(path, name) == 0)
-        return name;
-    /* No hard links here (or not allowed): a copy with the same mode. */
-    int err = 0;
-    int in = open(path, O_RDONLY | O_CLOEXEC);
+    int err = 0, outfd = -1;
     struct stat st;
-    int outfd = -1;
-    if (in < 0 || fstat(in, &st) != 0)
-        err = errno;
-    else if ((outfd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0)
-        err = errno;
+    if (fstat(in, &st) != 0)
+        return errno;
+    if ((outfd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0)
+        return errno;
+    *lock = hold_lock(outfd);
     char buf[1 << 16];
-    while (!err) {
+    for (;;) {
         ssize_t got = read(in, buf, sizeof buf);
         if (got < 0 && errno == EINTR)
             continue;
@@ -666,20 +753,89 @@ static char *keep_old_file(const char *path)
             else if (put > 0)
                 off += put;
         }
+        if (err)
+            break;
     }
     if (!err && geteuid() == 0 && fchown(outfd, st.st_uid, st.st_gid) != 0)
         err = errno;
-    if (outfd >= 0 && close(outfd) != 0 && !err)
+    if (close(outfd) != 0 && !err)
         err = errno;
+    return err;
+}
+
+/* A hard link to (or else a copy of) the file at path, named
+ * .zesort-old-<pid>-XXXXXX in its directory, tracked for the signal handler
+ * (which removes it: before the renames it is a second name of OUTPUT) and
+ * locked in *lock before the name appears, so that no sweep takes it for a
+ * dead run's. NULL and errno on failure. Caller frees. */
+static char *keep_old_file(const char *path, int *lock)
+{
+    char *dir = dir_of(path), *name = NULL;
+    int in = open(path, O_RDONLY | O_CLOEXEC);
+    int err = !dir ? ENOMEM : in < 0 ? errno : 0;
+    int reserve_lock = -1;
+    int fd = err ? -1 : create_temp(dir, BACKUP_PREFIX, &name, &reserve_lock);
+    if (!err && fd < 0)
+        err = errno;
+    free(dir);
+    *lock = -1;
+    if (!err) {
+        /* The name is reserved (and tracked); the link takes its place. */
+        close(fd);
+        drop_lock(&reserve_lock);
+        unlink(name);
+        *lock = hold_lock(in); /* the old file's inode, before it has the name */
+        if (link(path, name) != 0) {
+            /* No hard links here (or not allowed): a copy with the same mode. */
+            drop_lock(lock);
+            err = copy_old_file(in, name, lock);
+        }
+    }
     if (in >= 0)
         close(in);
-    if (err) {
+    if (err && name) {
         unlink(name);
+        untrack_temp_safely(name);
+        drop_lock(lock);
         free(name);
-        errno = err;
-        return NULL;
+        name = NULL;
     }
+    errno = err;
     return name;
+}
+
+/* Renames a then b; if b's rename fails, puts a's old file back from backup
+ * (NULL: there was none). Runs with the fatal signals blocked. Sets *kept
+ * when the old file could not be put back: backup is then its only copy. */
+static int rename_pair(cli_output *a, cli_output *b, const char *backup, int *kept)
+{
+    int err;
+    if (rename(a->temp_path, a->final_path) != 0) {
+        err = errno;
+        cli_output_abort(b);
+        return output_error(a, "rename failed: ", err);
+    }
+    if (rename(b->temp_path, b->final_path) == 0) {
+        output_done(a);
+        output_done(b);
+        return 0;
+    }
+    err = errno;
+    int back = backup ? rename(backup, a->final_path) : unlink(a->final_path);
+    int back_err = errno;
+    output_done(a);
+    if (back == 0)
+        return output_error(b, "rename failed: ", err);
+    *kept = backup != NULL;
+    char *bname = b->shown_path;
+    b->shown_path = NULL;
+    cli_output_abort(b);
+    int rc = cli_fail("cannot write '%s': rename failed: %s; and '%s' could not be restored: "
+                      "%s%s%s", bname ? bname : "?", strerror(err), a->shown_path ? a->shown_path : "?",
+                      strerror(back_err), backup ? "; its old contents are in " : "",
+                      backup ? backup : "");
+    free(bname);
+    return rc;
 }
 
 int cli_output_commit_pair(cli_output *a, cli_output *b)
@@ -707,78 +863,28 @@ int cli_output_commit_pair(cli_output *a, cli_output *b)
     }
     /* The first file's old contents, kept until the second is in place. */
     char *backup = NULL;
-    if (lstat(a->final_path, &st) == 0) {
-        if (!(backup = keep_old_file(a->final_path))) {
-            err = errno;
-            cli_output_abort(b);
-            return output_error(a, "cannot keep its old contents while replacing the pair: ", err);
-        }
+    int lock = -1;
+    if (lstat(a->final_path, &st) == 0 && !(backup = keep_old_file(a->final_path, &lock))) {
+        err = errno;
+        cli_output_abort(b);
+        return output_error(a, "cannot keep its old contents while replacing the pair: ", err);
     }
-    /* From here until both are renamed, a fatal signal puts the first file
-     * back (harmless before its rename: the backup is the same file). */
+    /* The fatal signals wait from the first rename until the pair is
+     * committed or rolled back: a handler in between could only leave new
+     * keys next to old values, or put the old keys back next to new values.
+     * (A SIGKILL there leaves the backup: see the top of this file.) */
     sigset_t old;
     block_signals(&old);
-    if (backup)
-        track_temp(backup);
-    restore_final = a->final_path;
-    restore_backup = backup;
-    restore_armed = 1;
-    sigprocmask(SIG_SETMASK, &old, NULL);
-
-    int rc = 0;
-    if (rename(a->temp_path, a->final_path) != 0) {
-        err = errno;
-        block_signals(&old);
-        restore_armed = 0;
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        cli_output_abort(b);
-        rc = output_error(a, "rename failed: ", err);
-    } else {
-        if (rename(b->temp_path, b->final_path) != 0) {
-            err = errno;
-            /* Put the first file back as it was. */
-            int back = backup ? rename(backup, a->final_path) : unlink(a->final_path);
-            int back_err = errno;
-            block_signals(&old);
-            restore_armed = 0;
-            sigprocmask(SIG_SETMASK, &old, NULL);
-            if (back != 0) {
-                char *bname = b->shown_path;
-                b->shown_path = NULL;
-                cli_output_abort(b);
-                rc = cli_fail("cannot write '%s': rename failed: %s; and '%s' could not be "
-                              "restored: %s%s%s", bname ? bname : "?", strerror(err),
-                              a->shown_path, strerror(back_err),
-                              backup ? "; its old contents are in " : "", backup ? backup : "");
-                free(bname);
-                if (backup) { /* leave the only copy of the old file where it is */
-                    block_signals(&old);
-                    untrack_temp(backup);
-                    sigprocmask(SIG_SETMASK, &old, NULL);
-                    free(backup);
-                    backup = NULL;
-                }
-            } else {
-                rc = output_error(b, "rename failed: ", err);
-            }
-            output_done(a);
-        } else {
-            block_signals(&old);
-            restore_armed = 0;
-            sigprocmask(SIG_SETMASK, &old, NULL);
-            output_done(a);
-            output_done(b);
-        }
-    }
-    block_signals(&old);
-    restore_final = restore_backup = NULL;
-    if (backup)
-        untrack_temp(backup);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    int kept = 0;
+    int rc = rename_pair(a, b, backup, &kept);
     if (backup) {
-        unlink(backup); /* no-op when it was renamed back */
-        free(backup);
+        untrack_temp(backup);
+        if (!kept)
+            unlink(backup); /* no-op when it was renamed back */
     }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    drop_lock(&lock);
+    free(backup);
     return rc;
 }
 
@@ -789,13 +895,11 @@ void cli_output_abort(cli_output *out)
     out->fd = -1;
     if (out->temp_path) {
         unlink(out->temp_path);
-        sigset_t old;
-        block_signals(&old);
-        untrack_temp(out->temp_path);
-        sigprocmask(SIG_SETMASK, &old, NULL);
+        untrack_temp_safely(out->temp_path);
         free(out->temp_path);
         out->temp_path = NULL;
     }
+    drop_lock(&out->lock_fd);
     free(out->final_path);
     free(out->shown_path);
     out->final_path = out->shown_path = NULL;

@@ -30,6 +30,9 @@ static int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+    /* Before any backend: what is installed now (a sanitizer's handler, an
+     * inherited "ignore") is respected, what a driver installs later is not. */
+    cli_signals_init();
     if (argc < 2)
         return cli_usage(NULL, "missing command (sort, bench, info, demo)");
     const char *cmd = argv[1];

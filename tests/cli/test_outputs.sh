@@ -297,6 +297,8 @@ if [ "$pid" -ne 0 ]; then
     stale=$(ls -A sig | grep "^\.zesort-tmp-$killed-")
     [ -n "$stale" ]
     check $? "SIGKILL leaves .zesort-tmp-<pid>-* (recognisable by its pid)"
+    # A dead run's file is swept once a minute old (issue 18 item 7).
+    touch -d '2 hours ago' "sig/$stale"
     printf x >"sig/.zesort-tmp-$$-live123" # a live process's (this shell's)
     if is_root; then
         printf x >"sig/.zesort-tmp-$killed-other1"
