@@ -139,12 +139,39 @@ typedef struct cli_expected {
 int cli_verify_sort(const cli_expected *exp, const void *keys, const uint32_t *values, uint64_t n,
                     char *msg, size_t msg_cap);
 
+/* ---- host_memory.c --------------------------------------------------------- */
+
+/* This machine's physical memory in bytes (0: unknown). */
+uint64_t cli_host_memory_total(void);
+/* The host memory this process can still use now: the least of MemAvailable,
+ * its memory cgroup's room and its address-space limit's (ulimit -v). */
+uint64_t cli_host_memory_available(void);
+/* 0 when `bytes` of host data for n keys fit in this machine's memory, else
+ * reports "WHAT n=N: its data takes X GiB of host memory, more than this
+ * machine has (Y GiB)" and returns CLI_EXIT_FAILURE. */
+int cli_check_host_memory(const char *what, uint64_t n, uint64_t bytes);
+
 /* ---- file_io.c: whole-file reads and atomic writes ------------------------ */
 
 /* Reads the whole file `path` into a new buffer (*data, free() it; never NULL
  * on success, even for an empty file) of *size bytes. On failure reports the
  * error and returns CLI_EXIT_FAILURE. */
 int cli_read_file(const char *path, void **data, size_t *size);
+
+/* How much an input may hold, for inputs that can be endless or huge
+ * (/dev/zero, a pipe, a sparse file): reading stops, and the input is
+ * refused, as soon as check() refuses the bytes read so far. check() gets
+ * the size of a regular file before it is read, and the bytes read so far
+ * every time a stream's buffer must grow and at its end; it returns 0 or an
+ * exit code after reporting why (it must refuse more than max_bytes, which
+ * also caps the buffer). */
+typedef struct cli_read_limit {
+    uint64_t max_bytes;
+    int (*check)(void *arg, const char *path, uint64_t bytes);
+    void *arg;
+} cli_read_limit;
+/* cli_read_file under a limit (NULL: none). */
+int cli_read_input(const char *path, const cli_read_limit *limit, void **data, size_t *size);
 
 /* An output being written (file_io.c says how): a regular file is written to
  * a temporary file in its directory (symlinks followed) and renamed over it on

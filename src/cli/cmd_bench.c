@@ -342,18 +342,10 @@ static uint64_t data_bytes(const bench_request *req, uint64_t n)
  * limits are checked next, by zesort_check (probe_combos). */
 static int check_host_memory(const bench_request *req)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0)
-        return 0;
-    uint64_t phys = (uint64_t)pages * (uint64_t)page;
-    for (int i = 0; i < req->n_count; ++i) {
-        uint64_t need = data_bytes(req, req->n[i]);
-        if (need > phys)
-            return cli_fail("bench n=%llu: its data takes %.1f GiB of host memory, more than "
-                            "this machine has (%.1f GiB)", (unsigned long long)req->n[i],
-                            (double)need / (1u << 30), (double)phys / (1u << 30));
-    }
-    return 0;
+    int rc = 0;
+    for (int i = 0; i < req->n_count && rc == 0; ++i)
+        rc = cli_check_host_memory(CMD, req->n[i], data_bytes(req, req->n[i]));
+    return rc;
 }
 
 /* Warm-up + `repeat` timed sorts of fresh copies; verifies the last result. */

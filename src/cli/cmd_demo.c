@@ -106,6 +106,9 @@ int cli_cmd_demo(int argc, char **argv)
     if (rc)
         return rc;
 
+    /* Up front, as bench does: input, reference and work copies. */
+    if ((rc = cli_check_host_memory(CMD, req.n, 3 * req.n * sizeof(uint32_t))))
+        return rc;
     double start = cli_now_ms();
     zesort_context *ctx = NULL;
     zesort_status st = cli_create_for_kernels(req.backend, &ctx);

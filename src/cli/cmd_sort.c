@@ -6,7 +6,8 @@
  * Order of checks, so the exit code says what is wrong: arguments (usage, 2),
  * then files (1; a values file whose count differs from the keys' is a data
  * error too, DESIGN.md §5.2), then the library (UNSUPPORTED: 2, anything
- * else: 1).
+ * else: 1). The backend is created once INPUT's size is known (or, for a
+ * stream, its first megabyte), because what it can sort limits the reading.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -164,49 +165,118 @@ static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, c
     return rc;
 }
 
+/* What the machine can sort, checked while the inputs are read so that an
+ * endless or huge input (/dev/zero) stops at the first limit it passes:
+ * ZESORT_MAX_KEYS, half the host memory available when reading starts (the
+ * sort needs room for its data a second time), and what zesort_check allows
+ * on the backend, which is created here, when the first size is known. */
+typedef struct input_budget {
+    const sort_request *req;
+    zesort_context *ctx;
+    uint64_t host_bytes;   /* for keys and values together */
+    uint64_t key_bytes;    /* the keys read, once reading the values */
+    int reading_values;
+} input_budget;
+
+static uint64_t keys_in(const input_budget *b, uint64_t bytes)
+{
+    size_t ksize = cli_key_size(b->req->opts.key_type);
+    return bytes / ksize + (bytes % ksize != 0);
+}
+
+static int check_values(input_budget *b, const char *path, uint64_t bytes)
+{
+    uint64_t n = b->key_bytes / cli_key_size(b->req->opts.key_type);
+    if (bytes > n * sizeof(uint32_t))
+        return cli_fail("'%s' holds more values than '%s' holds keys (%llu)", path, b->req->input,
+                        (unsigned long long)n);
+    return 0;
+}
+
+static int check_device(input_budget *b, const char *path, uint64_t n)
+{
+    if (!b->ctx) {
+        zesort_status st = zesort_create(b->req->backend, &b->ctx);
+        cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
+        if (st != ZESORT_OK)
+            return cli_fail_status("backend set-up", st, NULL);
+    }
+    zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL, &b->req->opts, NULL);
+    if (st == ZESORT_OK)
+        return 0;
+    if (st == ZESORT_ERROR_UNSUPPORTED)
+        return cli_fail_status("sort", st, b->ctx);
+    return cli_fail("cannot read '%s': %llu keys, more than the %s backend can sort: %s", path,
+                    (unsigned long long)n, zesort_backend_name(zesort_context_backend(b->ctx)),
+                    zesort_last_error(b->ctx));
+}
+
+static int input_fits(void *arg, const char *path, uint64_t bytes)
+{
+    input_budget *b = arg;
+    if (b->reading_values && check_values(b, path, bytes))
+        return CLI_EXIT_FAILURE;
+    uint64_t n = keys_in(b, bytes);
+    if (!b->reading_values && n > ZESORT_MAX_KEYS)
+        return cli_fail("cannot read '%s': more than %llu %s keys (ZESORT_MAX_KEYS)", path,
+                        (unsigned long long)ZESORT_MAX_KEYS,
+                        cli_key_type_name(b->req->opts.key_type));
+    uint64_t total = bytes + (b->reading_values ? b->key_bytes : 0);
+    if (total > b->host_bytes)
+        return cli_fail("cannot read '%s': more than %.2f GiB of data, half of the host memory "
+                        "available (a sort needs room for its data twice)", path,
+                        (double)b->host_bytes / (1u << 30));
+    /* Values: as many as the keys, whose sort was checked. */
+    return b->reading_values ? 0 : check_device(b, path, n);
+}
+
+/* Reads INPUT (and VALUES_IN) within the budget. */
+static int read_inputs(const sort_request *req, input_budget *b, void **keys, size_t *key_bytes,
+                       void **values, size_t *value_bytes)
+{
+    memset(b, 0, sizeof *b);
+    b->req = req;
+    b->host_bytes = cli_host_memory_available() / 2;
+    size_t ksize = cli_key_size(req->opts.key_type);
+    uint64_t max_keys = ZESORT_MAX_KEYS * ksize + 1; /* + 1: "more than" is reported */
+    cli_read_limit lim = {max_keys < b->host_bytes + 1 ? max_keys : b->host_bytes + 1, input_fits,
+                          b};
+    int rc = cli_read_input(req->input, &lim, keys, key_bytes);
+    if (rc)
+        return rc;
+    if (*key_bytes % ksize)
+        return cli_fail("'%s' has %zu bytes, not a multiple of %zu (the size of a %s key)",
+                        req->input, *key_bytes, ksize, cli_key_type_name(req->opts.key_type));
+    if (!req->values_in)
+        return 0;
+    b->key_bytes = *key_bytes;
+    b->reading_values = 1;
+    uint64_t n = *key_bytes / ksize;
+    lim.max_bytes = n * sizeof(uint32_t) + 1;
+    if ((rc = cli_read_input(req->values_in, &lim, values, value_bytes)))
+        return rc;
+    if (*value_bytes % sizeof(uint32_t))
+        return cli_fail("'%s' has %zu bytes, not a multiple of 4 (values are u32)", req->values_in,
+                        *value_bytes);
+    if (*value_bytes / sizeof(uint32_t) != n)
+        return cli_fail("'%s' holds %zu values but '%s' holds %llu keys", req->values_in,
+                        *value_bytes / sizeof(uint32_t), req->input, (unsigned long long)n);
+    return 0;
+}
+
 static int run_sort(const sort_request *req)
 {
     void *keys = NULL, *values = NULL;
     size_t key_bytes = 0, value_bytes = 0;
-    zesort_context *ctx = NULL;
+    input_budget budget;
     sort_outputs outs;
     memset(&outs, 0, sizeof outs);
-    int rc = cli_read_file(req->input, &keys, &key_bytes);
-    if (rc)
+    int rc = read_inputs(req, &budget, &keys, &key_bytes, &values, &value_bytes);
+    zesort_context *ctx = budget.ctx; /* created while reading */
+    if (rc || (rc = open_outputs(req, &outs)))
         goto done;
-
-    size_t ksize = cli_key_size(req->opts.key_type);
-    if (key_bytes % ksize) {
-        rc = cli_fail("'%s' has %zu bytes, not a multiple of %zu (the size of a %s key)",
-                      req->input, key_bytes, ksize, cli_key_type_name(req->opts.key_type));
-        goto done;
-    }
-    uint64_t n = key_bytes / ksize;
-
-    if (req->values_in) {
-        if ((rc = cli_read_file(req->values_in, &values, &value_bytes)))
-            goto done;
-        if (value_bytes % sizeof(uint32_t)) {
-            rc = cli_fail("'%s' has %zu bytes, not a multiple of 4 (values are u32)",
-                          req->values_in, value_bytes);
-            goto done;
-        }
-        if (value_bytes / sizeof(uint32_t) != n) {
-            rc = cli_fail("'%s' holds %zu values but '%s' holds %llu keys", req->values_in,
-                           value_bytes / sizeof(uint32_t), req->input, (unsigned long long)n);
-            goto done;
-        }
-    }
-    if ((rc = open_outputs(req, &outs)))
-        goto done;
-
-    zesort_status st = zesort_create(req->backend, &ctx);
-    cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
-    if (st != ZESORT_OK) {
-        rc = cli_fail_status("backend set-up", st, NULL);
-        goto done;
-    }
-    st = zesort_sort(ctx, keys, values, n, &req->opts);
+    uint64_t n = key_bytes / cli_key_size(req->opts.key_type);
+    zesort_status st = zesort_sort(ctx, keys, values, n, &req->opts);
     cli_signals_reclaim(); /* (a driver may start its compiler only now) */
     if (st != ZESORT_OK) {
         rc = cli_fail_status("sort", st, ctx);
