@@ -61,6 +61,20 @@ int cli_args_no_value(cli_args *a, const char *cmd)
     return 0;
 }
 
+int cli_args_path(const char *cmd, const char *what, const char *path)
+{
+    if (path && !*path)
+        return cli_usage(cmd, "empty file name for %s", what);
+    return 0;
+}
+
+int cli_args_once(const char *cmd, const char *flag, const char *previous)
+{
+    if (previous)
+        return cli_usage(cmd, "option %s given twice", flag);
+    return 0;
+}
+
 int cli_wants_help(int argc, char **argv)
 {
     for (int i = 0; i < argc; ++i) {

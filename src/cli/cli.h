@@ -45,6 +45,11 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * CLI_EXIT_FAILURE. `ctx` may be NULL (failed zesort_create). */
 int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx);
 
+/* cli_fail_status for a failed zesort_create: when the process's open-file
+ * or address-space limit (ulimit -n, -v) is the likely reason the drivers
+ * found no device, says so instead of "no OpenCL device found". */
+int cli_fail_setup(zesort_status status);
+
 /* ---- args.c: tokenizer and value parsers ---------------------------------- */
 
 /* Walks the arguments of one command. Accepts "--flag value", "--flag=value",
@@ -72,6 +77,12 @@ int cli_args_value(cli_args *a, const char *cmd, const char **value);
 
 /* A flag that takes no value must not be given one ("--descending=1"). */
 int cli_args_no_value(cli_args *a, const char *cmd);
+
+/* Usage errors of file operands and options: an empty name ("" would be
+ * reported as a failed rename), and a file option given twice (the first
+ * name would be dropped silently). Return 0 or the exit code (reported). */
+int cli_args_path(const char *cmd, const char *what, const char *path);
+int cli_args_once(const char *cmd, const char *flag, const char *previous);
 
 /* 1 when argv[0..argc) asks for help (--help or -h before a "--"). */
 int cli_wants_help(int argc, char **argv);

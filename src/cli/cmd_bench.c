@@ -175,15 +175,23 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
                 return cli_usage(CMD, "bad --repeat '%s': expected 1 to 1000", v);
             req->repeat = (int)r;
         } else if (strcmp(f, "--csv") == 0) {
+            if ((rc = cli_args_once(CMD, f, req->csv_path)) || (rc = cli_args_path(CMD, f, v)))
+                return rc;
             req->csv_path = v;
         } else if (strcmp(f, "--peer") == 0) {
             if (strcmp(v, "boost") != 0 && strcmp(v, PEER_ALGO) != 0)
                 return cli_usage(CMD, "unknown peer '%s' (boost)", v);
             req->peer_boost = 1;
         } else { /* --plot */
+            if ((rc = cli_args_once(CMD, f, req->plot_path)) || (rc = cli_args_path(CMD, f, v)))
+                return rc;
             req->plot_path = v;
         }
     }
+    /* One file for both: the PNG would replace the CSV (both to /dev/null is fine). */
+    if (req->csv_path && req->plot_path && cli_same_file(req->csv_path, req->plot_path) &&
+        !cli_is_special_file(req->csv_path))
+        return cli_usage(CMD, "--csv and --plot must be different files");
     if (req->peer_boost) {
 #ifndef ZESORT_HAVE_BOOST_PEER
         return cli_usage(CMD, "built without the Boost.Compute peer (install libboost-dev and "
@@ -550,7 +558,7 @@ static int run_bench(const bench_request *req)
     int rc = 0;
     zesort_status st = cli_create_for_kernels(req->backend, &ctx);
     if (st != ZESORT_OK) {
-        rc = cli_fail_status("backend set-up", st, NULL);
+        rc = cli_fail_setup(st);
         goto done;
     }
     if ((rc = probe_combos(req, ctx, combo, combos)))

@@ -58,6 +58,8 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
                 return cli_usage(CMD, "--values takes two operands: --values VALUES_IN VALUES_OUT");
             if (a.pos + 2 > a.argc)
                 return cli_usage(CMD, "--values needs two operands: VALUES_IN VALUES_OUT");
+            if ((rc = cli_args_once(CMD, "--values", req->values_in)))
+                return rc;
             req->values_in = argv[a.pos++];
             req->values_out = argv[a.pos++];
         } else if (strcmp(f, "--algo") == 0) {
@@ -94,6 +96,11 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
         return cli_usage(CMD, "missing operands INPUT and OUTPUT");
     if (!req->output)
         return cli_usage(CMD, "missing operand OUTPUT");
+    if ((rc = cli_args_path(CMD, "INPUT", req->input)) ||
+        (rc = cli_args_path(CMD, "OUTPUT", req->output)) ||
+        (rc = cli_args_path(CMD, "VALUES_IN", req->values_in)) ||
+        (rc = cli_args_path(CMD, "VALUES_OUT", req->values_out)))
+        return rc;
 
     unsigned key_bits = cli_key_bits(req->opts.key_type);
     /* Always explicit: the library default is "all bits", but spelling it out
@@ -199,7 +206,7 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
         zesort_status st = zesort_create(b->req->backend, &b->ctx);
         cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
         if (st != ZESORT_OK)
-            return cli_fail_status("backend set-up", st, NULL);
+            return cli_fail_setup(st);
     }
     zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL, &b->req->opts, NULL);
     if (st == ZESORT_OK)

@@ -3,9 +3,13 @@
  * line on stderr starting "zesort: ", so scripts can grep or show it; library
  * messages are folded onto that line (control characters escaped).
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -71,4 +75,45 @@ int cli_fail_status(const char *what, zesort_status status, const zesort_context
         return CLI_EXIT_USAGE;
     }
     return cli_fail("%s failed: %s (%s)", what, detail, zesort_status_name(status));
+}
+
+/* 1 when fewer than `want` more files can be opened now. */
+static int few_files_left(int want)
+{
+    int fds[32], got = 0;
+    while (got < want && got < 32 && (fds[got] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+        ++got;
+    for (int i = 0; i < got; ++i)
+        close(fds[i]);
+    return got < want;
+}
+
+/* 1 when `bytes` of address space cannot be reserved now (ulimit -v). */
+static int little_address_space(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return 1;
+    munmap(p, bytes);
+    return 0;
+}
+
+int cli_fail_setup(zesort_status status)
+{
+    /* Drivers (the OpenCL ICD loader, PoCL and its LLVM, Level Zero) that
+     * cannot open their files or map their libraries report no device: say
+     * which limit of this process is the likely reason instead. */
+    struct rlimit rl;
+    if (status == ZESORT_ERROR_NO_DEVICE || status == ZESORT_ERROR_BACKEND) {
+        if (few_files_left(16) && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+            return cli_fail("backend set-up failed (%s): the open-file limit (ulimit -n %llu) "
+                            "leaves the drivers too few files; raise it",
+                            zesort_status_name(status), (unsigned long long)rl.rlim_cur);
+        if (little_address_space((size_t)512 << 20) && getrlimit(RLIMIT_AS, &rl) == 0 &&
+            rl.rlim_cur != RLIM_INFINITY)
+            return cli_fail("backend set-up failed (%s): the address-space limit (ulimit -v "
+                            "%llu) leaves the drivers too little memory; raise it",
+                            zesort_status_name(status), (unsigned long long)rl.rlim_cur / 1024);
+    }
+    return cli_fail_status("backend set-up", status, NULL);
 }
