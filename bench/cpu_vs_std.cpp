@@ -99,7 +99,7 @@ int main(int argc, char **argv)
         } else if (a == "--rounds" && i + 1 < argc) {
             rounds = std::atoi(argv[++i]);
         } else if (a == "--qsort-rounds" && i + 1 < argc) {
-            qsort_rounds = std::atoi(argv[++i]);
+            qsort_rounds = std::atoi(argv[++i]); // 0: no qsort rows (it is slow)
         } else if (a == "--threads" && i + 1 < argc) {
             threads.clear();
             std::string s = argv[++i];
@@ -117,6 +117,8 @@ int main(int argc, char **argv)
     }
     if (n < 1 || rounds < 1)
         die("--n and --rounds must be >= 1");
+    if (qsort_rounds < 0)
+        die("--qsort-rounds must be >= 0");
 
     // inputs, and the work arrays every timed sort runs in (touched before
     // the first timing: only the sorts' own allocations are fresh memory)
@@ -219,9 +221,13 @@ int main(int argc, char **argv)
     std::printf("%-6s %-17s %7s %10s %10s %9s %8s %8s\n", "keys", "method", "threads", "median_ms",
                 "best_ms", "Mkeys/s", "vs_std", "vs_qsort");
     for (const method &m : ms) {
+        // A method that never ran (qsort with --qsort-rounds 0) has no row:
+        // the median and best of nothing are undefined.
+        if (m.ms.empty())
+            continue;
         double std_med = 0, q_med = 0;
         for (const method &o : ms) {
-            if (o.kind != m.kind)
+            if (o.kind != m.kind || o.ms.empty())
                 continue;
             if (o.name.rfind("std::", 0) == 0)
                 std_med = median(o.ms);
@@ -232,8 +238,11 @@ int main(int argc, char **argv)
         char th[8] = "-";
         if (m.name == "zesort-cpu")
             std::snprintf(th, sizeof th, "%u", m.threads);
-        std::printf("%-6s %-17s %7s %10.1f %10.1f %9.1f %7.2fx %7.2fx\n", m.kind.c_str(), m.name.c_str(),
-                    th, med, best, static_cast<double>(n) / med / 1e3, std_med / med, q_med / med);
+        char vs_q[16] = "-"; // no qsort measured: no ratio
+        if (q_med > 0)
+            std::snprintf(vs_q, sizeof vs_q, "%.2fx", q_med / med);
+        std::printf("%-6s %-17s %7s %10.1f %10.1f %9.1f %7.2fx %8s\n", m.kind.c_str(), m.name.c_str(),
+                    th, med, best, static_cast<double>(n) / med / 1e3, std_med / med, vs_q);
     }
     return 0;
 }
