@@ -42,13 +42,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Reports a failed library call `what` (e.g. "sort") and returns the exit code:
  * ZESORT_ERROR_UNSUPPORTED -> "not supported yet", CLI_EXIT_USAGE (the request
  * is well formed but this library version cannot do it); anything else ->
- * CLI_EXIT_FAILURE. `ctx` may be NULL (failed zesort_create). */
+ * CLI_EXIT_FAILURE. `ctx` may be NULL (failed zesort_create). A driver's
+ * failure (NO_DEVICE, BACKEND) while few files can be opened or little
+ * address space is left names that limit (ulimit -n / -v) instead. */
 int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx);
-
-/* cli_fail_status for a failed zesort_create: when the process's open-file
- * or address-space limit (ulimit -n, -v) is the likely reason the drivers
- * found no device, says so instead of "no OpenCL device found". */
-int cli_fail_setup(zesort_status status);
 
 /* ---- args.c: tokenizer and value parsers ---------------------------------- */
 

@@ -558,7 +558,7 @@ static int run_bench(const bench_request *req)
     int rc = 0;
     zesort_status st = cli_create_for_kernels(req->backend, &ctx);
     if (st != ZESORT_OK) {
-        rc = cli_fail_setup(st);
+        rc = cli_fail_status("backend set-up", st, NULL);
         goto done;
     }
     if ((rc = probe_combos(req, ctx, combo, combos)))

@@ -114,7 +114,7 @@ int cli_cmd_demo(int argc, char **argv)
     zesort_context *ctx = NULL;
     zesort_status st = cli_create_for_kernels(req.backend, &ctx);
     if (st != ZESORT_OK)
-        return cli_fail_setup(st);
+        return cli_fail_status("backend set-up", st, NULL);
 
     uint64_t n = req.n;
     uint32_t *input = malloc((size_t)n * 4), *reference = malloc((size_t)n * 4),

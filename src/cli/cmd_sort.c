@@ -206,7 +206,7 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
         zesort_status st = zesort_create(b->req->backend, &b->ctx);
         cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
         if (st != ZESORT_OK)
-            return cli_fail_setup(st);
+            return cli_fail_status("backend set-up", st, NULL);
     }
     zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL, &b->req->opts, NULL);
     if (st == ZESORT_OK)

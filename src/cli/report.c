@@ -63,20 +63,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
-int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx)
-{
-    const char *detail = zesort_last_error(ctx);
-    if (!detail || !*detail)
-        detail = zesort_status_name(status);
-    if (status == ZESORT_ERROR_UNSUPPORTED) {
-        /* Well-formed request that this library version cannot do: the user
-         * must change the arguments, hence a usage exit. */
-        cli_fail("%s: not supported yet: %s", what, detail);
-        return CLI_EXIT_USAGE;
-    }
-    return cli_fail("%s failed: %s (%s)", what, detail, zesort_status_name(status));
-}
-
 /* 1 when fewer than `want` more files can be opened now. */
 static int few_files_left(int want)
 {
@@ -98,22 +84,45 @@ static int little_address_space(size_t bytes)
     return 0;
 }
 
-int cli_fail_setup(zesort_status status)
+/* When a process limit is the likely reason a driver failed, reports it
+ * (as "WHAT failed (STATUS): the ... limit (ulimit -x N) ...") and returns 1.
+ * Drivers (the OpenCL ICD loader, PoCL and its LLVM, Level Zero) that cannot
+ * open their files or map their libraries say "no device found" or "kernel
+ * build failed", which sends the user looking for a missing ICD. */
+static int fail_for_limits(const char *what, zesort_status status)
 {
-    /* Drivers (the OpenCL ICD loader, PoCL and its LLVM, Level Zero) that
-     * cannot open their files or map their libraries report no device: say
-     * which limit of this process is the likely reason instead. */
     struct rlimit rl;
-    if (status == ZESORT_ERROR_NO_DEVICE || status == ZESORT_ERROR_BACKEND) {
-        if (few_files_left(16) && getrlimit(RLIMIT_NOFILE, &rl) == 0)
-            return cli_fail("backend set-up failed (%s): the open-file limit (ulimit -n %llu) "
-                            "leaves the drivers too few files; raise it",
-                            zesort_status_name(status), (unsigned long long)rl.rlim_cur);
-        if (little_address_space((size_t)512 << 20) && getrlimit(RLIMIT_AS, &rl) == 0 &&
-            rl.rlim_cur != RLIM_INFINITY)
-            return cli_fail("backend set-up failed (%s): the address-space limit (ulimit -v "
-                            "%llu) leaves the drivers too little memory; raise it",
-                            zesort_status_name(status), (unsigned long long)rl.rlim_cur / 1024);
+    if (status != ZESORT_ERROR_NO_DEVICE && status != ZESORT_ERROR_BACKEND)
+        return 0;
+    if (few_files_left(16) && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        cli_fail("%s failed (%s): the open-file limit (ulimit -n %llu) leaves the drivers too "
+                 "few files; raise it", what, zesort_status_name(status),
+                 (unsigned long long)rl.rlim_cur);
+        return 1;
     }
-    return cli_fail_status("backend set-up", status, NULL);
+    if (little_address_space((size_t)512 << 20) && getrlimit(RLIMIT_AS, &rl) == 0 &&
+        rl.rlim_cur != RLIM_INFINITY) {
+        cli_fail("%s failed (%s): the address-space limit (ulimit -v %llu) leaves the drivers "
+                 "too little memory; raise it", what, zesort_status_name(status),
+                 (unsigned long long)rl.rlim_cur / 1024);
+        return 1;
+    }
+    return 0;
 }
+
+int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx)
+{
+    if (fail_for_limits(what, status))
+        return CLI_EXIT_FAILURE;
+    const char *detail = zesort_last_error(ctx);
+    if (!detail || !*detail)
+        detail = zesort_status_name(status);
+    if (status == ZESORT_ERROR_UNSUPPORTED) {
+        /* Well-formed request that this library version cannot do: the user
+         * must change the arguments, hence a usage exit. */
+        cli_fail("%s: not supported yet: %s", what, detail);
+        return CLI_EXIT_USAGE;
+    }
+    return cli_fail("%s failed: %s (%s)", what, detail, zesort_status_name(status));
+}
+
