@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "pipeline_hash.h"
 #include "test_hooks.h"
 #include "zesort_cl.h"
 
@@ -41,12 +42,7 @@ static const char *pipeline_src =
 
 static uint32_t hash_key(uint32_t i, uint32_t seed) /* = the kernel's */
 {
-    uint32_t x = (i * 0x9E3779B9u) ^ seed;
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
+    uint32_t x = pipeline_hash(i, seed);
     return i % 3 == 0 ? x & 0x8000000Fu : x;
 }
 

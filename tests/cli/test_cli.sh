@@ -26,11 +26,6 @@ run() {
     rc=$?
 }
 
-# One line on stderr, starting "zesort: ".
-one_error_line() {
-    [ "$(wc -l <"$T/err")" -eq 1 ] && head -c 8 "$T/err" | grep -q '^zesort: '
-}
-
 # expect NAME RC ARGS...: exit status RC; for RC != 0 also the one-line error.
 expect() {
     local name=$1 want=$2
@@ -53,6 +48,7 @@ no_temp_files() {
 }
 
 gen() { "${KF[@]}" gen "$@"; }
+# (replaces report.sh's check: here it compares an output file with keyfile.py)
 check() { "${KF[@]}" check "$@" 2>"$T/check_err"; }
 
 # ---------------------------------------------------------------------------

@@ -24,14 +24,6 @@ cd "$T" || exit 1
 
 # shellcheck source=report.sh
 source "$HERE/report.sh"
-check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
-run() {
-    "$Z" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
-one_error_line() {
-    [ "$(wc -l <"$T/err")" -eq 1 ] && head -c 8 "$T/err" | grep -q '^zesort: '
-}
 # No temporary file (nor kept old OUTPUT) of ours in directory $1.
 no_temp_files() {
     ! ls -A "$1" | grep -q '^\.zesort-'

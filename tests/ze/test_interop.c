@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipeline_hash.h"
 #include "zesort_ze.h"
 
 static const char *spv_path;
@@ -219,13 +220,7 @@ static void read_back(void *dst, const void *src, size_t bytes)
 
 static uint32_t hash_key(uint32_t i, uint32_t seed) /* = produce() */
 {
-    uint32_t x = (i * 0x9E3779B9u) ^ seed;
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
+    return pipeline_hash(i, seed);
 }
 
 static int cmp_u32(const void *a, const void *b)

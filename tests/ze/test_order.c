@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipeline_hash.h"
 #include "zesort_ze.h"
 
 enum { N = 4096, SEEDS = 8, CHAIN_MAX = 256 };
@@ -119,15 +120,8 @@ static int cmp_u32(const void *a, const void *b)
 /* The keys produce() writes (pipeline_kernels.cl), sorted, plus one. */
 static void expected(uint32_t *want, uint32_t seed)
 {
-    for (uint32_t i = 0; i < N; i++) {
-        uint32_t x = (i * 0x9E3779B9u) ^ seed;
-        x ^= x >> 16;
-        x *= 0x7FEB352Du;
-        x ^= x >> 15;
-        x *= 0x846CA68Bu;
-        x ^= x >> 16;
-        want[i] = x;
-    }
+    for (uint32_t i = 0; i < N; i++)
+        want[i] = pipeline_hash(i, seed);
     qsort(want, N, sizeof *want, cmp_u32);
     for (uint32_t i = 0; i < N; i++)
         want[i] += 1;
