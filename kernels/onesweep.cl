@@ -279,6 +279,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     __local uint global_base[OS_BINS];               /* digit's first slot in the output */
     __local uint recount[OS_BINS];                   /* look-back fallback */
     __local zs_key tile_keys[OS_TILE];
+    __local ushort tile_ranks[OS_TILE];              /* step 1 to step 5 */
 #if ZS_PAIRS
     __local uint tile_values[OS_TILE];
 #endif
@@ -312,33 +313,53 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         return; /* uniform */
 
     /* 1. rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys */
-    const ulong seg = (ulong)tile * OS_TILE + (ulong)sg * (OS_BATCHES * ZS_LANES);
+    const ulong tile_base = (ulong)tile * OS_TILE;
+    const uint in_tile = (ulong)n - tile_base < OS_TILE ? (uint)((ulong)n - tile_base) : OS_TILE;
     __local uint *my_counts = sg_counts + sg * OS_BINS;
     const uint below = zs_lanes_below();
-    zs_key keys[OS_BATCHES];
-    /* digit << 16 | rank within the sub-group's run of that digit: one
-     * register per batch instead of two. os_pass is at the edge of the
-     * register file on Intel targets, where the two arrays made IGC spill
-     * (bench/isa_report.py, dg2). A rank is below OS_TILE <= 65536. */
-    uint slots[OS_BATCHES];
+    /* The keys (and values) wait for step 5 in local memory, at their input
+     * position in the tile, not in registers: held in registers across the
+     * look-back they made IGC's first compile spill in every os_pass on every
+     * target with 32-byte registers (Debian 12's IGC and IGC 2.x alike), and
+     * IGC's retry, the binary it ships, then keeps the arrays in private
+     * memory: scratch traffic per key (bench/isa_report.py, column "earlier
+     * try spilled"). */
+    const uint mine = sg * (OS_BATCHES * ZS_LANES) + lane; /* + b * ZS_LANES */
+    __local zs_key *staged_keys = tile_keys + mine;
 #if ZS_PAIRS
-    uint values[OS_BATCHES];
+    __local uint *staged_values = tile_values + mine;
 #endif
+    /* The b-th key of this item exists while b * ZS_LANES < left. Indices
+     * are a base plus a constant per batch, and validity one compare with a
+     * constant: IGC kept a per-batch index computed in step 1 alive until
+     * step 5 (CSE), OS_BATCHES registers per lane more. */
+    const int left = (int)in_tile - (int)mine;
+    __global const zs_key *my_keys_in = keys_in + tile_base + mine;
+#if ZS_PAIRS
+    __global const uint *my_values_in = values_in + tile_base + mine;
+#endif
+    /* Each key's rank within the sub-group's run of its digit (below
+     * OS_BATCHES * 32 <= 65536) waits in local memory beside its key, and
+     * step 5 recomputes the digit and validity: any per-batch register
+     * live across steps 2-4 (a packed digit and rank, a 16-bit rank, four
+     * 8-bit ranks to a word) still made IGC's first compile spill. */
+    __local ushort *staged_ranks = tile_ranks + mine;
     for (uint b = 0; b < OS_BATCHES; ++b) {
-        const ulong i = seg + b * ZS_LANES + lane;
-        const uint valid = i < n ? 1u : 0u;
-        keys[b] = valid ? keys_in[i] : (zs_key)0;
+        const uint valid = (int)(b * ZS_LANES) < left ? 1u : 0u;
+        const zs_key key = valid ? my_keys_in[b * ZS_LANES] : (zs_key)0;
+        staged_keys[b * ZS_LANES] = key;
 #if ZS_PAIRS
-        values[b] = valid ? values_in[i] : 0u;
+        if (valid) /* step 5 reads only valid slots */
+            staged_values[b * ZS_LANES] = my_values_in[b * ZS_LANES];
 #endif
-        const uint d = zs_digit(keys[b], shift, digit_mask, key_flags);
+        const uint d = zs_digit(key, shift, digit_mask, key_flags);
         const uint peers = zs_peer_mask(d, valid, OS_BITS, OS_SCRATCH);
         const uint before = valid ? my_counts[d] : 0u;
         zs_sg_barrier(); /* every lane has read before the group's last lane writes */
         if (valid && (peers >> lane) == 1u)
             my_counts[d] = before + popcount(peers);
         zs_sg_barrier();
-        slots[b] = (valid ? d : OS_BINS) << 16 | (before + popcount(peers & below));
+        staged_ranks[b * ZS_LANES] = (ushort)(before + popcount(peers & below));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -394,10 +415,16 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
             recount[lid] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (need_recount) {
+            /* 32-bit offsets from the tile's first key: with a 64-bit index
+             * per batch, IGC hoisted all OS_BATCHES of them (two registers
+             * each per lane) out of the look-back loop, and os_pass spilled */
+            __global const zs_key *tile_in = keys_in + (ulong)t * OS_TILE;
+            const uint in_t = (ulong)n - (ulong)t * OS_TILE < OS_TILE
+                                  ? (uint)((ulong)n - (ulong)t * OS_TILE) : OS_TILE;
             for (uint b = 0; b < OS_BATCHES; ++b) {
-                const ulong i = (ulong)t * OS_TILE + b * OS_WG + lid;
-                if (i < n)
-                    atomic_inc(&recount[zs_digit(keys_in[i], shift, digit_mask, key_flags)]);
+                const uint i = b * OS_WG + lid;
+                if (i < in_t)
+                    atomic_inc(&recount[zs_digit(tile_in[i], shift, digit_mask, key_flags)]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -421,11 +448,23 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         tile_start[bin] = start;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 5. place the keys in tile order in local memory ... */
+    /* 5. place the keys in tile order in local memory: every item takes its
+     *    keys out of the input order before any is written in tile order ... */
+    zs_key keys[OS_BATCHES];
+#if ZS_PAIRS
+    uint values[OS_BATCHES];
+#endif
     for (uint b = 0; b < OS_BATCHES; ++b) {
-        const uint d = slots[b] >> 16;
-        if (d < OS_BINS) {
-            const uint pos = tile_start[d] + sg_counts[sg * OS_BINS + d] + (slots[b] & 0xFFFFu);
+        keys[b] = staged_keys[b * ZS_LANES];
+#if ZS_PAIRS
+        values[b] = staged_values[b * ZS_LANES];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = 0; b < OS_BATCHES; ++b) {
+        if ((int)(b * ZS_LANES) < left) {
+            const uint d = zs_digit(keys[b], shift, digit_mask, key_flags);
+            const uint pos = tile_start[d] + sg_counts[sg * OS_BINS + d] + staged_ranks[b * ZS_LANES];
             tile_keys[pos] = keys[b];
 #if ZS_PAIRS
             tile_values[pos] = values[b];
@@ -435,8 +474,6 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* 6. ... and write them out: consecutive work-items, consecutive slots */
-    const ulong tile_base = (ulong)tile * OS_TILE;
-    const uint in_tile = (ulong)n - tile_base < OS_TILE ? (uint)((ulong)n - tile_base) : OS_TILE;
     for (uint i = lid; i < in_tile; i += OS_WG) {
         const zs_key k = tile_keys[i];
         const uint d = zs_digit(k, shift, digit_mask, key_flags);
