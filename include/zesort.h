@@ -111,6 +111,49 @@ void zesort_options_default(zesort_options *opts);
  *  Errors: INVALID_ARGUMENT, NO_DEVICE, OUT_OF_HOST_MEMORY, BACKEND. */
 zesort_status zesort_create(zesort_backend backend, zesort_context **out);
 
+/** Device choice. Every backend but AUTO has a list of devices, indexed from 0:
+ *  - LEVEL_ZERO: every driver's devices in zeDriverGet / zeDeviceGet order,
+ *    each root device followed by its sub-devices (zeDeviceGetSubDevices; a
+ *    multi-tile GPU is listed as the whole device, then one entry per tile).
+ *  - OPENCL: every platform's devices (all types), platforms in the order
+ *    the ICD loader gives them.
+ *  - CPU: one device, the host (index 0).
+ *  The list is read from the drivers at every call (nothing is cached): it
+ *  is stable while the set of drivers and devices is. zesort_create picks a
+ *  root device from the same list: the first GPU, else (LEVEL_ZERO,
+ *  OPENCL) the first device. Errors of these functions are described by
+ *  zesort_last_error(NULL) (thread-local), like zesort_create's.
+ *  (The interop sorters of zesort_ze.h / zesort_cl.h need none of this: they
+ *  run on the device handle the caller gives them.) */
+
+/** A buffer of this many bytes holds any device name zesort_device_name gives. */
+#define ZESORT_DEVICE_NAME_MAX 256
+
+/** Sets *count to the number of devices of backend (0 when its driver or
+ *  platform is missing: not an error). Errors: INVALID_ARGUMENT (count NULL,
+ *  backend AUTO or unknown), OUT_OF_HOST_MEMORY. */
+zesort_status zesort_device_count(zesort_backend backend, uint32_t *count);
+
+/** Writes the name of device `index` of backend into buf (size bytes, cut to
+ *  size - 1 and always terminated; ZESORT_DEVICE_NAME_MAX bytes are enough),
+ *  the text zesort_context_device gives for a context on that device, e.g.
+ *  "Level Zero: Intel(R) Arc(TM) A770 Graphics". Names need not be unique
+ *  (two identical GPUs): the index is what identifies a device.
+ *  Errors: INVALID_ARGUMENT (buf NULL, size 0, backend AUTO or unknown),
+ *  NO_DEVICE (index >= the count; the message gives the count),
+ *  OUT_OF_HOST_MEMORY. */
+zesort_status zesort_device_name(zesort_backend backend, uint32_t index, char *buf, size_t size);
+
+/** Like zesort_create, on device `index` of backend's list (any device:
+ *  sub-devices and non-GPU devices included). zesort_context_device_index(ctx)
+ *  then returns index. Errors: INVALID_ARGUMENT (out NULL, backend AUTO or
+ *  unknown, a bad ZESORT_FLAVOR), NO_DEVICE (no such device: the message
+ *  names the index and how many devices there are, e.g. "opencl backend: no
+ *  OpenCL device 2: there are 2 (0..1; 'zesort info' lists them)"),
+ *  OUT_OF_HOST_MEMORY, BACKEND. */
+zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
+                                      zesort_context **out);
+
 /** Releases the context and every device object it owns. NULL is a no-op. */
 void zesort_destroy(zesort_context *ctx);
 
@@ -175,6 +218,11 @@ const char *zesort_status_name(zesort_status status);
  *  ("PoCL: pthread-skylake-avx512-...") owned by ctx. */
 zesort_backend zesort_context_backend(const zesort_context *ctx);
 const char *zesort_context_device(const zesort_context *ctx);
+
+/** Index of ctx's device in the device list of zesort_context_backend(ctx)
+ *  (see zesort_device_name), whether chosen by zesort_create_on_device or by
+ *  zesort_create; 0 for the cpu backend and for ctx NULL. */
+uint32_t zesort_context_device_index(const zesort_context *ctx);
 
 /** Kernel flavor ctx's device runs, a static string: "sg" (Intel sub-groups),
  *  "portable" (sub-groups emulated in local memory), "serial" (one work-item

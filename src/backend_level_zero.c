@@ -1,8 +1,9 @@
 /*
  * backend_level_zero.c — the Level Zero device backend (zs_device_ops).
  *
- * One driver, one device (the first GPU, else the first device of any type:
- * the test driver tests/ze_cl_driver reports a CPU-type device), one context,
+ * One driver, one device (the one asked for by index, else the first GPU,
+ * else the first device of any type: the test driver tests/ze_cl_driver
+ * reports a CPU-type device; sub-devices only by index), one context,
  * one asynchronous immediate command list. Plan steps are appended by the
  * Level Zero recorder (ze_recorder.c) in event mode: every command waits on
  * the previous command's event and signals its own. Those events come from
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "device_backend.h"
+#include "device_list.h"
 #include "ze_common.h"
 #include "ze_recorder.h"
 
@@ -439,55 +441,194 @@ static const zs_device_ops level_zero_ops = {
     .memory = ze_memory,
 };
 
-/* Picks a device by want_gpu (1: GPUs only, 0: other devices only, -1: any):
- * the first acceptable GPU of any driver, else the first acceptable device. */
-static zesort_status pick_device(zs_device *dev, int want_gpu, char *msg, size_t msg_len)
+/* ---- the device list ------------------------------------------------ */
+
+/* Every driver's devices in order, each followed by its sub-devices (one
+ * level: that is all Level Zero's root devices have), the order
+ * zesort_device_name indexes them. */
+typedef struct ze_device_list {
+    ze_driver_handle_t *drivers;  /* of each entry */
+    ze_device_handle_t *devices;
+    zs_device_kind *kinds;
+    uint32_t n, cap;
+} ze_device_list;
+
+static void list_free(ze_device_list *l)
 {
+    free(l->drivers);
+    free(l->devices);
+    free(l->kinds);
+    *l = (ze_device_list){0};
+}
+
+static zesort_status list_add(ze_device_list *l, ze_driver_handle_t driver,
+                              ze_device_handle_t device, int sub)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 8;
+        ze_driver_handle_t *dr = realloc(l->drivers, cap * sizeof *dr);
+        if (dr)
+            l->drivers = dr;
+        ze_device_handle_t *dv = realloc(l->devices, cap * sizeof *dv);
+        if (dv)
+            l->devices = dv;
+        zs_device_kind *k = realloc(l->kinds, cap * sizeof *k);
+        if (k)
+            l->kinds = k;
+        if (!dr || !dv || !k)
+            return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+        l->cap = cap;
+    }
+    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    int gpu = zeDeviceGetProperties(device, &p) == ZE_RESULT_SUCCESS && p.type == ZE_DEVICE_TYPE_GPU;
+    l->drivers[l->n] = driver;
+    l->devices[l->n] = device;
+    l->kinds[l->n] = (zs_device_kind){.gpu = (unsigned char)gpu, .sub = (unsigned char)sub};
+    l->n++;
+    return ZESORT_OK;
+}
+
+/* The handles of one zeDeviceGet / zeDeviceGetSubDevices call (parent NULL:
+ * the driver's root devices), in a new array (*n entries, free() it). */
+static zesort_status get_devices(ze_driver_handle_t driver, ze_device_handle_t parent,
+                                 ze_device_handle_t **out, uint32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    ze_result_t r = parent ? zeDeviceGetSubDevices(parent, n, NULL) : zeDeviceGet(driver, n, NULL);
+    if (r != ZE_RESULT_SUCCESS || *n == 0) {
+        *n = 0;
+        return ZESORT_OK; /* nothing usable there: skipped */
+    }
+    *out = calloc(*n, sizeof **out);
+    if (!*out)
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    r = parent ? zeDeviceGetSubDevices(parent, n, *out) : zeDeviceGet(driver, n, *out);
+    if (r != ZE_RESULT_SUCCESS)
+        *n = 0;
+    return ZESORT_OK;
+}
+
+/* One driver's root devices, each followed by its sub-devices. */
+static zesort_status list_driver(ze_device_list *l, ze_driver_handle_t driver)
+{
+    ze_device_handle_t *roots;
+    uint32_t nroots;
+    zesort_status s = get_devices(driver, NULL, &roots, &nroots);
+    for (uint32_t i = 0; i < nroots && s == ZESORT_OK; i++) {
+        ze_device_handle_t *subs = NULL;
+        uint32_t nsubs = 0;
+        s = list_add(l, driver, roots[i], 0);
+        if (s == ZESORT_OK)
+            s = get_devices(driver, roots[i], &subs, &nsubs);
+        for (uint32_t j = 0; j < nsubs && s == ZESORT_OK; j++)
+            s = list_add(l, driver, subs[j], 1);
+        free(subs);
+    }
+    free(roots);
+    return s;
+}
+
+/* Fills l (empty when there is no driver: msg says why). Only host memory
+ * can fail. zeInit must have succeeded. */
+static zesort_status list_devices(ze_device_list *l, char *msg, size_t msg_len)
+{
+    *l = (ze_device_list){0};
     uint32_t ndrivers = 0;
     ze_result_t r = zeDriverGet(&ndrivers, NULL);
     if (r != ZE_RESULT_SUCCESS || ndrivers == 0) {
         snprintf(msg, msg_len, "no Level Zero driver (zeDriverGet: %s, %u drivers)",
                  zs_ze_result_name(r), ndrivers);
-        return ZESORT_ERROR_NO_DEVICE;
+        return ZESORT_OK;
     }
     ze_driver_handle_t *drivers = calloc(ndrivers, sizeof *drivers);
-    if (!drivers) {
-        snprintf(msg, msg_len, "out of host memory");
+    if (!drivers)
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    zesort_status s = ZESORT_ERROR_NO_DEVICE;
-    snprintf(msg, msg_len, "no %sLevel Zero device (%u drivers)",
-             want_gpu == 1 ? "GPU " : want_gpu == 0 ? "non-GPU " : "", ndrivers);
-    if (zeDriverGet(&ndrivers, drivers) == ZE_RESULT_SUCCESS) {
-        int best = 0; /* 2: GPU found, 1: another device found */
-        for (uint32_t d = 0; d < ndrivers && best < 2; d++) {
-            uint32_t ndev = 0;
-            if (zeDeviceGet(drivers[d], &ndev, NULL) != ZE_RESULT_SUCCESS || ndev == 0)
-                continue;
-            ze_device_handle_t *devs = calloc(ndev, sizeof *devs);
-            if (!devs)
-                break;
-            if (zeDeviceGet(drivers[d], &ndev, devs) == ZE_RESULT_SUCCESS) {
-                for (uint32_t i = 0; i < ndev && best < 2; i++) {
-                    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-                    if (zeDeviceGetProperties(devs[i], &p) != ZE_RESULT_SUCCESS)
-                        continue;
-                    int gpu = p.type == ZE_DEVICE_TYPE_GPU;
-                    if ((want_gpu == 1 && !gpu) || (want_gpu == 0 && gpu))
-                        continue;
-                    int rank = gpu ? 2 : 1;
-                    if (rank > best) {
-                        best = rank;
-                        dev->driver = drivers[d];
-                        dev->device = devs[i];
-                        s = ZESORT_OK;
-                    }
-                }
-            }
-            free(devs);
-        }
-    }
+    zesort_status s = ZESORT_OK;
+    if (zeDriverGet(&ndrivers, drivers) == ZE_RESULT_SUCCESS)
+        for (uint32_t d = 0; d < ndrivers && s == ZESORT_OK; d++)
+            s = list_driver(l, drivers[d]);
     free(drivers);
+    if (s != ZESORT_OK)
+        list_free(l);
+    else if (l->n == 0)
+        snprintf(msg, msg_len, "no Level Zero device (%u drivers)", ndrivers);
+    return s;
+}
+
+/* "Level Zero: <name>", plus " (sub-device K)" for a sub-device, whose name
+ * is often its root device's: what zesort_context_device shows. */
+static void describe(ze_device_handle_t device, char *desc, size_t desc_len)
+{
+    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    if (zeDeviceGetProperties(device, &p) != ZE_RESULT_SUCCESS) {
+        snprintf(desc, desc_len, "Level Zero: (no properties)");
+        return;
+    }
+    p.name[sizeof p.name - 1] = '\0';
+    if (p.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE)
+        snprintf(desc, desc_len, "Level Zero: %s (sub-device %u)", p.name, p.subdeviceId);
+    else
+        snprintf(desc, desc_len, "Level Zero: %s", p.name);
+}
+
+/* zeInit(0), not GPU_ONLY: the test driver reports a CPU-type device.
+ * Returns 0, or -1 with the reason in msg. */
+static int init_driver(char *msg, size_t msg_len)
+{
+    ze_result_t r = zeInit(0);
+    if (r == ZE_RESULT_SUCCESS)
+        return 0;
+    /* Stop here: the Debian 1.8 loader crashes in zeDriverGet after a failed zeInit. */
+    snprintf(msg, msg_len, "no Level Zero driver: zeInit failed with %s", zs_ze_result_name(r));
+    return -1;
+}
+
+zesort_status zs_level_zero_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
+                                    char *msg, size_t msg_len)
+{
+    *count = 0;
+    if (init_driver(msg, msg_len) != 0)
+        return ZESORT_OK;
+    ze_device_list l;
+    zesort_status s = list_devices(&l, msg, msg_len);
+    if (s != ZESORT_OK) {
+        snprintf(msg, msg_len, "out of host memory listing Level Zero devices");
+        return s;
+    }
+    s = name ? zs_check_device_index("Level Zero", index, l.n, msg, msg_len) : ZESORT_OK;
+    if (name && s == ZESORT_OK)
+        describe(l.devices[index], name, name_len);
+    *count = l.n;
+    list_free(&l);
+    return s;
+}
+
+/* Sets dev->driver and dev->device to the device pick names: the index
+ * given, or the default by want_gpu (device_list.h). */
+static zesort_status pick_device(zs_device *dev, zs_device_pick *pick, char *msg, size_t msg_len)
+{
+    ze_device_list l;
+    zesort_status s = list_devices(&l, msg, msg_len);
+    if (s != ZESORT_OK) {
+        snprintf(msg, msg_len, "out of host memory listing Level Zero devices");
+        return s;
+    }
+    int64_t i = pick->index;
+    if (i < 0 && (i = zs_default_device(l.kinds, l.n, pick->want_gpu)) < 0) {
+        if (l.n) /* else list_devices said why */
+            snprintf(msg, msg_len, "no %sLevel Zero device (%u devices)",
+                     pick->want_gpu == 1 ? "GPU " : pick->want_gpu == 0 ? "non-GPU " : "", l.n);
+        s = ZESORT_ERROR_NO_DEVICE;
+    } else if (i > UINT32_MAX) {
+        s = zs_check_device_index("Level Zero", UINT32_MAX, l.n, msg, msg_len);
+    } else if ((s = zs_check_device_index("Level Zero", (uint32_t)i, l.n, msg, msg_len)) ==
+               ZESORT_OK) {
+        dev->driver = l.drivers[i];
+        dev->device = l.devices[i];
+        pick->opened = (uint32_t)i;
+    }
+    list_free(&l);
     return s;
 }
 
@@ -551,7 +692,7 @@ static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
     read_memory(dev);
     read_timer(dev, &p);
     if (desc && desc_len)
-        snprintf(desc, desc_len, "Level Zero: %s", p.name);
+        describe(dev->device, desc, desc_len);
 
     zesort_status s = compute_ordinal(dev);
     if (s != ZESORT_OK)
@@ -604,12 +745,12 @@ static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
     return zs_ze_kernels_init(&dev->kernels, dev->context, dev->device, &dev->err);
 }
 
-zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
+zesort_status zs_level_zero_open(zs_device_pick *pick, zs_device **out, const zs_device_ops **ops,
                                  char *desc, size_t desc_len, char *msg, size_t msg_len)
 {
     if (out)
         *out = NULL;
-    if (!out || !ops) {
+    if (!pick || !out || !ops) {
         if (msg && msg_len)
             snprintf(msg, msg_len, "zs_level_zero_open: NULL output pointer");
         return ZESORT_ERROR_INVALID_ARGUMENT;
@@ -619,19 +760,14 @@ zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_
         msg = scratch;
         msg_len = sizeof scratch;
     }
-    /* Flags 0, not GPU_ONLY: the test driver reports a CPU-type device. */
-    ze_result_t r = zeInit(0);
-    if (r != ZE_RESULT_SUCCESS) {
-        /* Stop here: the Debian 1.8 loader crashes in zeDriverGet after a failed zeInit. */
-        snprintf(msg, msg_len, "no Level Zero driver: zeInit failed with %s", zs_ze_result_name(r));
+    if (init_driver(msg, msg_len) != 0)
         return ZESORT_ERROR_NO_DEVICE;
-    }
     zs_device *dev = calloc(1, sizeof *dev);
     if (!dev) {
         snprintf(msg, msg_len, "out of host memory");
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    zesort_status s = pick_device(dev, want_gpu, msg, msg_len);
+    zesort_status s = pick_device(dev, pick, msg, msg_len);
     if (s == ZESORT_OK) {
         s = setup(dev, desc, desc_len);
         if (s != ZESORT_OK)

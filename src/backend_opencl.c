@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "device_backend.h"
+#include "device_list.h"
 #include "opencl_common.h"
 #include "error.h"
 #include "kernel_blobs.h"
@@ -356,23 +357,53 @@ int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_
     return zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), out, msg, msg_len);
 }
 
-/* First device of the wanted kind over all platforms. */
-static int find_device(int want_gpu, cl_device_id *out)
+/* Every device of every platform, in the order zesort_device_name indexes
+ * them. Bounded: 16 platforms and 64 devices in all are far more than a
+ * machine has, and keep the list on the stack. */
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES 64
+
+typedef struct cl_device_list {
+    cl_device_id ids[MAX_DEVICES];
+    zs_device_kind kinds[MAX_DEVICES];
+    uint32_t n;
+} cl_device_list;
+
+static void list_devices(cl_device_list *l)
 {
-    cl_platform_id platforms[16];
+    cl_platform_id platforms[MAX_PLATFORMS];
     cl_uint np = 0;
-    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS)
-        return 0;
-    cl_device_type type = want_gpu == 1 ? CL_DEVICE_TYPE_GPU
-                          : want_gpu == 0 ? CL_DEVICE_TYPE_CPU
-                                          : CL_DEVICE_TYPE_ALL;
-    for (cl_uint p = 0; p < np && p < 16; ++p) {
+    l->n = 0;
+    if (clGetPlatformIDs(MAX_PLATFORMS, platforms, &np) != CL_SUCCESS)
+        return;
+    for (cl_uint p = 0; p < np && p < MAX_PLATFORMS && l->n < MAX_DEVICES; ++p) {
         cl_uint nd = 0;
-        if (clGetDeviceIDs(platforms[p], type, 1, out, &nd) == CL_SUCCESS && nd > 0)
-            return 1;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES - l->n, l->ids + l->n,
+                           &nd) != CL_SUCCESS)
+            continue;
+        if (nd > MAX_DEVICES - l->n)
+            nd = MAX_DEVICES - l->n;
+        for (cl_uint i = 0; i < nd; ++i) {
+            cl_device_type type = 0;
+            clGetDeviceInfo(l->ids[l->n + i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            l->kinds[l->n + i] = (zs_device_kind){.gpu = (type & CL_DEVICE_TYPE_GPU) != 0};
+        }
+        l->n += nd;
     }
-    return 0;
 }
+
+/* "<platform name>: <device name>", what zesort_context_device shows. */
+static void describe(cl_device_id dev, char *desc, size_t desc_len)
+{
+    char name[256] = "", platform_name[128] = "";
+    cl_platform_id platform;
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+    snprintf(desc, desc_len, "%s: %s", platform_name, name);
+}
+
+static const char no_device_hint[] = "is an ICD such as pocl-opencl-icd installed?";
 
 /* Device discovery and context creation of OpenCL implementations are not
  * all thread-safe (PoCL's first clGetPlatformIDs from several threads at
@@ -390,28 +421,64 @@ void zs_opencl_discovery_unlock(void)
     pthread_mutex_unlock(&discovery_lock);
 }
 
-static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_ops **ops,
-                                 char *desc, size_t desc_len, char *msg, size_t msg_len);
+static zesort_status open_locked(zs_device_pick *pick, zs_device **out,
+                                 const zs_device_ops **ops, char *desc, size_t desc_len,
+                                 char *msg, size_t msg_len);
 
-zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops **ops, char *desc,
-                             size_t desc_len, char *msg, size_t msg_len)
+zesort_status zs_opencl_open(zs_device_pick *pick, zs_device **out, const zs_device_ops **ops,
+                             char *desc, size_t desc_len, char *msg, size_t msg_len)
 {
     zs_opencl_discovery_lock();
-    zesort_status st = open_locked(want_gpu, out, ops, desc, desc_len, msg, msg_len);
+    zesort_status st = open_locked(pick, out, ops, desc, desc_len, msg, msg_len);
     zs_opencl_discovery_unlock();
     return st;
 }
 
-static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_ops **ops,
-                                 char *desc, size_t desc_len, char *msg, size_t msg_len)
+zesort_status zs_opencl_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
+                                char *msg, size_t msg_len)
+{
+    cl_device_list l;
+    zs_opencl_discovery_lock();
+    list_devices(&l);
+    if (l.n == 0)
+        snprintf(msg, msg_len, "no OpenCL device found (%s)", no_device_hint);
+    zesort_status st = name ? zs_check_device_index("OpenCL", index, l.n, msg, msg_len) : ZESORT_OK;
+    if (name && st == ZESORT_OK)
+        describe(l.ids[index], name, name_len);
+    zs_opencl_discovery_unlock();
+    *count = l.n;
+    return st;
+}
+
+/* The device pick names: the index given, or the default by want_gpu. */
+static zesort_status resolve_pick(zs_device_pick *pick, cl_device_id *dev, char *msg,
+                                  size_t msg_len)
+{
+    cl_device_list l;
+    list_devices(&l);
+    int64_t i = pick->index;
+    if (i < 0 && (i = zs_default_device(l.kinds, l.n, pick->want_gpu)) < 0) {
+        snprintf(msg, msg_len, "no OpenCL %sdevice found (%s)",
+                 pick->want_gpu == 1 ? "GPU " : pick->want_gpu == 0 ? "CPU " : "",
+                 no_device_hint);
+        return ZESORT_ERROR_NO_DEVICE;
+    }
+    if (i > UINT32_MAX || zs_check_device_index("OpenCL", (uint32_t)i, l.n, msg, msg_len))
+        return ZESORT_ERROR_NO_DEVICE;
+    *dev = l.ids[i];
+    pick->opened = (uint32_t)i;
+    return ZESORT_OK;
+}
+
+static zesort_status open_locked(zs_device_pick *pick, zs_device **out,
+                                 const zs_device_ops **ops, char *desc, size_t desc_len,
+                                 char *msg, size_t msg_len)
 {
     *out = NULL;
     cl_device_id dev;
-    if (!find_device(want_gpu, &dev)) {
-        snprintf(msg, msg_len, "no OpenCL %sdevice found (is an ICD such as pocl-opencl-icd installed?)",
-                 want_gpu == 1 ? "GPU " : want_gpu == 0 ? "CPU " : "");
-        return ZESORT_ERROR_NO_DEVICE;
-    }
+    zesort_status st = resolve_pick(pick, &dev, msg, msg_len);
+    if (st != ZESORT_OK)
+        return st;
     zs_device *d = calloc(1, sizeof *d);
     if (!d) {
         snprintf(msg, msg_len, "out of host memory");
@@ -427,18 +494,13 @@ static zesort_status open_locked(int want_gpu, zs_device **out, const zs_device_
         ocl_destroy(d);
         return ZESORT_ERROR_BACKEND;
     }
-    char name[256] = "", platform_name[128] = "";
-    cl_platform_id platform;
-    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem, &d->global_mem, NULL);
     if (zs_cl_device_flavor(dev, &d->flavor, msg, msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }
-    snprintf(desc, desc_len, "%s: %s", platform_name, name);
+    describe(dev, desc, desc_len);
     *out = d;
     *ops = &opencl_ops;
     return ZESORT_OK;

@@ -14,13 +14,14 @@
 /* Threads: a call that uses or changes ctx's state (a sort, a check, the
  * last error / algorithm) holds ctx->lock for the whole call, so calls on
  * one context from several threads run one after the other. backend, ops,
- * dev's identity, device_desc and id are set by zesort_create and only read
+ * dev's identity, device_desc, device_index and id are set by zesort_create and only read
  * afterwards. */
 struct zesort_context {
     zesort_backend backend;    /* never AUTO */
     const zs_device_ops *ops;  /* NULL for the cpu backend */
     zs_device *dev;
     char device_desc[256];
+    uint32_t device_index;    /* in zesort_device_name(backend, ...)'s list */
     uint64_t id;              /* unique per process: tags the thread's copy of err */
     pthread_mutex_t lock;
     zs_error err;             /* of the call in progress / the last one; cleared on success */

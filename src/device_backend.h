@@ -35,16 +35,40 @@ typedef struct zs_device_ops {
     void (*memory)(zs_device *dev, uint64_t *total, uint64_t *largest);
 } zs_device_ops;
 
-/* Device opening functions (want_gpu: 1 GPU devices only, 0 non-GPU only, -1 any,
- * preferring GPUs). Return NO_DEVICE when the API has no usable device;
- * `msg` (256 bytes) receives a reason. want_gpu: 1 GPU only, 0 CPU only, -1 any. */
-zesort_status zs_opencl_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
+/* Which device zs_*_open opens: `index` >= 0 the index-th device of the
+ * backend's list (the order of zs_*_devices), or -1 the default one by
+ * want_gpu (device_list.h: 1 GPU devices only, 0 non-GPU only, -1 any,
+ * preferring GPUs; ignored when index >= 0). On success `opened` is the
+ * index of the device opened. */
+typedef struct zs_device_pick {
+    int64_t index;
+    int want_gpu;
+    uint32_t opened;
+} zs_device_pick;
+
+/* Device opening functions. Return NO_DEVICE when the API has no usable
+ * device, or none at pick->index (the message then gives the count); `msg`
+ * (256 bytes) receives a reason. `desc` receives the device's description,
+ * the same text zs_*_devices gives for its index. */
+zesort_status zs_opencl_open(zs_device_pick *pick, zs_device **out, const zs_device_ops **ops,
                              char *desc, size_t desc_len, char *msg, size_t msg_len);
 /* The process-wide lock zs_opencl_open holds around OpenCL device discovery
  * and context creation (not thread-safe in every implementation). */
 void zs_opencl_discovery_lock(void);
 void zs_opencl_discovery_unlock(void);
-zesort_status zs_level_zero_open(int want_gpu, zs_device **out, const zs_device_ops **ops,
+zesort_status zs_level_zero_open(zs_device_pick *pick, zs_device **out, const zs_device_ops **ops,
                                  char *desc, size_t desc_len, char *msg, size_t msg_len);
+
+/* A backend's device list: *count devices (0 when the API has no driver or
+ * platform: msg says why, and the status is still OK), and, when name is not
+ * NULL, the description of device `index` in name (NO_DEVICE when index >=
+ * *count; msg gives the count). OpenCL: every platform's devices, platforms
+ * in the ICD loader's order. Level Zero: every driver's devices in order,
+ * each followed by its sub-devices. Otherwise fails only when the host is
+ * out of memory. */
+zesort_status zs_opencl_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
+                                char *msg, size_t msg_len);
+zesort_status zs_level_zero_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
+                                    char *msg, size_t msg_len);
 
 #endif

@@ -20,6 +20,8 @@
 
 static zs_device *dev;
 static const zs_device_ops *ops;
+/* The device zesort_create(ZESORT_BACKEND_LEVEL_ZERO) opens. */
+static zs_device_pick any_device = {.index = -1, .want_gpu = -1};
 
 static int contains(const char *msg, const char *part)
 {
@@ -178,7 +180,7 @@ START_TEST(destroy_after_failure)
     zs_device *d2;
     const zs_device_ops *o2;
     char desc[256], msg[256];
-    ck_assert_int_eq(zs_level_zero_open(-1, &d2, &o2, desc, sizeof desc, msg, sizeof msg), ZESORT_OK);
+    ck_assert_int_eq(zs_level_zero_open(&any_device, &d2, &o2, desc, sizeof desc, msg, sizeof msg), ZESORT_OK);
     zs_devptr a, b;
     ck_assert_int_eq(o2->alloc(d2, 1 << 20, &a), ZESORT_OK);
     ck_assert_int_eq(o2->alloc(d2, 1 << 20, &b), ZESORT_OK);
@@ -219,7 +221,7 @@ static int run_nodriver(void)
     zs_device *d = (zs_device *)&d;
     const zs_device_ops *o = NULL;
     char desc[256], msg[256] = "";
-    zesort_status st = zs_level_zero_open(-1, &d, &o, desc, sizeof desc, msg, sizeof msg);
+    zesort_status st = zs_level_zero_open(&any_device, &d, &o, desc, sizeof desc, msg, sizeof msg);
     if (st == ZESORT_OK) {
         printf("SKIP: a Level Zero driver is present after all (%s)\n", desc);
         o->destroy(d);
@@ -245,7 +247,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "nodriver") == 0)
         return run_nodriver();
     char desc[256], msg[256];
-    zesort_status st = zs_level_zero_open(-1, &dev, &ops, desc, sizeof desc, msg, sizeof msg);
+    zesort_status st = zs_level_zero_open(&any_device, &dev, &ops, desc, sizeof desc, msg, sizeof msg);
     if (st == ZESORT_ERROR_NO_DEVICE) {
         printf("SKIP: %s\n", msg);
         return 77;

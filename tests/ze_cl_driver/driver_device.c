@@ -183,6 +183,38 @@ static int describe_device(cl_device_id id, struct _ze_device_handle_t *d)
     return 1;
 }
 
+/* ZE_CL_DRIVER_DEVICES=N (1..ZECL_MAX_DEVICES): N Level Zero devices, all
+   over the first usable OpenCL device, so that device choice can be tested
+   on a machine with one OpenCL device. Each is a distinct handle with its
+   own name (" #K" appended) and uuid; they share the OpenCL device, its
+   context and its memory (every allocation is visible to all of them, as
+   it is already for several OpenCL devices). Unset: one Level Zero device
+   per usable OpenCL device. */
+static void replicate_devices(void)
+{
+    const char *v = getenv("ZE_CL_DRIVER_DEVICES");
+    if (!v || !*v)
+        return;
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end || n < 1 || n > ZECL_MAX_DEVICES) {
+        fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_DEVICES=%s ignored (1..%d)\n", v,
+                (int)ZECL_MAX_DEVICES);
+        return;
+    }
+    struct _ze_device_handle_t first = g.devices[0];
+    for (unsigned long k = 0; k < n; k++) {
+        struct _ze_device_handle_t *d = &g.devices[k];
+        *d = first;
+        size_t len = strlen(first.name);
+        if (len > sizeof d->name - 8)
+            len = sizeof d->name - 8;
+        snprintf(d->name + len, sizeof d->name - len, " #%lu", k);
+        d->uuid[ZE_MAX_DEVICE_UUID_SIZE - 1] ^= (uint8_t)(k + 1);
+    }
+    g.num_devices = (uint32_t)n;
+}
+
 /* Picks the first OpenCL platform with usable devices; one OpenCL context
    holds them all, so every allocation is visible to every device. */
 static void init_once(void)
@@ -234,6 +266,7 @@ static void init_once(void)
         zecl_fail(g.init_result, "no OpenCL device with fine-grained SVM and SPIR-V IL or cl_khr_spir");
         return;
     }
+    replicate_devices();
     g.init_result = ZE_RESULT_SUCCESS;
     g.initialized = 1;
 }
