@@ -24,10 +24,23 @@ enum {
 
 /* ---- device_choice.c ------------------------------------------------------- */
 
-/* zesort_create for `demo` and `bench`: for AUTO, an OpenCL device (a CPU
+/* zesort_create, or zesort_create_on_device when `device` (--device) is
+ * not -1. */
+zesort_status cli_create(zesort_backend backend, int64_t device, zesort_context **out);
+
+/* cli_create for `demo` and `bench`: for AUTO, an OpenCL device (a CPU
  * one included) rather than the C fallback, so that the kernels are what is
- * measured; other backends as zesort_create. */
-zesort_status cli_create_for_kernels(zesort_backend backend, zesort_context **out);
+ * measured; other backends as cli_create. */
+zesort_status cli_create_for_kernels(zesort_backend backend, int64_t device, zesort_context **out);
+
+struct cli_args;
+/* The value of --device: a decimal index (0..2^32-1) into *device, or a usage
+ * error (reported, exit code returned). */
+int cli_parse_device(struct cli_args *a, const char *cmd, int64_t *device);
+
+/* Once all flags are read: a usage error (reported, exit code returned) for
+ * --device (device >= 0) with --backend auto, else 0. */
+int cli_check_device_backend(const char *cmd, zesort_backend backend, int64_t device);
 
 /* ---- report.c: the one-line error messages -------------------------------- */
 

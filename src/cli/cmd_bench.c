@@ -35,6 +35,7 @@ typedef struct bench_request {
     zesort_key_type type;
     int pairs;
     zesort_backend backend;
+    int64_t device; /* --device, -1: the backend's choice */
     int repeat;
     const char *csv_path;
     const char *plot_path;
@@ -115,7 +116,7 @@ static int takes_value(const char *flag)
 {
     static const char *const flags[] = {"--n",      "--algo", "--scan", "--type",
                                         "--backend", "--repeat", "--csv", "--plot",
-                                        "--peer"};
+                                        "--peer", "--device"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
         if (strcmp(flag, flags[i]) == 0)
             return 1;
@@ -134,6 +135,7 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
     req->algo_count = 2;
     req->type = ZESORT_KEY_U32;
     req->backend = ZESORT_BACKEND_AUTO;
+    req->device = -1;
     req->repeat = 5;
 
     cli_args a;
@@ -148,6 +150,11 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
             if ((rc = cli_args_no_value(&a, CMD)))
                 return rc;
             req->pairs = 1;
+            continue;
+        }
+        if (strcmp(f, "--device") == 0) {
+            if ((rc = cli_parse_device(&a, CMD, &req->device)))
+                return rc;
             continue;
         }
         if (!takes_value(f))
@@ -192,6 +199,8 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
     if (req->csv_path && req->plot_path && cli_same_file(req->csv_path, req->plot_path) &&
         !cli_is_special_file(req->csv_path))
         return cli_usage(CMD, "--csv and --plot must be different files");
+    if ((rc = cli_check_device_backend(CMD, req->backend, req->device)))
+        return rc;
     if (req->peer_boost) {
 #ifndef ZESORT_HAVE_BOOST_PEER
         return cli_usage(CMD, "built without the Boost.Compute peer (install libboost-dev and "
@@ -556,7 +565,7 @@ static int run_bench(const bench_request *req)
 
     zesort_context *ctx = NULL;
     int rc = 0;
-    zesort_status st = cli_create_for_kernels(req->backend, &ctx);
+    zesort_status st = cli_create_for_kernels(req->backend, req->device, &ctx);
     if (st != ZESORT_OK) {
         rc = cli_fail_status("backend set-up", st, NULL);
         goto done;
@@ -567,9 +576,9 @@ static int run_bench(const bench_request *req)
     const char *backend = zesort_backend_name(zesort_context_backend(ctx));
     const char *device = zesort_context_device(ctx);
     const char *flavor = zesort_context_flavor(ctx);
-    printf("zesort bench: %s keys%s, backend %s, device %s, kernel flavor %s, median of %d "
+    printf("zesort bench: %s keys%s, backend %s, device %u: %s, kernel flavor %s, median of %d "
            "after a warm-up\n", cli_key_type_name(req->type), req->pairs ? " + u32 values" : "",
-           backend, device, flavor, req->repeat);
+           backend, zesort_context_device_index(ctx), device, flavor, req->repeat);
     printf("%-10s  %-13s  %-9s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan", "n",
            "median_ms", "mkeys_per_s", "device");
 

@@ -18,12 +18,14 @@ static const char CMD[] = "demo";
 typedef struct demo_request {
     uint64_t n;
     zesort_backend backend;
+    int64_t device; /* --device, -1: the backend's choice */
 } demo_request;
 
 static int parse_demo_args(int argc, char **argv, demo_request *req)
 {
     req->n = DEMO_DEFAULT_N;
     req->backend = ZESORT_BACKEND_AUTO;
+    req->device = -1;
     cli_args a;
     cli_args_init(&a, argc, argv);
     const char *operand, *v;
@@ -41,11 +43,14 @@ static int parse_demo_args(int argc, char **argv, demo_request *req)
                 return rc;
             if (zesort_parse_backend(v, &req->backend))
                 return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
+        } else if (strcmp(a.flag, "--device") == 0) {
+            if ((rc = cli_parse_device(&a, CMD, &req->device)))
+                return rc;
         } else {
             return cli_usage(CMD, "unknown option '%s'", a.flag);
         }
     }
-    return 0;
+    return cli_check_device_backend(CMD, req->backend, req->device);
 }
 
 #define DEMO_REPEAT 3
@@ -112,7 +117,7 @@ int cli_cmd_demo(int argc, char **argv)
         return rc;
     double start = cli_now_ms();
     zesort_context *ctx = NULL;
-    zesort_status st = cli_create_for_kernels(req.backend, &ctx);
+    zesort_status st = cli_create_for_kernels(req.backend, req.device, &ctx);
     if (st != ZESORT_OK)
         return cli_fail_status("backend set-up", st, NULL);
 
@@ -131,9 +136,13 @@ int cli_cmd_demo(int argc, char **argv)
 
     zesort_backend backend = zesort_context_backend(ctx);
     printf("zesort demo: stable radix sort of %llu random u32 keys (C-for-Metal design, OneSweep)\n"
-           "backend: %s (%s%s)\n\n", (unsigned long long)n, zesort_backend_name(backend),
-           req.backend == ZESORT_BACKEND_AUTO ? "the best one present" : "--backend ",
-           req.backend == ZESORT_BACKEND_AUTO ? "" : zesort_backend_name(req.backend));
+           "backend: %s, device %u (%s%s)\n\n", (unsigned long long)n,
+           zesort_backend_name(backend), zesort_context_device_index(ctx),
+           req.device >= 0                      ? "--device"
+           : req.backend == ZESORT_BACKEND_AUTO ? "the best one present"
+                                                : "--backend ",
+           req.device < 0 && req.backend != ZESORT_BACKEND_AUTO ? zesort_backend_name(req.backend)
+                                                                : "");
     printf("%-9s  %9s  %10s  %10s  %-8s  %s\n", "algorithm", "Mkeys/s", "device_ms", "wall_ms",
            "verified", "device");
 

@@ -57,6 +57,28 @@ static void append(char *buf, size_t cap, const char *name)
     strncat(buf, name, cap - strlen(buf) - 1);
 }
 
+/* "devices-BACKEND: 0: NAME; 1: NAME" (or "none"): every device --device can
+ * name, by index. One line per backend, so that the key stays one of a known
+ * set; a name holding "; " (none seen) would only make the line ambiguous to
+ * a reader, not break it. */
+static void print_device_list(zesort_backend backend)
+{
+    uint32_t count = 0;
+    zesort_device_count(backend, &count); /* on failure count stays 0: "none" */
+    printf("devices-%s:", zesort_backend_name(backend));
+    for (uint32_t i = 0; i < count; ++i) {
+        char name[ZESORT_DEVICE_NAME_MAX];
+        if (zesort_device_name(backend, i, name, sizeof name) != ZESORT_OK)
+            snprintf(name, sizeof name, "(%s)", zesort_last_error(NULL));
+        for (char *p = name; *p; ++p) {
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = ' ';
+        }
+        printf("%s %u: %s", i ? ";" : "", i, name);
+    }
+    printf("%s\n", count ? "" : " none");
+}
+
 static void print_capabilities(zesort_context *ctx)
 {
     static const zesort_algo algos[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP};
@@ -103,6 +125,8 @@ int cli_cmd_info(int argc, char **argv)
             printf("device-%s: %s\n", zesort_backend_name(all_backends[i]),
                    zesort_context_device(ctx[i]));
     }
+    for (size_t i = 0; i < N_BACKENDS; ++i)
+        print_device_list(all_backends[i]);
     for (size_t i = 0; i < N_BACKENDS; ++i) {
         if (ctx[i])
             printf("flavor-%s: %s\n", zesort_backend_name(all_backends[i]),

@@ -20,6 +20,7 @@ typedef struct sort_request {
     const char *input, *output;
     const char *values_in, *values_out; /* both NULL without --values */
     zesort_backend backend;
+    int64_t device; /* --device, -1: the backend's choice */
     zesort_options opts;
     const char *bits_text; /* checked once the key type is known */
 } sort_request;
@@ -30,6 +31,7 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
     zesort_options_default(&req->opts);
     req->opts.key_type = ZESORT_KEY_U32;
     req->backend = ZESORT_BACKEND_AUTO;
+    req->device = -1;
 
     cli_args a;
     cli_args_init(&a, argc, argv);
@@ -72,6 +74,9 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
                 return rc;
             if (zesort_parse_backend(v, &req->backend))
                 return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
+        } else if (strcmp(f, "--device") == 0) {
+            if ((rc = cli_parse_device(&a, CMD, &req->device)))
+                return rc;
         } else if (strcmp(f, "--scan") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
@@ -99,7 +104,8 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
     if ((rc = cli_args_path(CMD, "INPUT", req->input)) ||
         (rc = cli_args_path(CMD, "OUTPUT", req->output)) ||
         (rc = cli_args_path(CMD, "VALUES_IN", req->values_in)) ||
-        (rc = cli_args_path(CMD, "VALUES_OUT", req->values_out)))
+        (rc = cli_args_path(CMD, "VALUES_OUT", req->values_out)) ||
+        (rc = cli_check_device_backend(CMD, req->backend, req->device)))
         return rc;
 
     unsigned key_bits = cli_key_bits(req->opts.key_type);
@@ -203,7 +209,7 @@ static int check_values(input_budget *b, const char *path, uint64_t bytes)
 static int check_device(input_budget *b, const char *path, uint64_t n)
 {
     if (!b->ctx) {
-        zesort_status st = zesort_create(b->req->backend, &b->ctx);
+        zesort_status st = cli_create(b->req->backend, b->req->device, &b->ctx);
         cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
         if (st != ZESORT_OK)
             return cli_fail_status("backend set-up", st, NULL);

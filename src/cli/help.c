@@ -30,7 +30,8 @@ static const char top_help[] =
 
 static const char sort_help[] =
     "usage: zesort sort INPUT OUTPUT [--type T] [--values VALUES_IN VALUES_OUT]\n"
-    "                   [--algo A] [--backend B] [--scan S] [--descending] [--bits LO:HI]\n"
+    "                   [--algo A] [--backend B [--device N]] [--scan S] [--descending]\n"
+    "                   [--bits LO:HI]\n"
     "\n"
     "Sorts the keys in INPUT and writes them to OUTPUT. Files are raw little-endian\n"
     "arrays of the key type (no header); values are u32. The sort is stable.\n"
@@ -56,6 +57,10 @@ static const char sort_help[] =
     "  --backend B       auto (default: Level Zero GPU, else OpenCL GPU, else the C\n"
     "                    fallback, faster than an OpenCL CPU device), level-zero,\n"
     "                    opencl, cpu\n"
+    "  --device N        run on device N of the backend (0, 1, ...: the indices\n"
+    "                    'zesort info' gives, line devices-BACKEND); needs --backend\n"
+    "                    level-zero, opencl or cpu (exit 2 with auto). A device that\n"
+    "                    does not exist is exit 1; the message gives the count\n"
     "  --scan S          where each pass's prefix table is scanned: device (default,\n"
     "                    no round trip) or host (the CM tutorial's way)\n"
     "  --descending      sort in descending order (still stable)\n"
@@ -72,8 +77,8 @@ static const char sort_help[] =
 
 static const char bench_help[] =
     "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"
-    "                    [--pairs] [--backend B] [--repeat R] [--csv FILE] [--plot FILE.png]\n"
-    "                    [--peer boost]\n"
+    "                    [--pairs] [--backend B [--device N]] [--repeat R] [--csv FILE]\n"
+    "                    [--plot FILE.png] [--peer boost]\n"
     "\n"
     "For every algorithm, n and scan mode: sorts uniform random keys (fixed seed)\n"
     "once to warm up, then R times, and reports the median device time of the\n"
@@ -96,6 +101,10 @@ static const char bench_help[] =
     "  --backend B       auto (default: the best device that runs the kernels, an\n"
     "                    OpenCL CPU one included, else the C fallback), level-zero,\n"
     "                    opencl, cpu\n"
+    "  --device N        run on device N of the backend (0, 1, ...: the indices\n"
+    "                    'zesort info' gives, line devices-BACKEND); needs --backend\n"
+    "                    level-zero, opencl or cpu (exit 2 with auto). A device that\n"
+    "                    does not exist is exit 1; the message gives the count\n"
     "  --repeat R        timed runs per measurement, median reported (default 5)\n"
     "  --csv FILE        write one row per measurement, header:\n"
     "                    backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,\n"
@@ -120,6 +129,11 @@ static const char info_help[] =
     "  backends          backends usable now (a context could be created), of\n"
     "                    level-zero, opencl, cpu\n"
     "  device-BACKEND    the device each usable backend runs on\n"
+    "  devices-BACKEND   every device of the backend with its index (the N of\n"
+    "                    --device N): \"0: NAME; 1: NAME\", or none. level-zero: each\n"
+    "                    driver's devices in order, each followed by its\n"
+    "                    sub-devices; opencl: every platform's devices; cpu: one,\n"
+    "                    the host\n"
     "  flavor-BACKEND    the kernel flavor it runs: sg (Intel sub-groups), portable\n"
     "                    or serial; none for the cpu backend (ZESORT_FLAVOR\n"
     "                    overrides the opencl one)\n"
@@ -136,7 +150,7 @@ static const char info_help[] =
     "  -h, --help        show this help\n";
 
 static const char demo_help[] =
-    "usage: zesort demo [--n N] [--backend B]\n"
+    "usage: zesort demo [--n N] [--backend B [--device N]]\n"
     "\n"
     "On the best device present (Level Zero GPU, else OpenCL GPU, else OpenCL CPU,\n"
     "else the C fallback), or the backend given, sorts N random u32 keys with each\n"
@@ -147,6 +161,10 @@ static const char demo_help[] =
     "options:\n"
     "  --n N             number of keys (default 4m = 4194304; suffix k, m, g)\n"
     "  --backend B       auto (default), level-zero, opencl, cpu\n"
+    "  --device N        run on device N of the backend (0, 1, ...: the indices\n"
+    "                    'zesort info' gives, line devices-BACKEND); needs --backend\n"
+    "                    level-zero, opencl or cpu (exit 2 with auto). A device that\n"
+    "                    does not exist is exit 1; the message gives the count\n"
     "  -h, --help        show this help\n";
 
 int cli_print_help(const char *cmd)
