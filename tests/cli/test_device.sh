@@ -17,12 +17,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-device-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 # shellcheck source=report.sh
-source "$HERE/report.sh"
-
-run() {
-    "$Z" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
+source "$HERE/report.sh" # ok, bad, run, report_summary
 
 # expect_fail NAME RC PATTERN ARGS...: exit RC, one "zesort: " line on
 # stderr matching the extended regular expression PATTERN.
