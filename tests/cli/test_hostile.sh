@@ -308,13 +308,15 @@ echo "# 11. demo on the C fallback: one row, the header says how it was chosen"
 run demo --backend cpu --n 64k
 rows=$(grep -cE '^(cm2|cm4|onesweep|cpu-radix) .* yes ' "$T/out")
 [ "$rc" -eq 0 ] && [ "$rows" -eq 1 ] && ! grep -q ' vs ' "$T/out" &&
-    ! grep -q 'the best one present' "$T/out" && grep -q '^backend: cpu (--backend cpu)' "$T/out"
-check $? "demo --backend cpu: one row, no ratios, 'backend: cpu (--backend cpu)'"
+    ! grep -q 'the best one present' "$T/out" &&
+    grep -q '^backend: cpu, device 0 (--backend cpu)' "$T/out"
+check $? "demo --backend cpu: one row, no ratios, 'backend: cpu, device 0 (--backend cpu)'"
 if has_opencl; then
     run demo --backend opencl --n 64k
     rows=$(grep -cE '^(cm2|cm4|onesweep) .* yes ' "$T/out")
-    [ "$rc" -eq 0 ] && [ "$rows" -eq 3 ] && grep -q '^backend: opencl (--backend opencl)' "$T/out"
-    check $? "demo --backend opencl: three rows, 'backend: opencl (--backend opencl)'"
+    [ "$rc" -eq 0 ] && [ "$rows" -eq 3 ] &&
+        grep -q '^backend: opencl, device 0 (--backend opencl)' "$T/out"
+    check $? "demo --backend opencl: three rows, 'backend: opencl, device 0 (--backend opencl)'"
 fi
 
 report_summary
