@@ -100,6 +100,22 @@ def compile_target(ocloc, srcdir, src, defines, target, workdir):
     return sorted(best, key=lambda r: r["kernel"])
 
 
+# The kernels that move keys, by program: instructions per key in the summary.
+SUMMARY_COLUMNS = [("cm2", "cm_bucket"), ("cm4", "cm_bucket"), ("onesweep", "os_pass"),
+                   ("onesweep_k64", "os_pass"), ("onesweep_k64_pairs", "os_pass")]
+
+
+def summary_table(summary):
+    head = ["target"] + ["%s %s" % c for c in SUMMARY_COLUMNS] + [
+        "spill bytes (shipped)", "spill bytes (IGC's first try, retried)"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for target, t in summary.items():
+        cells = [target] + [t.get(c, "-") for c in SUMMARY_COLUMNS] + [str(t["spill"]),
+                                                                        str(t["retry"])]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ocloc", default="ocloc")
@@ -111,9 +127,13 @@ def main():
                     "chroot, scripts/ocloc-sid, needs them inside the clone)")
     ap.add_argument("--fail-on-retry", action="store_true",
                     help="also fail when a kernel's first compile spilled (IGC retried it)")
+    ap.add_argument("--summary", action="store_true",
+                    help="one row per target instead: instructions per key of the kernels "
+                         "that move keys, and spill bytes over every kernel")
     args = ap.parse_args()
     srcdir = os.path.abspath(args.srcdir)
     rows, spilled, retried = [], [], []
+    summary = {}  # target -> {(program, kernel): per key, "spill": bytes, "retry": bytes}
     for target in [t for t in args.targets.split(",") if t]:
         for prog, src, defines in PROGRAMS:
             if args.programs and prog not in args.programs.split(","):
@@ -130,6 +150,10 @@ def main():
                     rows.append("| %s | %s | %s | %d | %d | %d | %s | %s | %d | %s | %d | %s |" % (
                         target, prog, r["kernel"], r["simd"], r["grf"], r["inst"], per_batch,
                         per_key, r["sends"], send_key, r["spill"], earlier))
+                    t = summary.setdefault(target, {"spill": 0, "retry": 0})
+                    t[(prog, r["kernel"])] = per_key
+                    t["spill"] += r["spill"]
+                    t["retry"] += r["earlier_spill"] if r["retried"] else 0
                     if r["spill"]:
                         spilled.append("%s/%s/%s" % (target, prog, r["kernel"]))
                     elif r["earlier_spill"]:
@@ -137,6 +161,8 @@ def main():
     out = ["| target | program | kernel | SIMD | GRF | instructions | per batch of 32 | per key "
            "| sends | sends per key | spill bytes | earlier try spilled |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+    if args.summary:
+        out = summary_table(summary)
     text = "\n".join(out) + "\n"
     if args.out:
         open(args.out, "w").write(text)
