@@ -4,7 +4,9 @@
  * on a backend with exactly two devices.
  *
  *   test_devices opencl        PoCL with POCL_DEVICES="pthread pthread"
- *   test_devices level-zero    the test driver with ZE_CL_DRIVER_DEVICES=2
+ *   test_devices level-zero    the test driver with ZE_CL_DRIVER_DEVICES=2, or
+ *                              ZE_CL_DRIVER_SUB_DEVICES=1 (a root device and its
+ *                              sub-device)
  *
  * (meson sets the environment.) Both devices sort correctly and stably, each
  * context reports the device it was asked for, index 2 is refused with the
@@ -34,6 +36,9 @@ START_TEST(two_devices_listed)
     }
     if (g_backend == ZESORT_BACKEND_LEVEL_ZERO) /* the driver names them #0, #1 */
         ck_assert_str_ne(name[0], name[1]);
+    if (getenv("ZE_CL_DRIVER_SUB_DEVICES")) /* a root device, then its sub-device */
+        ck_assert_msg(contains(name[1], "(sub-device 0)") && !contains(name[0], "sub-device"),
+                      "devices: '%s', '%s'", name[0], name[1]);
     char small[8];
     ck_assert_int_eq(zesort_device_name(g_backend, 0, small, sizeof small), ZESORT_OK);
     ck_assert_uint_eq(strlen(small), sizeof small - 1); /* cut, terminated */

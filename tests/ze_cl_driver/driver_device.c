@@ -215,6 +215,38 @@ static void replicate_devices(void)
     g.num_devices = (uint32_t)n;
 }
 
+/* ZE_CL_DRIVER_SUB_DEVICES=K (1..ZECL_MAX_SUB_DEVICES): every root device
+   gets K sub-devices (zeDeviceGetSubDevices), as a multi-stack card (a Max
+   GPU's two stacks) has, so that the library's sub-device listing runs. A
+   sub-device is its root device's OpenCL device again, with
+   ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE, its subdeviceId and its own uuid. */
+static void split_sub_devices(void)
+{
+    const char *v = getenv("ZE_CL_DRIVER_SUB_DEVICES");
+    if (!v || !*v)
+        return;
+    char *end;
+    unsigned long k = strtoul(v, &end, 10);
+    if (*end || k < 1 || k > ZECL_MAX_SUB_DEVICES) {
+        fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_SUB_DEVICES=%s ignored (1..%d)\n", v,
+                (int)ZECL_MAX_SUB_DEVICES);
+        return;
+    }
+    for (uint32_t d = 0; d < g.num_devices; d++) {
+        struct _ze_device_handle_t *root = &g.devices[d];
+        for (uint32_t s = 0; s < k; s++) {
+            struct _ze_device_handle_t *sd = &g.sub_devices[d][s];
+            *sd = *root;
+            sd->parent = root;
+            sd->sub_id = s;
+            sd->num_subs = 0;
+            sd->uuid[ZE_MAX_DEVICE_UUID_SIZE - 2] ^= (uint8_t)(s + 1);
+            root->subs[s] = sd;
+        }
+        root->num_subs = (uint32_t)k;
+    }
+}
+
 /* Picks the first OpenCL platform with usable devices; one OpenCL context
    holds them all, so every allocation is visible to every device. */
 static void init_once(void)
@@ -267,6 +299,7 @@ static void init_once(void)
         return;
     }
     replicate_devices();
+    split_sub_devices();
     g.init_result = ZE_RESULT_SUCCESS;
     g.initialized = 1;
 }
@@ -349,10 +382,7 @@ ze_result_t ZE_APICALL zecl_zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pC
 ze_result_t ZE_APICALL zecl_zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
                                                   ze_device_handle_t *phSubdevices)
 {
-    (void)hDevice;
-    (void)phSubdevices;
-    *pCount = 0;
-    return ZE_RESULT_SUCCESS;
+    ZECL_RETURN_LIST(pCount, phSubdevices, hDevice->num_subs, hDevice->subs[i]);
 }
 
 ze_result_t ZE_APICALL zecl_zeDeviceGetProperties(ze_device_handle_t d, ze_device_properties_t *p)
@@ -362,7 +392,9 @@ ze_result_t ZE_APICALL zecl_zeDeviceGetProperties(ze_device_handle_t d, ze_devic
     p->vendorId = d->vendor_id;
     p->deviceId = 0;
     p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED; /* device memory is host memory */
-    p->subdeviceId = 0;
+    if (d->parent)
+        p->flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
+    p->subdeviceId = d->parent ? d->sub_id : 0;
     p->coreClockRate = d->clock_mhz;
     p->maxMemAllocSize = d->max_alloc;
     p->maxHardwareContexts = 1;

@@ -20,7 +20,7 @@
 
 #include "ddi_tables.h"
 
-enum { ZECL_MAX_DEVICES = 8 };
+enum { ZECL_MAX_DEVICES = 8, ZECL_MAX_SUB_DEVICES = 4 };
 
 struct _ze_driver_handle_t {
     int unused;
@@ -51,6 +51,12 @@ struct _ze_device_handle_t {
        ZE_SUBGROUPSIZE_COUNT of CL_DEVICE_SUB_GROUP_SIZES_INTEL; none without. */
     uint32_t num_sg_sizes;
     uint32_t sg_sizes[ZE_SUBGROUPSIZE_COUNT];
+    /* ZE_CL_DRIVER_SUB_DEVICES: a sub-device's root device and index (NULL:
+       a root device), and a root device's sub-devices. */
+    ze_device_handle_t parent;
+    uint32_t sub_id;
+    uint32_t num_subs;
+    ze_device_handle_t subs[ZECL_MAX_SUB_DEVICES];
 };
 
 struct _ze_context_handle_t {
@@ -238,6 +244,7 @@ struct zecl_global {
     cl_context context;
     uint32_t num_devices;
     struct _ze_device_handle_t devices[ZECL_MAX_DEVICES];
+    struct _ze_device_handle_t sub_devices[ZECL_MAX_DEVICES][ZECL_MAX_SUB_DEVICES];
     struct _ze_driver_handle_t driver;
     struct zecl_alloc *allocs;     /* sorted by ptr */
     size_t num_allocs, cap_allocs;
