@@ -29,3 +29,20 @@ run() {
 one_error_line() {
     [ "$(wc -l <"$T/err")" -eq 1 ] && head -c 8 "$T/err" | grep -q '^zesort: '
 }
+# DFL_EXEC: a command prefix that resets every signal to its default before
+# the exec (background jobs of a script start with SIGINT and SIGQUIT ignored,
+# and nohup ignores SIGHUP; zesort keeps an inherited ignore).
+if env --default-signal true 2>/dev/null; then
+    DFL_EXEC=(env --default-signal)
+else
+    DFL_EXEC=(python3 -c 'import os, signal, sys
+for s in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:
+    try:
+        signal.signal(s, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass
+os.execv(sys.argv[1], sys.argv[1:])')
+fi
+# SAN_SIG: AddressSanitizer's own SIGSEGV/SIGBUS/... handlers (which zesort
+# leaves in place) off, so that zesort's cleanup is what runs.
+SAN_SIG=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0

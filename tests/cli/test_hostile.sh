@@ -41,23 +41,9 @@ guarded() {
         "$@"
     fi
 }
-# Every signal reset to the default before the exec (background jobs of a
-# script start with SIGINT and SIGQUIT ignored, which zesort keeps).
-if env --default-signal true 2>/dev/null; then
-    DFL_EXEC=(env --default-signal)
-else
-    DFL_EXEC=(python3 -c 'import os, signal, sys
-for s in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:
-    try:
-        signal.signal(s, signal.SIG_DFL)
-    except (OSError, ValueError):
-        pass
-os.execv(sys.argv[1], sys.argv[1:])')
-fi
-# AddressSanitizer's own SIGSEGV/SIGBUS/... handlers (which zesort leaves in
-# place) off, so that zesort's cleanup is what runs; LD_PRELOAD of the hook
-# puts it before the ASan runtime, which ASan would refuse.
-SAN_SIG=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0
+# Signals reset before the exec: DFL_EXEC; ASan's signal handlers off:
+# SAN_SIG (both from report.sh). LD_PRELOAD of the hook puts it before the
+# ASan runtime, which ASan would refuse unless told not to check.
 SAN_ENV=(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$SAN_SIG:verify_asan_link_order=0")
 # A pid that is not running here (the process has exited).
 dead_pid() {

@@ -233,21 +233,9 @@ printf 'old keys' >sig/k.out
 # Background jobs of a script start with SIGINT and SIGQUIT ignored (and
 # zesort keeps an inherited "ignore"), SIGPIPE may be ignored too (the test
 # runner is python), and SIGHUP under nohup: every signal is reset to the
-# default before the exec.
-if env --default-signal true 2>/dev/null; then
-    DFL_EXEC=(env --default-signal)
-else
-    DFL_EXEC=(python3 -c 'import os, signal, sys
-for s in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:
-    try:
-        signal.signal(s, signal.SIG_DFL)
-    except (OSError, ValueError):
-        pass
-os.execv(sys.argv[1], sys.argv[1:])')
-fi
-# Sanitizer builds: AddressSanitizer's own SIGSEGV/SIGBUS/SIGFPE handlers
-# (which zesort leaves in place) are turned off so zesort's cleanup runs.
-SAN_SIG=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0
+# default before the exec (DFL_EXEC, report.sh). Sanitizer builds:
+# AddressSanitizer's own signal handlers are turned off (SAN_SIG, report.sh)
+# so zesort's cleanup runs.
 start_blocked() {
     (ulimit -c 0 && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$SAN_SIG" &&
         exec "${DFL_EXEC[@]}" "$Z" sort keys.bin sig/k.out --values vals.bin sig/vfifo \

@@ -673,10 +673,39 @@ enum sep {
 };
 
 struct order_case {
+    ze_module_handle_t module;
     ze_kernel_handle_t store;
     uint64_t *x;
+    ze_event_pool_handle_t pool;
     ze_event_handle_t e, gate, done;
 };
+
+/* The store_ulong kernel, `words` zeroed shared words and three host-visible
+   events (e, gate, done) of a case. */
+static struct order_case order_case_open(size_t words)
+{
+    struct order_case c = {.module = test_module()};
+    c.store = kernel(c.module, "store_ulong");
+    c.x = alloc_shared(words * sizeof *c.x);
+    memset(c.x, 0, words * sizeof *c.x);
+    ZE_OK(zeKernelSetGroupSize(c.store, 1, 1, 1));
+    c.pool = pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3);
+    c.e = event(c.pool, 0);
+    c.gate = event(c.pool, 1);
+    c.done = event(c.pool, 2);
+    return c;
+}
+
+static void order_case_close(struct order_case *c)
+{
+    ze_event_handle_t all[] = {c->e, c->gate, c->done};
+    for (int i = 0; i < 3; i++)
+        ZE_OK(zeEventDestroy(all[i]));
+    ZE_OK(zeEventPoolDestroy(c->pool));
+    ZE_OK(zeMemFree(ctx, c->x));
+    ZE_OK(zeKernelDestroy(c->store));
+    ZE_OK(zeModuleDestroy(c->module));
+}
 
 /* store_ulong, one work-item: *x = v. */
 static void append_store(ze_command_list_handle_t l, const struct order_case *c, uint64_t *x, uint64_t v,
@@ -737,13 +766,7 @@ static unsigned outcomes(int immediate_list, enum sep sep)
     ze_command_list_handle_t l;
     if (!case_list(immediate_list, sep, &l))
         return 2u;
-    ze_module_handle_t m = test_module();
-    struct order_case c = {.store = kernel(m, "store_ulong"), .x = alloc_shared(8)};
-    ZE_OK(zeKernelSetGroupSize(c.store, 1, 1, 1));
-    ze_event_pool_handle_t p = pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3);
-    c.e = event(p, 0);
-    c.gate = event(p, 1);
-    c.done = event(p, 2);
+    struct order_case c = order_case_open(1);
     ZE_OK(zeEventHostSignal(c.gate));
     ze_command_queue_handle_t q = NULL;
     if (!immediate_list) {
@@ -770,13 +793,7 @@ static unsigned outcomes(int immediate_list, enum sep sep)
     if (q)
         ZE_OK(zeCommandQueueDestroy(q));
     ZE_OK(zeCommandListDestroy(l));
-    ze_event_handle_t all[] = {c.e, c.gate, c.done};
-    for (int i = 0; i < 3; i++)
-        ZE_OK(zeEventDestroy(all[i]));
-    ZE_OK(zeEventPoolDestroy(p));
-    ZE_OK(zeMemFree(ctx, c.x));
-    ZE_OK(zeKernelDestroy(c.store));
-    ZE_OK(zeModuleDestroy(m));
+    order_case_close(&c);
     return seen;
 }
 
@@ -810,11 +827,8 @@ END_TEST
    fence after every command of its execution. */
 START_TEST(signal_event_and_fence_cover_earlier_commands)
 {
-    ze_module_handle_t m = test_module();
-    struct order_case c = {.store = kernel(m, "store_ulong"), .x = alloc_shared(16)};
-    ZE_OK(zeKernelSetGroupSize(c.store, 1, 1, 1));
-    ze_event_pool_handle_t p = pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1);
-    ze_event_handle_t e = event(p, 0);
+    struct order_case c = order_case_open(2);
+    ze_event_handle_t e = c.e;
     ze_command_list_handle_t imm = immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS), l = regular();
     append_store(l, &c, c.x, 1, NULL, 0, NULL);
     append_store(l, &c, c.x + 1, 2, NULL, 0, NULL);
@@ -842,11 +856,7 @@ START_TEST(signal_event_and_fence_cover_earlier_commands)
     ZE_OK(zeCommandQueueDestroy(q));
     ZE_OK(zeCommandListDestroy(l));
     ZE_OK(zeCommandListDestroy(imm));
-    ZE_OK(zeEventDestroy(e));
-    ZE_OK(zeEventPoolDestroy(p));
-    ZE_OK(zeMemFree(ctx, c.x));
-    ZE_OK(zeKernelDestroy(c.store));
-    ZE_OK(zeModuleDestroy(m));
+    order_case_close(&c);
 }
 END_TEST
 
@@ -857,31 +867,20 @@ START_TEST(waiting_command_does_not_block_others)
 {
     if (!random_order())
         return;
-    ze_module_handle_t m = test_module();
-    struct order_case c = {.store = kernel(m, "store_ulong"), .x = alloc_shared(16)};
-    ZE_OK(zeKernelSetGroupSize(c.store, 1, 1, 1));
-    ze_event_pool_handle_t p = pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3);
-    ze_event_handle_t gate = event(p, 0), e = event(p, 1), done = event(p, 2);
+    struct order_case c = order_case_open(2);
     ze_command_list_handle_t l = immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
-    c.x[0] = c.x[1] = 0;
-    append_store(l, &c, c.x, 1, NULL, 1, &gate);
-    append_store(l, &c, c.x + 1, 2, e, 0, NULL);
-    ZE_OK(zeEventHostSynchronize(e, UINT64_MAX));
+    append_store(l, &c, c.x, 1, NULL, 1, &c.gate);
+    append_store(l, &c, c.x + 1, 2, c.e, 0, NULL);
+    ZE_OK(zeEventHostSynchronize(c.e, UINT64_MAX));
     ck_assert_uint_eq(c.x[1], 2);
     sleep_ms(20);
     ck_assert_uint_eq(c.x[0], 0);
-    ZE_OK(zeEventHostSignal(gate));
-    ZE_OK(zeCommandListAppendBarrier(l, done, 0, NULL));
-    ZE_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    ZE_OK(zeEventHostSignal(c.gate));
+    ZE_OK(zeCommandListAppendBarrier(l, c.done, 0, NULL));
+    ZE_OK(zeEventHostSynchronize(c.done, UINT64_MAX));
     ck_assert_uint_eq(c.x[0], 1);
     ZE_OK(zeCommandListDestroy(l));
-    ze_event_handle_t all[] = {gate, e, done};
-    for (int i = 0; i < 3; i++)
-        ZE_OK(zeEventDestroy(all[i]));
-    ZE_OK(zeEventPoolDestroy(p));
-    ZE_OK(zeMemFree(ctx, c.x));
-    ZE_OK(zeKernelDestroy(c.store));
-    ZE_OK(zeModuleDestroy(m));
+    order_case_close(&c);
 }
 END_TEST
 
