@@ -183,6 +183,22 @@ static int describe_device(cl_device_id id, struct _ze_device_handle_t *d)
     return 1;
 }
 
+/* The count 1..max in the environment variable `name`; 0 when unset, and
+   (with a note on stderr) when it is not such a count. */
+static unsigned long env_count(const char *name, unsigned long max)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end || n < 1 || n > max) {
+        fprintf(stderr, "ze_cl_driver: %s=%s ignored (1..%lu)\n", name, v, max);
+        return 0;
+    }
+    return n;
+}
+
 /* ZE_CL_DRIVER_DEVICES=N (1..ZECL_MAX_DEVICES): N Level Zero devices, all
    over the first usable OpenCL device, so that device choice can be tested
    on a machine with one OpenCL device. Each is a distinct handle with its
@@ -192,16 +208,9 @@ static int describe_device(cl_device_id id, struct _ze_device_handle_t *d)
    per usable OpenCL device. */
 static void replicate_devices(void)
 {
-    const char *v = getenv("ZE_CL_DRIVER_DEVICES");
-    if (!v || !*v)
+    unsigned long n = env_count("ZE_CL_DRIVER_DEVICES", ZECL_MAX_DEVICES);
+    if (!n)
         return;
-    char *end;
-    unsigned long n = strtoul(v, &end, 10);
-    if (*end || n < 1 || n > ZECL_MAX_DEVICES) {
-        fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_DEVICES=%s ignored (1..%d)\n", v,
-                (int)ZECL_MAX_DEVICES);
-        return;
-    }
     struct _ze_device_handle_t first = g.devices[0];
     for (unsigned long k = 0; k < n; k++) {
         struct _ze_device_handle_t *d = &g.devices[k];
@@ -222,16 +231,9 @@ static void replicate_devices(void)
    ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE, its subdeviceId and its own uuid. */
 static void split_sub_devices(void)
 {
-    const char *v = getenv("ZE_CL_DRIVER_SUB_DEVICES");
-    if (!v || !*v)
+    unsigned long k = env_count("ZE_CL_DRIVER_SUB_DEVICES", ZECL_MAX_SUB_DEVICES);
+    if (!k)
         return;
-    char *end;
-    unsigned long k = strtoul(v, &end, 10);
-    if (*end || k < 1 || k > ZECL_MAX_SUB_DEVICES) {
-        fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_SUB_DEVICES=%s ignored (1..%d)\n", v,
-                (int)ZECL_MAX_SUB_DEVICES);
-        return;
-    }
     for (uint32_t d = 0; d < g.num_devices; d++) {
         struct _ze_device_handle_t *root = &g.devices[d];
         for (uint32_t s = 0; s < k; s++) {
