@@ -149,10 +149,16 @@ static void keep_event(zs_device *d, cl_event *ev)
 }
 
 /* The embedded native binaries kernel_select.c names for this device, in
- * order, until the device accepts one. */
+ * order, until the device accepts one. Only Intel's runtime takes them: any
+ * other device with Intel sub-groups (PoCL 6) would refuse all 16 targets'
+ * binaries for every program, so it goes straight to the source. */
 static int try_native(cl_context context, cl_device_id device, zs_flavor flavor, zs_program prog,
                       cl_program *out)
 {
+    cl_uint vendor = 0;
+    clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+    if (vendor != 0x8086)
+        return 0;
     size_t cursor = 0;
     for (const zs_blob *b; (b = zs_next_candidate(prog, flavor, ZS_API_OPENCL, &cursor));) {
         size_t size = b->size;
