@@ -1,23 +1,42 @@
 // cpu_vs_std.cpp — the C fallback (a ZESORT_BACKEND_CPU context, zesort_sort)
-// against std::sort, std::stable_sort and qsort, in one process on the same
-// random keys: u32 keys, u64 keys, and pairs (u32 key + u32 value = input
-// index) against std::stable_sort of (key, value) structs by key. zesort runs
-// with ZESORT_THREADS = each of --threads (set with setenv before each sort:
-// the fallback reads it at every sort). Every method runs once per round,
-// rounds interleaved so that a busy machine slows all of them alike; the
-// table gives the median and the best of the rounds, and the ratios of the
-// medians. Every zesort result is checked against std's (keys, and values
-// for pairs: stability); a mismatch exits 1.
+// against the CPU sorts a Debian user has, in one process on the same random
+// keys: Highway's vqsort (1 thread), tbb::parallel_sort, Boost's
+// block_indirect_sort and spreadsort, std::sort and qsort; for pairs (u32 key
+// + u32 value = input index, stable) Boost's parallel_stable_sort,
+// std::stable_sort and qsort. Peers missing at build time have no rows.
 //
-//   cpu_vs_std [--n N] [--rounds R] [--threads 1,2] [--qsort-rounds Q]
+// Threaded methods run with each of --threads (zesort: ZESORT_THREADS, set
+// before each sort; tbb: a task_arena; Boost: its thread argument). Every
+// method runs once per round, rounds interleaved so that a busy machine slows
+// all of them alike; the table gives the median and best of the rounds and
+// two ratios of medians: against the fastest peer of the same keys (any
+// thread count; std::sort and qsort count as peers) and against std's. Every
+// result is checked against std's (for pairs, values too: stability); a
+// mismatch exits 1. Float keys are finite and never -0.0, so every peer's
+// order is the same as zesort's totalOrder.
+//
+//   cpu_vs_std [--n N[,N...]] [--rounds R] [--threads 1,2] [--qsort-rounds Q]
+//              [--kinds u32,i32,f32,u64,i64,f64,pairs]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
+
+#ifdef ZS_PEER_HWY
+#include <hwy/contrib/sort/vqsort.h>
+#endif
+#ifdef ZS_PEER_TBB
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+#endif
+#ifdef ZS_PEER_BOOST_SORT
+#include <boost/sort/sort.hpp>
+#endif
 
 #include "zesort.h"
 
@@ -26,6 +45,8 @@ namespace {
 struct pair_kv {
     uint32_t key, value;
 };
+bool operator<(const pair_kv &a, const pair_kv &b) { return a.key < b.key; }
+bool operator==(const pair_kv &a, const pair_kv &b) { return a.key == b.key && a.value == b.value; }
 
 uint64_t splitmix(uint64_t &s)
 {
@@ -41,6 +62,44 @@ double now_ms()
     return std::chrono::duration<double, std::milli>(clk::now().time_since_epoch()).count();
 }
 
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t k = v.size();
+    return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+[[noreturn]] void die(const std::string &what)
+{
+    std::fprintf(stderr, "cpu_vs_std: %s\n", what.c_str());
+    std::exit(1);
+}
+
+void set_zesort_threads(unsigned t)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%u", t);
+    setenv("ZESORT_THREADS", buf, 1);
+}
+
+// The keys of one kind: random bits, floats finite (see the header).
+template <typename T> T make_key(uint64_t r);
+template <> uint32_t make_key(uint64_t r) { return static_cast<uint32_t>(r >> 32); }
+template <> int32_t make_key(uint64_t r) { return static_cast<int32_t>(r >> 32); }
+template <> uint64_t make_key(uint64_t r) { return r; }
+template <> int64_t make_key(uint64_t r) { return static_cast<int64_t>(r); }
+template <> float make_key(uint64_t r) { return static_cast<float>(static_cast<int32_t>(r >> 32) | 1) * 1e-3f; }
+template <> double make_key(uint64_t r) { return static_cast<double>(static_cast<int64_t>(r) | 1) * 1e-9; }
+template <> pair_kv make_key(uint64_t r) { return {static_cast<uint32_t>(r >> 32), 0}; }
+
+template <typename T> zesort_key_type key_type_of();
+template <> zesort_key_type key_type_of<uint32_t>() { return ZESORT_KEY_U32; }
+template <> zesort_key_type key_type_of<int32_t>() { return ZESORT_KEY_I32; }
+template <> zesort_key_type key_type_of<float>() { return ZESORT_KEY_F32; }
+template <> zesort_key_type key_type_of<uint64_t>() { return ZESORT_KEY_U64; }
+template <> zesort_key_type key_type_of<int64_t>() { return ZESORT_KEY_I64; }
+template <> zesort_key_type key_type_of<double>() { return ZESORT_KEY_F64; }
+
 template <typename T> int cmp_num(const void *a, const void *b)
 {
     T x, y;
@@ -48,10 +107,8 @@ template <typename T> int cmp_num(const void *a, const void *b)
     std::memcpy(&y, b, sizeof y);
     return (x > y) - (x < y);
 }
-
-// qsort is not stable: (key, value = index) pairs compare by both, which
-// gives the stable order.
-int cmp_pair(const void *a, const void *b)
+// qsort is not stable: pairs compare by (key, value = index), the stable order.
+template <> int cmp_num<pair_kv>(const void *a, const void *b)
 {
     const pair_kv *x = static_cast<const pair_kv *>(a), *y = static_cast<const pair_kv *>(b);
     if (x->key != y->key)
@@ -60,189 +117,249 @@ int cmp_pair(const void *a, const void *b)
 }
 
 struct method {
-    std::string kind, name;
-    unsigned threads; // zesort only
+    std::string name;
+    unsigned threads; // 0: single-threaded by design
+    bool is_zesort;
+    std::function<void(unsigned)> run; // sorts the work array with this many threads
     std::vector<double> ms;
 };
 
-double median(std::vector<double> v)
+struct options {
+    std::vector<uint64_t> sizes = {UINT64_C(1) << 20, UINT64_C(16) << 20};
+    int rounds = 5, qsort_rounds = 2;
+    std::vector<unsigned> threads = {1, 2};
+    std::vector<std::string> kinds = {"u32", "i32", "f32", "u64", "i64", "f64", "pairs"};
+};
+
+// The zesort row of keys T: zesort_sort on the cpu context.
+template <typename T> void zesort_keys(zesort_context *ctx, std::vector<T> &w)
 {
-    std::sort(v.begin(), v.end());
-    const size_t k = v.size();
-    return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = key_type_of<T>();
+    if (zesort_sort(ctx, w.data(), nullptr, w.size(), &o) != ZESORT_OK)
+        die(zesort_last_error(ctx));
 }
 
-[[noreturn]] void die(const char *what)
+// The methods that sort keys of type T in w (pairs have their own list).
+template <typename T>
+std::vector<method> key_methods(zesort_context *ctx, std::vector<T> &w, const options &opt)
 {
-    std::fprintf(stderr, "cpu_vs_std: %s\n", what);
-    std::exit(1);
+    std::vector<method> ms;
+    for (unsigned t : opt.threads)
+        ms.push_back({"zesort-cpu", t, true, [ctx, &w](unsigned th) {
+                          set_zesort_threads(th);
+                          zesort_keys(ctx, w);
+                      }, {}});
+#ifdef ZS_PEER_HWY
+    ms.push_back({"vqsort", 0, false, [&w](unsigned) {
+                      static const hwy::Sorter sorter;
+                      sorter(w.data(), w.size(), hwy::SortAscending());
+                  }, {}});
+#endif
+#ifdef ZS_PEER_TBB
+    for (unsigned t : opt.threads)
+        ms.push_back({"tbb::parallel_sort", t, false, [&w](unsigned th) {
+                          tbb::task_arena arena(static_cast<int>(th));
+                          arena.execute([&w] { tbb::parallel_sort(w.begin(), w.end()); });
+                      }, {}});
+#endif
+#ifdef ZS_PEER_BOOST_SORT
+    for (unsigned t : opt.threads)
+        ms.push_back({"block_indirect_sort", t, false, [&w](unsigned th) {
+                          boost::sort::block_indirect_sort(w.begin(), w.end(), th);
+                      }, {}});
+    ms.push_back({"spreadsort", 0, false, [&w](unsigned) {
+                      if constexpr (std::is_floating_point<T>::value)
+                          boost::sort::spreadsort::float_sort(w.begin(), w.end());
+                      else
+                          boost::sort::spreadsort::integer_sort(w.begin(), w.end());
+                  }, {}});
+#endif
+    ms.push_back({"std::sort", 0, false, [&w](unsigned) { std::sort(w.begin(), w.end()); }, {}});
+    return ms;
 }
 
-void set_threads(unsigned t)
+std::vector<method> pair_methods(zesort_context *ctx, std::vector<pair_kv> &w,
+                                 std::vector<uint32_t> &wk, std::vector<uint32_t> &wv,
+                                 const options &opt)
 {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%u", t);
-    setenv("ZESORT_THREADS", buf, 1);
+    std::vector<method> ms;
+    for (unsigned t : opt.threads)
+        ms.push_back({"zesort-cpu", t, true, [ctx, &wk, &wv](unsigned th) {
+                          set_zesort_threads(th);
+                          zesort_options o;
+                          zesort_options_default(&o);
+                          if (zesort_sort(ctx, wk.data(), wv.data(), wk.size(), &o) != ZESORT_OK)
+                              die(zesort_last_error(ctx));
+                      }, {}});
+#ifdef ZS_PEER_BOOST_SORT
+    for (unsigned t : opt.threads)
+        ms.push_back({"parallel_stable_sort", t, false, [&w](unsigned th) {
+                          boost::sort::parallel_stable_sort(w.begin(), w.end(), std::less<pair_kv>(), th);
+                      }, {}});
+#endif
+    ms.push_back({"std::stable_sort", 0, false, [&w](unsigned) { std::stable_sort(w.begin(), w.end()); }, {}});
+    return ms;
+}
+
+void print_rows(const char *kind, uint64_t n, const std::vector<method> &ms)
+{
+    double peer = 0, std_med = 0, best_zs = 0;
+    std::string peer_name;
+    for (const method &m : ms) {
+        if (m.ms.empty())
+            continue;
+        const double med = median(m.ms);
+        if (!m.is_zesort && (peer == 0 || med < peer))
+            peer = med, peer_name = m.name + (m.threads ? " x" + std::to_string(m.threads) : "");
+        if (m.is_zesort && (best_zs == 0 || med < best_zs))
+            best_zs = med;
+        if (m.name.rfind("std::", 0) == 0)
+            std_med = med;
+    }
+    for (const method &m : ms) {
+        if (m.ms.empty()) // qsort with --qsort-rounds 0: no row
+            continue;
+        const double med = median(m.ms), best = *std::min_element(m.ms.begin(), m.ms.end());
+        char th[16] = "-";
+        if (m.threads)
+            std::snprintf(th, sizeof th, "%u", m.threads);
+        std::printf("%-6s %9llu %-21s %7s %10.1f %10.1f %9.1f %9.2fx %7.2fx\n", kind,
+                    static_cast<unsigned long long>(n), m.name.c_str(), th, med, best,
+                    static_cast<double>(n) / med / 1e3, peer / med, std_med / med);
+    }
+    std::printf("%-6s %9llu fastest peer: %s; zesort-cpu (best thread count) at %.2fx of it\n",
+                kind, static_cast<unsigned long long>(n), peer_name.c_str(), peer / best_zs);
+}
+
+// Rounds of every method over keys of kind T (or pairs), then its rows.
+template <typename T> void run_kind(const char *kind, uint64_t n, zesort_context *ctx, const options &opt)
+{
+    uint64_t seed = 20240613;
+    std::vector<T> in(n), w(n), ref;
+    std::vector<uint32_t> wk, wv; // pairs: zesort's keys and values
+    for (uint64_t i = 0; i < n; ++i)
+        in[i] = make_key<T>(splitmix(seed));
+    std::vector<method> ms;
+    if constexpr (std::is_same<T, pair_kv>::value) {
+        for (uint64_t i = 0; i < n; ++i)
+            in[i].value = static_cast<uint32_t>(i);
+        wk.resize(n), wv.resize(n);
+        ms = pair_methods(ctx, w, wk, wv, opt);
+    } else {
+        ms = key_methods<T>(ctx, w, opt);
+    }
+    ref = in;
+    std::stable_sort(ref.begin(), ref.end());
+    ms.push_back({"qsort", 0, false, [&w](unsigned) { std::qsort(w.data(), w.size(), sizeof(T), cmp_num<T>); }, {}});
+    for (int r = 0; r < opt.rounds; ++r) {
+        for (method &m : ms) {
+            if (m.name == "qsort" && r >= opt.qsort_rounds)
+                continue;
+            w = in; // touched before timing: only the sorts' own memory is fresh
+            if constexpr (std::is_same<T, pair_kv>::value) {
+                for (uint64_t i = 0; i < n; ++i)
+                    wk[i] = in[i].key, wv[i] = in[i].value;
+            }
+            const double t0 = now_ms();
+            m.run(m.threads ? m.threads : 1);
+            m.ms.push_back(now_ms() - t0);
+            if constexpr (std::is_same<T, pair_kv>::value) {
+                if (m.is_zesort)
+                    for (uint64_t i = 0; i < n; ++i)
+                        w[i] = {wk[i], wv[i]};
+            }
+            if (!(w == ref))
+                die(std::string(kind) + " " + m.name + " (threads " + std::to_string(m.threads) +
+                    ") differs from std's result");
+        }
+    }
+    print_rows(kind, n, ms);
+}
+
+std::vector<std::string> split(const std::string &s)
+{
+    std::vector<std::string> out;
+    for (size_t p = 0; p <= s.size();) {
+        size_t q = s.find(',', p);
+        if (q == std::string::npos)
+            q = s.size();
+        out.push_back(s.substr(p, q - p));
+        p = q + 1;
+    }
+    return out;
+}
+
+options parse(int argc, char **argv)
+{
+    options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool has = i + 1 < argc;
+        if (a == "--n" && has) {
+            o.sizes.clear();
+            for (const std::string &s : split(argv[++i]))
+                o.sizes.push_back(std::strtoull(s.c_str(), nullptr, 0));
+        } else if (a == "--rounds" && has) {
+            o.rounds = std::atoi(argv[++i]);
+        } else if (a == "--qsort-rounds" && has) {
+            o.qsort_rounds = std::atoi(argv[++i]); // 0: no qsort rows (it is slow)
+        } else if (a == "--threads" && has) {
+            o.threads.clear();
+            for (const std::string &s : split(argv[++i]))
+                o.threads.push_back(static_cast<unsigned>(std::strtoul(s.c_str(), nullptr, 10)));
+        } else if (a == "--kinds" && has) {
+            o.kinds = split(argv[++i]);
+        } else {
+            std::fprintf(stderr, "usage: cpu_vs_std [--n N[,N...]] [--rounds R] [--threads 1,2] "
+                                 "[--qsort-rounds Q] [--kinds u32,i32,f32,u64,i64,f64,pairs]\n");
+            std::exit(2);
+        }
+    }
+    for (uint64_t n : o.sizes)
+        if (n < 1)
+            die("--n must be >= 1");
+    for (unsigned t : o.threads)
+        if (t < 1)
+            die("--threads must be >= 1");
+    if (o.rounds < 1 || o.qsort_rounds < 0)
+        die("--rounds must be >= 1, --qsort-rounds >= 0");
+    return o;
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    uint64_t n = UINT64_C(16) << 20;
-    int rounds = 5, qsort_rounds = 2;
-    std::vector<unsigned> threads = {1, 2};
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--n" && i + 1 < argc) {
-            n = std::strtoull(argv[++i], nullptr, 0);
-        } else if (a == "--rounds" && i + 1 < argc) {
-            rounds = std::atoi(argv[++i]);
-        } else if (a == "--qsort-rounds" && i + 1 < argc) {
-            qsort_rounds = std::atoi(argv[++i]); // 0: no qsort rows (it is slow)
-        } else if (a == "--threads" && i + 1 < argc) {
-            threads.clear();
-            std::string s = argv[++i];
-            for (size_t p = 0; p <= s.size();) {
-                size_t q = s.find(',', p);
-                if (q == std::string::npos)
-                    q = s.size();
-                threads.push_back(static_cast<unsigned>(std::strtoul(s.substr(p, q - p).c_str(), nullptr, 10)));
-                p = q + 1;
-            }
-        } else {
-            std::fprintf(stderr, "usage: cpu_vs_std [--n N] [--rounds R] [--threads 1,2] [--qsort-rounds Q]\n");
-            return 2;
-        }
-    }
-    if (n < 1 || rounds < 1)
-        die("--n and --rounds must be >= 1");
-    if (qsort_rounds < 0)
-        die("--qsort-rounds must be >= 0");
-
-    // inputs, and the work arrays every timed sort runs in (touched before
-    // the first timing: only the sorts' own allocations are fresh memory)
-    uint64_t seed = 20240613;
-    std::vector<uint32_t> in32(n), w32(n), ref32(n), wv(n), iota(n);
-    std::vector<uint64_t> in64(n), w64(n), ref64(n);
-    std::vector<pair_kv> inp(n), wp(n), refp(n);
-    for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t r = splitmix(seed);
-        in32[i] = static_cast<uint32_t>(r >> 32);
-        in64[i] = splitmix(seed);
-        iota[i] = static_cast<uint32_t>(i);
-        inp[i] = {in32[i], static_cast<uint32_t>(i)};
-    }
-    ref32 = in32;
-    std::sort(ref32.begin(), ref32.end());
-    ref64 = in64;
-    std::sort(ref64.begin(), ref64.end());
-    refp = inp;
-    std::stable_sort(refp.begin(), refp.end(), [](const pair_kv &a, const pair_kv &b) { return a.key < b.key; });
-
+    const options opt = parse(argc, argv);
     zesort_context *ctx = nullptr;
     if (zesort_create(ZESORT_BACKEND_CPU, &ctx) != ZESORT_OK)
         die("zesort_create(ZESORT_BACKEND_CPU) failed");
-
-    std::vector<method> ms;
-    for (const char *kind : {"u32", "u64", "pairs"}) {
-        for (unsigned t : threads)
-            ms.push_back({kind, "zesort-cpu", t, {}});
-        ms.push_back({kind, std::string(kind) == "pairs" ? "std::stable_sort" : "std::sort", 0, {}});
-        ms.push_back({kind, "qsort", 0, {}});
-    }
-
-    for (int r = 0; r < rounds; ++r) {
-        for (method &m : ms) {
-            if (m.name == "qsort" && r >= qsort_rounds)
-                continue;
-            const bool u32 = m.kind == "u32", u64 = m.kind == "u64";
-            if (u32)
-                w32 = in32;
-            else if (u64)
-                w64 = in64;
-            else if (m.name == "zesort-cpu")
-                w32 = in32, wv = iota;
+    std::printf("random keys, %d rounds (qsort %d); median / best ms; ratios of medians "
+                "(vs_peer: the fastest non-zesort row of the same keys); all results equal to std's\n",
+                opt.rounds, std::min(opt.rounds, opt.qsort_rounds));
+    std::printf("%-6s %9s %-21s %7s %10s %10s %9s %10s %8s\n", "keys", "n", "method", "threads",
+                "median_ms", "best_ms", "Mkeys/s", "vs_peer", "vs_std");
+    for (uint64_t n : opt.sizes)
+        for (const std::string &k : opt.kinds) {
+            if (k == "u32")
+                run_kind<uint32_t>("u32", n, ctx, opt);
+            else if (k == "i32")
+                run_kind<int32_t>("i32", n, ctx, opt);
+            else if (k == "f32")
+                run_kind<float>("f32", n, ctx, opt);
+            else if (k == "u64")
+                run_kind<uint64_t>("u64", n, ctx, opt);
+            else if (k == "i64")
+                run_kind<int64_t>("i64", n, ctx, opt);
+            else if (k == "f64")
+                run_kind<double>("f64", n, ctx, opt);
+            else if (k == "pairs")
+                run_kind<pair_kv>("pairs", n, ctx, opt);
             else
-                wp = inp;
-            zesort_options o;
-            zesort_options_default(&o);
-            o.key_type = u64 ? ZESORT_KEY_U64 : ZESORT_KEY_U32;
-            if (m.name == "zesort-cpu")
-                set_threads(m.threads);
-            const double t0 = now_ms();
-            if (m.name == "zesort-cpu") {
-                zesort_status st = u64 ? zesort_sort(ctx, w64.data(), nullptr, n, &o)
-                                       : zesort_sort(ctx, w32.data(), u32 ? nullptr : wv.data(), n, &o);
-                if (st != ZESORT_OK)
-                    die(zesort_last_error(ctx));
-            } else if (m.name == "std::sort") {
-                if (u32)
-                    std::sort(w32.begin(), w32.end());
-                else
-                    std::sort(w64.begin(), w64.end());
-            } else if (m.name == "std::stable_sort") {
-                std::stable_sort(wp.begin(), wp.end(), [](const pair_kv &a, const pair_kv &b) { return a.key < b.key; });
-            } else if (u32) {
-                std::qsort(w32.data(), n, sizeof w32[0], cmp_num<uint32_t>);
-            } else if (u64) {
-                std::qsort(w64.data(), n, sizeof w64[0], cmp_num<uint64_t>);
-            } else {
-                std::qsort(wp.data(), n, sizeof wp[0], cmp_pair);
-            }
-            m.ms.push_back(now_ms() - t0);
-            // every result against std's
-            bool ok;
-            if (u32)
-                ok = w32 == ref32;
-            else if (u64)
-                ok = w64 == ref64;
-            else if (m.name == "zesort-cpu") {
-                ok = true;
-                for (uint64_t i = 0; i < n && ok; ++i)
-                    ok = w32[i] == refp[i].key && wv[i] == refp[i].value;
-            } else {
-                ok = true;
-                for (uint64_t i = 0; i < n && ok; ++i)
-                    ok = wp[i].key == refp[i].key && wp[i].value == refp[i].value;
-            }
-            if (!ok) {
-                std::fprintf(stderr, "cpu_vs_std: %s %s (threads %u) differs from std's result\n",
-                             m.kind.c_str(), m.name.c_str(), m.threads);
-                return 1;
-            }
+                die("unknown kind '" + k + "' (u32, i32, f32, u64, i64, f64, pairs)");
         }
-    }
     zesort_destroy(ctx);
-
-    std::printf("n = %llu random keys, %d rounds (qsort %d), median / best ms; ratios of medians; "
-                "all results equal to std's\n",
-                static_cast<unsigned long long>(n), rounds, std::min(rounds, qsort_rounds));
-    std::printf("%-6s %-17s %7s %10s %10s %9s %8s %8s\n", "keys", "method", "threads", "median_ms",
-                "best_ms", "Mkeys/s", "vs_std", "vs_qsort");
-    for (const method &m : ms) {
-        // A method that never ran (qsort with --qsort-rounds 0) has no row:
-        // the median and best of nothing are undefined.
-        if (m.ms.empty())
-            continue;
-        double std_med = 0, q_med = 0;
-        for (const method &o : ms) {
-            if (o.kind != m.kind || o.ms.empty())
-                continue;
-            if (o.name.rfind("std::", 0) == 0)
-                std_med = median(o.ms);
-            if (o.name == "qsort")
-                q_med = median(o.ms);
-        }
-        const double med = median(m.ms), best = *std::min_element(m.ms.begin(), m.ms.end());
-        char th[8] = "-";
-        if (m.name == "zesort-cpu")
-            std::snprintf(th, sizeof th, "%u", m.threads);
-        char vs_q[16] = "-"; // no qsort measured: no ratio
-        if (q_med > 0)
-            std::snprintf(vs_q, sizeof vs_q, "%.2fx", q_med / med);
-        std::printf("%-6s %-17s %7s %10.1f %10.1f %9.1f %7.2fx %8s\n", m.kind.c_str(), m.name.c_str(),
-                    th, med, best, static_cast<double>(n) / med / 1e3, std_med / med, vs_q);
-    }
     return 0;
 }

@@ -42,11 +42,21 @@ typedef struct zs_cpu_config {
     uint64_t msd_min_keys;        /* top digit first, then the buckets in cache, from this
                                      many keys on (default ZS_CPU_MSD_MIN_KEYS; 0: always
                                      where the data allows, UINT64_MAX: never) */
+    int vqsort;                   /* keys-only sorts by all bits: vqsorted blocks and merges
+                                     (cpu_vq_sort.h) where vqsort is available, instead of the
+                                     radix passes: 1 always, 0 never, -1 (default) where
+                                     measured faster for the key width (zs_cpu_vq_faster) */
 } zs_cpu_config;
 
 /* What zs_cpu_sort uses: zs_cpu_thread_count() threads (ZESORT_THREADS),
- * ZS_CPU_MIN_KEYS_PER_THREAD, ZS_CPU_DIGIT_BITS, ZS_CPU_MSD_MIN_KEYS. */
+ * ZS_CPU_MIN_KEYS_PER_THREAD, ZS_CPU_DIGIT_BITS, ZS_CPU_MSD_MIN_KEYS, and
+ * vqsort where measured faster. */
 void zs_cpu_config_default(zs_cpu_config *cfg);
+
+/* A temporary array of the fallback: large ones on 2 MiB boundaries and
+ * advised into huge pages (backend_cpu.c says why). free() frees it; NULL
+ * when out of memory. */
+void *zs_cpu_alloc_temp(size_t bytes);
 
 zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
                                uint32_t key_flags, unsigned bit_lo, unsigned bit_hi,

@@ -45,4 +45,10 @@ unsigned long zs_test_builds(void);
  * (tests/debian13/run_stage.py). Nothing when the variable is unset. */
 void zs_test_note_sort(const char *api, zs_flavor flavor);
 
+/* The C fallback's keys-only, all-bits strategy for every sort from now on
+ * (backend_cpu.c): 1 vqsorted blocks and merges (where vqsort is
+ * available), 0 the radix passes, -1 (the default) whichever was measured
+ * faster for the key width. Thread-safe. */
+void zs_test_cpu_vqsort(int mode);
+
 #endif

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_hooks.h"
 #include "zesort.h"
 
 void *__real_malloc(size_t size);
@@ -117,8 +118,12 @@ int main(int argc, char **argv)
         zesort_algo algo;
         const char *name;
     } algos[] = {{ZESORT_ALGO_CM4, "cm4"}, {ZESORT_ALGO_ONESWEEP, "onesweep"}};
+    const int cpu = backend == ZESORT_BACKEND_CPU;
     for (size_t a = 0; a < 2; a++)
         for (int pairs = 0; pairs < 2; pairs++) {
+            /* the fallback runs no algorithm: its keys-only strategies instead */
+            if (cpu)
+                zs_test_cpu_vqsort(a == 0 ? 0 : 1);
             sort(ctx, algos[a].algo, pairs); /* warm: programs built */
             arm(0);
             zesort_status st = sort(ctx, algos[a].algo, pairs);
@@ -154,7 +159,7 @@ int main(int argc, char **argv)
                 }
             }
             printf("%s %-8s %-5s host allocation faults: %llu injected\n", argv[1],
-                   algos[a].name, pairs ? "pairs" : "keys", total);
+                   cpu ? (a == 0 ? "radix" : "vqsort") : algos[a].name, pairs ? "pairs" : "keys", total);
         }
     zesort_destroy(ctx);
 

@@ -7,15 +7,17 @@
  * rank computed arithmetically (signed: value - MIN; floats: IEEE totalOrder
  * by sign and magnitude), not with the library's bit flips. Values are the
  * input indices, so a scatter that breaks stability or mixes up blocks fails.
- * Both strategies run: the top digit first then buckets in cache (where the
- * keys spread well enough), and LSD passes over the whole input only.
+ * Every strategy runs: the top digit first then buckets in cache (where the
+ * keys spread well enough), LSD passes over the whole input only, and for
+ * keys-only sorts by all bits vqsorted blocks and merges (cpu_vq_sort.c).
  *
  *   test_cpu_sort small    matrix up to 4099 keys, zs_cpu_sort_with forced to
  *                          1, 2, 7 threads (no minimum block)
  *          large           65537 .. 4M+ keys through zesort_sort on a cpu
  *                          context, ZESORT_THREADS = 1, 2, 7
  *          config          digit widths 1..11, fewer threads created than
- *                          wanted, ZESORT_THREADS parsing, hand-made float
+ *                          wanted, vqsorted blocks and merges over team sizes
+ *                          1..9, ZESORT_THREADS parsing, hand-made float
  *                          order, out of host memory
  */
 #include <check.h>
@@ -29,6 +31,9 @@
 
 #include "backend_cpu.h"
 #include "cpu_threads.h"
+#include "cpu_vq_sort.h"
+#include "cpu_vqsort.h"
+#include "test_hooks.h"
 #include "test_data.h"
 #include "zesort.h"
 
@@ -202,12 +207,12 @@ static void one(const ktype *t, uint64_t n, int d, int desc, int pairs, unsigned
         vals[i] = (uint32_t)i;
     const uint32_t flags = t->kind | (desc ? 4u : 0u);
     zesort_status st = zs_cpu_sort_with(out, vals, n, t->bytes, flags, lo, hi, cfg);
-    char what[160];
+    char what[192];
     snprintf(what, sizeof what,
-             "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u msd from %llu", t->name,
-             dist_names[d], (unsigned long long)n, desc ? "desc" : "asc", pairs ? "pairs" : "keys",
-             lo, hi, cfg->threads, cfg->create_limit, cfg->digit_bits,
-             (unsigned long long)cfg->msd_min_keys);
+             "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u msd from %llu vqsort %d",
+             t->name, dist_names[d], (unsigned long long)n, desc ? "desc" : "asc",
+             pairs ? "pairs" : "keys", lo, hi, cfg->threads, cfg->create_limit, cfg->digit_bits,
+             (unsigned long long)cfg->msd_min_keys, cfg->vqsort);
     ck_assert_msg(st == ZESORT_OK, "%s: status %d", what, (int)st);
     check_sorted(what, in, out, vals, t, n, desc, lo, hi);
     td_free(in), td_free(out), td_free(vals);
@@ -236,8 +241,15 @@ START_TEST(small_matrix)
                             continue;
                         /* both strategies: top digit first (buckets in
                          * cache) where the data allows, and LSD only */
+                        cfg.vqsort = 0;
                         for (int msd = 0; msd < 2; msd++) {
                             cfg.msd_min_keys = msd ? 0 : UINT64_MAX;
+                            one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
+                        }
+                        /* keys only, all bits: vqsorted blocks and merges
+                         * (the run count odd and even with 7 threads) */
+                        if (!pairs && r == 0) {
+                            cfg.vqsort = 1;
                             one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
                         }
                     }
@@ -290,6 +302,17 @@ START_TEST(large_api)
         /* one multi-million sort per thread count */
         api_one(ctx, &types[th], quick ? 2000003 : 4194319, D_UNIFORM, th == 1, 1, 0,
                 types[th].bytes * 8);
+        /* keys only, all bits, each strategy forced (the default measures) */
+        for (int vq = 0; vq < 2; vq++) {
+            zs_test_cpu_vqsort(vq);
+            for (size_t ti = 0; ti < NTYPES; ti++) {
+                const unsigned w = types[ti].bytes * 8;
+                api_one(ctx, &types[ti], 1000003, ti == 2 || ti == 5 ? D_SPECIAL : D_UNIFORM,
+                        (int)ti % 2, 0, 0, w);
+                api_one(ctx, &types[ti], 300007, D_FEW, 1 - (int)ti % 2, 0, 0, w);
+            }
+            zs_test_cpu_vqsort(-1);
+        }
     }
     unsetenv("ZESORT_THREADS");
     zesort_destroy(ctx);
@@ -311,6 +334,41 @@ START_TEST(digit_widths)
             one(&types[ti], 5003, D_UNIFORM, bits % 2, 1, 0, w, &cfg, bits);
             one(&types[ti], 5003, D_FEW, 0, 1, 2, w - 5, &cfg, bits);
         }
+}
+END_TEST
+
+START_TEST(vqsort_blocks_and_merges)
+{
+    /* team sizes 1..7 and 9: merge rounds odd and even, odd run counts;
+     * sizes below the team size (empty blocks) and across it */
+    static const unsigned teams[] = {1, 2, 3, 4, 5, 7, 9};
+    static const uint64_t sizes[] = {0, 1, 2, 3, 8, 31, 257, 4099, 65537};
+    if (!zs_vq_target()) {
+        printf("vqsort_blocks_and_merges: no vqsort here (no Highway, or no AVX2): radix only\n");
+        ck_assert_int_eq(zs_cpu_vq_faster(4), 0);
+        return;
+    }
+    for (size_t ti = 0; ti < NTYPES; ti++)
+        for (size_t k = 0; k < sizeof teams / sizeof teams[0]; k++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                zs_cpu_config cfg;
+                zs_cpu_config_default(&cfg);
+                cfg.threads = teams[k];
+                cfg.min_keys_per_thread = 0;
+                cfg.vqsort = 1;
+                const int d = (int)((s + k) % D_COUNT);
+                const unsigned w = types[ti].bytes * 8;
+                one(&types[ti], sizes[s], d, (int)(s + ti) % 2, 0, 0, w, &cfg, s + k);
+                one(&types[ti], sizes[s], D_SPECIAL, (int)(s + ti + 1) % 2, 0, 0, w, &cfg, s);
+            }
+    /* the measurement: 0 or 1, the same every time */
+    for (unsigned kb = 4; kb <= 8; kb += 4) {
+        const int first = zs_cpu_vq_faster(kb);
+        ck_assert(first == 0 || first == 1);
+        ck_assert_int_eq(zs_cpu_vq_faster(kb), first);
+        printf("vqsort (%s) measured %s than the radix passes for %u-byte keys\n", zs_vq_target(),
+               first ? "faster" : "slower", kb);
+    }
 }
 END_TEST
 
@@ -419,6 +477,13 @@ START_TEST(out_of_memory)
         zesort_status st = zs_cpu_sort_with(k, v, n, 4, 0, 0, 32, &cfg);
         if (st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
             _exit(5);
+        /* keys only: both strategies need their temporary copy */
+        for (int vq = 0; vq < 2; vq++) {
+            cfg.vqsort = vq;
+            if (zs_cpu_sort_with(k, NULL, n, 4, 0, 0, 32, &cfg) != ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
+                (vq == 0 || zs_vq_target()))
+                _exit(5);
+        }
         for (uint64_t i = 0; i < n; i++)
             if (k[i] != (uint32_t)(n - i) || v[i] != (uint32_t)i)
                 _exit(6);
@@ -455,6 +520,7 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "config") == 0) {
         tcase_add_test(tc, digit_widths);
         tcase_add_test(tc, fewer_threads_created);
+        tcase_add_test(tc, vqsort_blocks_and_merges);
         tcase_add_test(tc, threads_env);
         tcase_add_test(tc, float_order_by_hand);
         tcase_add_test(tc, out_of_memory);
