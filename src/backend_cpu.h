@@ -54,9 +54,13 @@ typedef struct zs_cpu_config {
 void zs_cpu_config_default(zs_cpu_config *cfg);
 
 /* A temporary array of the fallback: large ones on 2 MiB boundaries and
- * advised into huge pages (backend_cpu.c says why). free() frees it; NULL
- * when out of memory. */
-void *zs_cpu_alloc_temp(size_t bytes);
+ * advised into huge pages, populated now when asked (backend_cpu.c says
+ * why). free() frees it; NULL when out of memory. */
+void *zs_cpu_alloc_temp(size_t bytes, int populate);
+
+/* Populates bytes [from, to) of a large temporary array (whole huge pages
+ * inside it): team members populate their own shares at once. */
+void zs_cpu_populate(void *temp, size_t from, size_t to);
 
 zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
                                uint32_t key_flags, unsigned bit_lo, unsigned bit_hi,

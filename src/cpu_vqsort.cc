@@ -54,7 +54,7 @@ template <typename T> static void sort_as(const hwy::Sorter &s, void *keys, size
 }
 
 void zs_vq_sort(const zs_vq *vq, void *keys, size_t n, unsigned key_bytes, int is_signed,
-                           int descending)
+                int descending)
 {
     const hwy::Sorter &s = vq->sorter;
     if (key_bytes == 8)

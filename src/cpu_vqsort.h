@@ -27,7 +27,9 @@ zs_vq *zs_vq_new(void);
 void zs_vq_free(zs_vq *vq); /* NULL: no-op */
 
 /* Sorts keys[0, n) of key_bytes (4 | 8) in place as integers, signed or
- * unsigned, ascending or descending. Not stable: for keys-only sorts. */
+ * unsigned, ascending or descending. Not stable: for keys-only sorts. (No
+ * float sort: Highway 1.0.3 turns +inf into FLT_MAX; cpu_vq_sort.c sorts
+ * floats as signed integers.) */
 void zs_vq_sort(const zs_vq *vq, void *keys, size_t n, unsigned key_bytes, int is_signed,
                 int descending);
 
