@@ -76,14 +76,24 @@ static size_t sign_change(const char *p, size_t count, unsigned kb, int descendi
     return lo;
 }
 
+#define ZS_REVERSE(name, T)                                                                    \
+    static void name(T *k, size_t count)                                                        \
+    {                                                                                           \
+        for (size_t i = 0, e = count; i + 1 < e; ++i, --e) {                                    \
+            const T t = k[i];                                                                   \
+            k[i] = k[e - 1];                                                                    \
+            k[e - 1] = t;                                                                       \
+        }                                                                                       \
+    }
+ZS_REVERSE(reverse32, uint32_t)
+ZS_REVERSE(reverse64, uint64_t)
+
 static void reverse(char *p, size_t count, unsigned kb)
 {
-    for (size_t i = 0, k = count; i + 1 < k; ++i, --k) {
-        char t[8];
-        memcpy(t, p + i * kb, kb);
-        memcpy(p + i * kb, p + (k - 1) * kb, kb);
-        memcpy(p + (k - 1) * kb, t, kb);
-    }
+    if (kb == 8)
+        reverse64((uint64_t *)(void *)p, count);
+    else
+        reverse32((uint32_t *)(void *)p, count);
 }
 
 /* Member m's block in place, in totalOrder. Floats are vqsorted as signed
