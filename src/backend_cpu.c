@@ -70,11 +70,11 @@
  * CPU (more than the whole sort), of huge pages ~6 ms; the scatter's TLB
  * misses also drop. And populated in one call (Linux 5.14): with the
  * kernel's THP defrag on "madvise", pages faulted in by two threads at once
- * made a merge of 16M u64 keys (cpu_vq_sort.c) take 34-118 ms instead of
- * 27. madvise is advice: its failure changes nothing. */
+ * made a merge of 16M u64 keys into such an array (issue 20) take 34-118 ms
+ * instead of 27. madvise is advice: its failure changes nothing. */
 #define ZS_CPU_HUGE_ALIGN ((size_t)2 << 20)
 
-void *zs_cpu_alloc_temp(size_t bytes, int populate)
+static void *alloc_temp(size_t bytes)
 {
     if (bytes < 2 * ZS_CPU_HUGE_ALIGN)
         return malloc(bytes ? bytes : 1);
@@ -85,22 +85,10 @@ void *zs_cpu_alloc_temp(size_t bytes, int populate)
 #ifdef MADV_HUGEPAGE
     (void)madvise(p, bytes, MADV_HUGEPAGE);
 #endif
-    if (populate)
-        zs_cpu_populate(p, 0, bytes);
-    return p;
-}
-
-void zs_cpu_populate(void *temp, size_t from, size_t to)
-{
 #ifdef MADV_POPULATE_WRITE
-    /* whole huge pages inside [from, to); the rest faults in when written */
-    from = (from + ZS_CPU_HUGE_ALIGN - 1) & ~(ZS_CPU_HUGE_ALIGN - 1);
-    to &= ~(ZS_CPU_HUGE_ALIGN - 1);
-    if (from < to)
-        (void)madvise((char *)temp + from, to - from, MADV_POPULATE_WRITE);
-#else
-    (void)temp, (void)from, (void)to;
+    (void)madvise(p, bytes, MADV_POPULATE_WRITE);
 #endif
+    return p;
 }
 
 /* zs_test_cpu_vqsort's choice (test_hooks.h): -1, measured */
@@ -355,8 +343,8 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
     }
 
     /* all memory before the first write to the caller's arrays */
-    void *tmp_k = zs_cpu_alloc_temp((size_t)n * key_bytes, 1);
-    uint32_t *tmp_v = values ? zs_cpu_alloc_temp((size_t)n * sizeof *tmp_v, 1) : NULL;
+    void *tmp_k = alloc_temp((size_t)n * key_bytes);
+    uint32_t *tmp_v = values ? alloc_temp((size_t)n * sizeof *tmp_v) : NULL;
     zs_team *team = NULL;
     if (tmp_k && (!values || tmp_v)) {
         team = zs_team_start(want, cfg->create_limit);

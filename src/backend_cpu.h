@@ -1,6 +1,9 @@
 /*
  * backend_cpu.h — the C fallback: a stable multi-threaded LSD radix sort on
  * the host, so the library always works, with or without a GPU or OpenCL.
+ * Keys-only sorts by all bits (where stability cannot be seen) may instead
+ * run partitions then vqsorted ranges (cpu_vq_sort.h), where Highway's vqsort was
+ * measured faster for the key width on this CPU (cpu_calibrate.c).
  *
  * Threads: one per online core by default; the environment variable
  * ZESORT_THREADS=N (a decimal integer, 1 <= N <= 256) overrides it, read at
@@ -23,7 +26,10 @@
 /* A thread per this many keys at most: 2 threads from 256K keys. On the
  * busy 2-core VM (load 9-11) 2 threads took 2.2x the time of 1 at 64K pairs,
  * 1.08x at 128K-1M, and won only at several million keys: below ~256K the
- * team's start and phase hand-offs cost more than the second core brings. */
+ * team's start and phase hand-offs cost more than the second core brings.
+ * The vqsort path (issue 20, idle VM, random u64 keys, best of 5): 2 threads
+ * 1.01 ms against 1 thread's 0.93 at 128K, 1.59 against 1.89 at 256K, 3.55
+ * against 4.08 at 512K: the same threshold holds. */
 #define ZS_CPU_MIN_KEYS_PER_THREAD 131072u
 
 /* Sorts n keys of key_bytes (4|8) in place, values (NULL or n u32) along,
@@ -42,7 +48,7 @@ typedef struct zs_cpu_config {
     uint64_t msd_min_keys;        /* top digit first, then the buckets in cache, from this
                                      many keys on (default ZS_CPU_MSD_MIN_KEYS; 0: always
                                      where the data allows, UINT64_MAX: never) */
-    int vqsort;                   /* keys-only sorts by all bits: vqsorted blocks and merges
+    int vqsort;                   /* keys-only sorts by all bits: partitions, vqsorted ranges
                                      (cpu_vq_sort.h) where vqsort is available, instead of the
                                      radix passes: 1 always, 0 never, -1 (default) where
                                      measured faster for the key width (zs_cpu_vq_faster) */
@@ -52,15 +58,6 @@ typedef struct zs_cpu_config {
  * ZS_CPU_MIN_KEYS_PER_THREAD, ZS_CPU_DIGIT_BITS, ZS_CPU_MSD_MIN_KEYS, and
  * vqsort where measured faster. */
 void zs_cpu_config_default(zs_cpu_config *cfg);
-
-/* A temporary array of the fallback: large ones on 2 MiB boundaries and
- * advised into huge pages, populated now when asked (backend_cpu.c says
- * why). free() frees it; NULL when out of memory. */
-void *zs_cpu_alloc_temp(size_t bytes, int populate);
-
-/* Populates bytes [from, to) of a large temporary array (whole huge pages
- * inside it): team members populate their own shares at once. */
-void zs_cpu_populate(void *temp, size_t from, size_t to);
 
 zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
                                uint32_t key_flags, unsigned bit_lo, unsigned bit_hi,

@@ -1,49 +1,59 @@
 /*
- * cpu_vq_sort.c — the C fallback's keys-only, all-bits strategy: each
- * member of the team vqsorts one block of the keys in place, then rounds of
- * pairwise merges, every member merging an equal share of each round's
- * output (its piece of a pair of runs found by a merge-path search), until
- * one run is left. Keys-only sorts by all bits may use an unstable sort:
- * equal keys are the same bits.
+ * cpu_vq_sort.c — the C fallback's keys-only, all-bits strategy: the keys
+ * are split in place into one range per member of the team by partitions
+ * around sampled pivots (a range for c members is split in the ratio
+ * c/2 : c - c/2 by its first member, ceil(log2 members) rounds), then each
+ * member vqsorts its range in place. Keys-only sorts by all bits may use an
+ * unstable sort: equal keys are the same bits.
  *
- * Why blocks and merges, not a top-digit split then vqsorted buckets: on the
- * 2-core VM this was written on (AMD Zen 4, 16M random u64 keys), the split
- * then buckets took 271 ms on one thread against 158 ms for one vqsort of
- * everything (the split's scatter and copy back cost more than vqsort saves
- * on small buckets), and merges read and write sequentially.
+ * Why: no temporary copy, no merge, no copy back. On the 2-core VM this was
+ * written on (AMD Zen 4, random u64 keys, 2 threads, best of 5) vqsorted
+ * blocks then a merge into a temporary copy and a copy back took 7.1-7.7 ms
+ * for 1M keys and 124-137 ms for 16M (the merge 1.8 and 27 ms, the copy 0.4
+ * and 7, the temporary copy's pages 1 and 10-100); a top-digit scatter into
+ * buckets then vqsorted in cache took 271 ms for 16M on one thread against
+ * 158 for one vqsort of everything.
  *
- * Floats: see sort_block. The merges compare dk(k) (the signed integer in
+ * The partition is a block partition (BlockQuicksort, Edelkamp and Weiss
+ * 2016): the misplaced keys of a block of each end are found without a
+ * branch, then swapped, so random keys cost no branch misprediction.
+ *
+ * Floats: see sort_block. Partitions compare dk(k) (the signed integer in
  * the float's totalOrder, cpu_radix_kernels.h) computed on the fly, so no
- * pass turns keys into dk(k) and back: that cost an f64 sort on one thread
- * 9.4 ms against 8.4 for u64 (1M keys).
+ * pass turns keys into dk(k) and back.
  */
 #include "cpu_vq_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_cpu.h"
 #include "cpu_threads.h"
 #include "cpu_vqsort.h"
 
+/* The keys of `count` members: [lo, hi), split among them while count > 1. */
+typedef struct vq_group {
+    size_t lo, hi;
+    unsigned first, count;
+} vq_group;
+
 typedef struct vq_job {
-    char *keys, *tmp;
+    char *keys;
     size_t n;
     unsigned kb;
     int kind, descending; /* kind: 0 unsigned, 1 signed, 2 float */
     uint64_t c;           /* ordered key: dk(k) ^ c as unsigned, c = sign bit and/or all ones */
     zs_vq **vq;           /* one sorter a member */
-    size_t *run;          /* run r is [run[r], run[r + 1]) */
-    unsigned runs;        /* before this round */
-    const char *src;      /* this round: from */
-    char *dst;            /* to */
-    enum { VQ_BLOCKS, VQ_MERGE, VQ_COPY } what;
+    vq_group *group;      /* at most one a member */
+    size_t *split;        /* this round: where group g's range was split */
+    unsigned groups;
+    enum { VQ_SPLIT, VQ_SORT } what;
 } vq_job;
 
 /* dk of cpu_radix_kernels.h: a negative float gets every bit but the sign
  * flipped, which makes the float's totalOrder that of a signed integer. */
 #define DK32(k) ((k) ^ ((0u - ((k) >> 31)) & (UINT32_MAX >> 1)))
 #define DK64(k) ((k) ^ ((UINT64_C(0) - ((k) >> 63)) & (UINT64_MAX >> 1)))
+#define ZS_SAME(k) (k)
 
 static uint64_t ordered(const vq_job *j, const char *p)
 {
@@ -114,109 +124,120 @@ static void sort_block(const vq_job *j, unsigned m, char *p, size_t count)
         reverse(p, at, j->kb);
 }
 
-/* How many of the first k outputs of merging a[0, la) and b[0, lb) come
- * from a (ties: a first, so the merge is stable; it need not be, but the
- * rule must be one). */
-static size_t merge_split(const vq_job *j, const char *a, size_t la, const char *b, size_t lb,
-                          size_t k)
-{
-    size_t lo = k > lb ? k - lb : 0, hi = k < la ? k : la;
-    const unsigned kb = j->kb;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (ordered(j, a + mid * kb) <= ordered(j, b + (k - mid - 1) * kb))
-            lo = mid + 1;
-        else
-            hi = mid;
+/* Partitions k[0, n) in place so that the keys whose ordered key ORD(k) ^ c
+ * is below pivot come first; returns how many. Blocks of ZS_VQ_BLOCK keys
+ * at each end: the offsets of the keys that belong to the other side are
+ * gathered without a branch, then swapped pairwise; what is left (under
+ * two blocks, and a block partly done) by the plain two-ended scan. */
+#define ZS_VQ_BLOCK 128u
+#define ZS_VQ_PARTITION(name, T, ORD)                                                          \
+    static size_t name(T *k, size_t n, T c, T pivot)                                            \
+    {                                                                                           \
+        unsigned char off_l[ZS_VQ_BLOCK], off_r[ZS_VQ_BLOCK];                                   \
+        size_t l = 0, r = n, num_l = 0, num_r = 0, at_l = 0, at_r = 0;                          \
+        while (r - l > 2 * ZS_VQ_BLOCK) {                                                       \
+            if (num_l == 0) {                                                                   \
+                at_l = 0;                                                                       \
+                for (unsigned i = 0; i < ZS_VQ_BLOCK; ++i) {                                    \
+                    off_l[num_l] = (unsigned char)i;                                            \
+                    num_l += (T)(ORD(k[l + i]) ^ c) >= pivot;                                   \
+                }                                                                               \
+            }                                                                                   \
+            if (num_r == 0) {                                                                   \
+                at_r = 0;                                                                       \
+                for (unsigned i = 0; i < ZS_VQ_BLOCK; ++i) {                                    \
+                    off_r[num_r] = (unsigned char)i;                                            \
+                    num_r += (T)(ORD(k[r - 1 - i]) ^ c) < pivot;                                \
+                }                                                                               \
+            }                                                                                   \
+            const size_t swaps = num_l < num_r ? num_l : num_r;                                 \
+            for (size_t s = 0; s < swaps; ++s) {                                                \
+                T *a = &k[l + off_l[at_l + s]], *b = &k[r - 1 - off_r[at_r + s]];               \
+                const T t = *a;                                                                 \
+                *a = *b;                                                                        \
+                *b = t;                                                                         \
+            }                                                                                   \
+            num_l -= swaps, num_r -= swaps, at_l += swaps, at_r += swaps;                       \
+            if (num_l == 0)                                                                     \
+                l += ZS_VQ_BLOCK;                                                               \
+            if (num_r == 0)                                                                     \
+                r -= ZS_VQ_BLOCK;                                                               \
+        }                                                                                       \
+        for (;;) { /* [0, l) below the pivot, [r, n) not */                                     \
+            while (l < r && (T)(ORD(k[l]) ^ c) < pivot)                                         \
+                ++l;                                                                            \
+            while (l < r && (T)(ORD(k[r - 1]) ^ c) >= pivot)                                    \
+                --r;                                                                            \
+            if (l >= r)                                                                         \
+                return l;                                                                       \
+            const T t = k[l];                                                                   \
+            k[l++] = k[r - 1];                                                                  \
+            k[--r] = t;                                                                         \
+        }                                                                                       \
     }
-    return lo;
+ZS_VQ_PARTITION(partition32, uint32_t, ZS_SAME)
+ZS_VQ_PARTITION(partition64, uint64_t, ZS_SAME)
+ZS_VQ_PARTITION(partition_f32, uint32_t, DK32)
+ZS_VQ_PARTITION(partition_f64, uint64_t, DK64)
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
 }
 
-/* count outputs of merging a[0, la) and b[0, lb) from a[i] and b[jb] on,
- * comparing ORD(k) (the ordered key): stretches of as many steps as neither
- * run can run out in, each step without a branch (a select), then the
- * tails. One function per key width and float-or-not. */
-#define ZS_VQ_MERGE(name, T, ORD)                                                              \
-    static void name(const T *a, size_t la, const T *b, size_t lb, size_t i, size_t jb, T *out, \
-                     size_t count, T c)                                                         \
-    {                                                                                           \
-        size_t o = 0;                                                                           \
-        for (;;) {                                                                              \
-            size_t k = count - o;                                                               \
-            k = la - i < k ? la - i : k;                                                        \
-            k = lb - jb < k ? lb - jb : k;                                                      \
-            if (k == 0)                                                                         \
-                break;                                                                          \
-            for (const size_t end = o + k; o < end; ++o) {                                      \
-                const T va = a[i], vb = b[jb];                                                  \
-                const size_t take_a = (T)(ORD(va) ^ c) <= (T)(ORD(vb) ^ c);                     \
-                out[o] = take_a ? va : vb;                                                      \
-                i += take_a;                                                                    \
-                jb += 1 - take_a;                                                               \
-            }                                                                                   \
-        }                                                                                       \
-        while (o < count && i < la)                                                             \
-            out[o++] = a[i++];                                                                  \
-        while (o < count && jb < lb)                                                            \
-            out[o++] = b[jb++];                                                                 \
-    }
-#define ZS_SAME(k) (k)
-ZS_VQ_MERGE(merge32, uint32_t, ZS_SAME)
-ZS_VQ_MERGE(merge64, uint64_t, ZS_SAME)
-ZS_VQ_MERGE(merge_f32, uint32_t, DK32)
-ZS_VQ_MERGE(merge_f64, uint64_t, DK64)
-
-/* Member m's share [lo, hi) of this round's output: the pieces of the pairs
- * of runs (run 2p and 2p + 1 become one run) that fall in it. */
-static void merge_share(vq_job *j, size_t lo, size_t hi)
+/* Group g's range split in place: its first count/2 members' share of the
+ * keys (by a pivot from ZS_VQ_SAMPLE evenly spaced keys) before the rest. */
+#define ZS_VQ_SAMPLE 255u
+static size_t split_group(const vq_job *j, const vq_group *g)
 {
-    const unsigned kb = j->kb;
-    for (unsigned p = 0; 2 * p < j->runs; ++p) {
-        const size_t s = j->run[2 * p], mid = j->run[2 * p + 1];
-        const size_t e = 2 * p + 2 <= j->runs ? j->run[2 * p + 2] : mid;
-        const size_t from = lo > s ? lo : s, to = hi < e ? hi : e;
-        if (from >= to)
-            continue;
-        const char *a = j->src + s * kb, *b = j->src + mid * kb;
-        const size_t la = mid - s, lb = e - mid;
-        const size_t i = merge_split(j, a, la, b, lb, from - s), jb = from - s - i;
-        void *out = j->dst + from * kb;
-        const void *va = a, *vb = b;
-        if (kb == 8)
-            (j->kind == 2 ? merge_f64 : merge64)(va, la, vb, lb, i, jb, out, to - from, j->c);
-        else
-            (j->kind == 2 ? merge_f32 : merge32)(va, la, vb, lb, i, jb, out, to - from, (uint32_t)j->c);
-    }
+    const size_t n = g->hi - g->lo;
+    if (n < 2)
+        return g->lo;
+    uint64_t sample[ZS_VQ_SAMPLE];
+    const unsigned ns = n < ZS_VQ_SAMPLE ? (unsigned)n : ZS_VQ_SAMPLE;
+    for (unsigned i = 0; i < ns; ++i)
+        sample[i] = ordered(j, j->keys + (g->lo + (size_t)((uint64_t)n * i / ns)) * j->kb);
+    qsort(sample, ns, sizeof sample[0], cmp_u64);
+    const uint64_t pivot = sample[(size_t)ns * (g->count / 2) / g->count];
+    char *p = j->keys + g->lo * j->kb;
+    size_t left;
+    if (j->kb == 8)
+        left = (j->kind == 2 ? partition_f64 : partition64)((uint64_t *)(void *)p, n, j->c, pivot);
+    else
+        left = (j->kind == 2 ? partition_f32 : partition32)((uint32_t *)(void *)p, n,
+                                                            (uint32_t)j->c, (uint32_t)pivot);
+    return g->lo + left;
 }
 
 static void vq_phase(void *arg, unsigned m, unsigned members)
 {
+    (void)members;
     vq_job *j = arg;
-    const size_t lo = (size_t)((uint64_t)j->n * m / members);
-    const size_t hi = (size_t)((uint64_t)j->n * (m + 1) / members);
-    switch (j->what) {
-    case VQ_BLOCKS: /* run m is member m's block; its share of tmp populated */
-        if (j->tmp)
-            zs_cpu_populate(j->tmp, lo * j->kb, hi * j->kb);
-        sort_block(j, m, j->keys + lo * j->kb, hi - lo);
-        break;
-    case VQ_MERGE:
-        merge_share(j, lo, hi);
-        break;
-    case VQ_COPY:
-        memcpy(j->dst + lo * j->kb, j->src + lo * j->kb, (hi - lo) * j->kb);
-        break;
+    for (unsigned g = 0; g < j->groups; ++g) {
+        const vq_group *gr = &j->group[g];
+        if (gr->first != m)
+            continue;
+        if (j->what == VQ_SPLIT && gr->count > 1)
+            j->split[g] = split_group(j, gr);
+        else if (j->what == VQ_SORT)
+            sort_block(j, m, j->keys + gr->lo * j->kb, gr->hi - gr->lo);
     }
 }
 
-/* The runs after a round: pairs joined, an odd last run kept. */
-static void join_runs(vq_job *j)
+/* The groups after a round: each group of count > 1 becomes two. */
+static void split_groups(vq_job *j)
 {
-    unsigned r = 0;
-    for (unsigned p = 0; 2 * p < j->runs; ++p)
-        j->run[r++] = j->run[2 * p];
-    j->run[r] = j->n;
-    j->runs = r;
+    const unsigned before = j->groups;
+    for (unsigned g = 0; g < before; ++g) {
+        vq_group *gr = &j->group[g];
+        if (gr->count < 2)
+            continue;
+        const unsigned half = gr->count / 2;
+        j->group[j->groups++] = (vq_group){j->split[g], gr->hi, gr->first + half, gr->count - half};
+        gr->hi = j->split[g];
+        gr->count = half;
+    }
 }
 
 static void vq_free(zs_vq **vq, unsigned count)
@@ -239,41 +260,23 @@ zesort_status zs_cpu_vq_sort(void *keys, size_t n, unsigned key_bytes, uint32_t 
     zs_team *team = zs_team_start(threads, create_limit);
     const unsigned members = zs_team_size(team);
     j.vq = calloc(members, sizeof *j.vq);
-    j.run = calloc(members + 1u, sizeof *j.run);
-    j.tmp = members > 1 ? zs_cpu_alloc_temp(n * key_bytes, 0) : NULL;
-    int ok = j.vq && j.run && (members == 1 || j.tmp);
+    j.group = calloc(members, sizeof *j.group);
+    j.split = calloc(members, sizeof *j.split);
+    int ok = j.vq && j.group && j.split;
     for (unsigned m = 0; ok && m < members; ++m)
         ok = (j.vq[m] = zs_vq_new()) != NULL;
-    if (!ok) {
-        zs_team_stop(team);
-        vq_free(j.vq, members), free(j.run), free(j.tmp);
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-
-    for (unsigned m = 0; m <= members; ++m)
-        j.run[m] = (size_t)((uint64_t)n * m / members);
-    j.runs = members;
-    j.what = VQ_BLOCKS;
-    zs_team_run(team, vq_phase, &j);
-    /* merges ping-pong between the keys and tmp; an odd number of rounds
-     * ends with a copy back */
-    j.src = keys, j.dst = j.tmp;
-    unsigned rounds = 0;
-    for (unsigned r = members; r > 1; r = (r + 1) / 2)
-        ++rounds;
-    for (unsigned round = 0; round < rounds; ++round) {
-        j.what = VQ_MERGE;
-        zs_team_run(team, vq_phase, &j);
-        join_runs(&j);
-        const char *t = j.src;
-        j.src = j.dst, j.dst = (char *)t;
-    }
-    if (rounds % 2) {
-        j.what = VQ_COPY;
-        j.dst = keys;
+    if (ok) {
+        j.group[0] = (vq_group){0, n, 0, members};
+        j.groups = 1;
+        j.what = VQ_SPLIT;
+        while (j.groups < members) {
+            zs_team_run(team, vq_phase, &j);
+            split_groups(&j);
+        }
+        j.what = VQ_SORT;
         zs_team_run(team, vq_phase, &j);
     }
     zs_team_stop(team);
-    vq_free(j.vq, members), free(j.run), free(j.tmp);
-    return ZESORT_OK;
+    vq_free(j.vq, members), free(j.group), free(j.split);
+    return ok ? ZESORT_OK : ZESORT_ERROR_OUT_OF_HOST_MEMORY;
 }

@@ -1,6 +1,6 @@
 /*
  * cpu_vq_sort.h — keys-only, all-bits sorts of the C fallback by vqsorted
- * blocks and merges (cpu_vq_sort.c), and the measurement that decides
+ * partitions and ranges (cpu_vq_sort.c), and the measurement that decides
  * whether they or the radix passes sort a key width (cpu_calibrate.c).
  */
 #ifndef ZESORT_CPU_VQ_SORT_H

@@ -46,7 +46,7 @@ unsigned long zs_test_builds(void);
 void zs_test_note_sort(const char *api, zs_flavor flavor);
 
 /* The C fallback's keys-only, all-bits strategy for every sort from now on
- * (backend_cpu.c): 1 vqsorted blocks and merges (where vqsort is
+ * (backend_cpu.c): 1 partitions and vqsorted ranges (where vqsort is
  * available), 0 the radix passes, -1 (the default) whichever was measured
  * faster for the key width. Thread-safe. */
 void zs_test_cpu_vqsort(int mode);

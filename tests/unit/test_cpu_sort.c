@@ -9,14 +9,14 @@
  * input indices, so a scatter that breaks stability or mixes up blocks fails.
  * Every strategy runs: the top digit first then buckets in cache (where the
  * keys spread well enough), LSD passes over the whole input only, and for
- * keys-only sorts by all bits vqsorted blocks and merges (cpu_vq_sort.c).
+ * keys-only sorts by all bits partitions then vqsorted ranges (cpu_vq_sort.c).
  *
  *   test_cpu_sort small    matrix up to 4099 keys, zs_cpu_sort_with forced to
  *                          1, 2, 7 threads (no minimum block)
  *          large           65537 .. 4M+ keys through zesort_sort on a cpu
  *                          context, ZESORT_THREADS = 1, 2, 7
  *          config          digit widths 1..11, fewer threads created than
- *                          wanted, vqsorted blocks and merges over team sizes
+ *                          wanted, partitions and vqsorted ranges over team sizes
  *                          1..9, ZESORT_THREADS parsing, hand-made float
  *                          order, out of host memory
  */
@@ -246,8 +246,8 @@ START_TEST(small_matrix)
                             cfg.msd_min_keys = msd ? 0 : UINT64_MAX;
                             one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
                         }
-                        /* keys only, all bits: vqsorted blocks and merges
-                         * (the run count odd and even with 7 threads) */
+                        /* keys only, all bits: partitions then vqsorted ranges
+                         * (7 threads: groups of 4 and 3 split again) */
                         if (!pairs && r == 0) {
                             cfg.vqsort = 1;
                             one(t, sizes[s], d, desc, pairs, lo[r], hi[r], &cfg, s + 1);
@@ -337,14 +337,14 @@ START_TEST(digit_widths)
 }
 END_TEST
 
-START_TEST(vqsort_blocks_and_merges)
+START_TEST(vqsort_partitions)
 {
-    /* team sizes 1..7 and 9: merge rounds odd and even, odd run counts;
+    /* team sizes 1..7 and 9: split rounds 0 to 4, groups split unevenly;
      * sizes below the team size (empty blocks) and across it */
     static const unsigned teams[] = {1, 2, 3, 4, 5, 7, 9};
     static const uint64_t sizes[] = {0, 1, 2, 3, 8, 31, 257, 4099, 65537};
     if (!zs_vq_target()) {
-        printf("vqsort_blocks_and_merges: no vqsort here (no Highway, or no AVX2): radix only\n");
+        printf("vqsort_partitions: no vqsort here (no Highway, or no AVX2): radix only\n");
         ck_assert_int_eq(zs_cpu_vq_faster(4), 0);
         return;
     }
@@ -477,22 +477,25 @@ START_TEST(out_of_memory)
         zesort_status st = zs_cpu_sort_with(k, v, n, 4, 0, 0, 32, &cfg);
         if (st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
             _exit(5);
-        /* keys only: both strategies need their temporary copy */
-        for (int vq = 0; vq < 2; vq++) {
-            cfg.vqsort = vq;
-            if (zs_cpu_sort_with(k, NULL, n, 4, 0, 0, 32, &cfg) != ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
-                (vq == 0 || zs_vq_target()))
-                _exit(5);
-        }
         for (uint64_t i = 0; i < n; i++)
             if (k[i] != (uint32_t)(n - i) || v[i] != (uint32_t)i)
                 _exit(6);
+        /* keys only by vqsort's partitions: no temporary copy, sorted in place */
+        cfg.vqsort = 1;
+        if (zs_vq_target()) {
+            if (zs_cpu_sort_with(k, NULL, n, 4, 0, 0, 32, &cfg) != ZESORT_OK)
+                _exit(7);
+            for (uint64_t i = 0; i < n; i++)
+                if (k[i] != (uint32_t)(i + 1))
+                    _exit(8);
+        }
         _exit(0);
     }
     int status = 0;
     ck_assert(waitpid(pid, &status, 0) == pid);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                  "child: status %d (5: not OUT_OF_HOST_MEMORY, 6: arrays changed)", status);
+                  "child: status %d (5: not OUT_OF_HOST_MEMORY, 6: arrays changed, 7/8: the "
+                  "in-place vqsort path failed / missorted)", status);
     td_free(k), td_free(v);
 }
 END_TEST
@@ -520,7 +523,7 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "config") == 0) {
         tcase_add_test(tc, digit_widths);
         tcase_add_test(tc, fewer_threads_created);
-        tcase_add_test(tc, vqsort_blocks_and_merges);
+        tcase_add_test(tc, vqsort_partitions);
         tcase_add_test(tc, threads_env);
         tcase_add_test(tc, float_order_by_hand);
         tcase_add_test(tc, out_of_memory);
