@@ -32,14 +32,15 @@ import tempfile
 
 # Every program the library embeds (kernels/embed_kernels.py), sg flavor.
 PROGRAMS = []
-for _pairs in (0, 1):
+for _vsuffix, _vdefs in (("", "-DZS_PAIRS=0"), ("_pairs", "-DZS_PAIRS=1 -DZS_VAL64=0"),
+                         ("_pairs64", "-DZS_PAIRS=1 -DZS_VAL64=1")):
     for _key64 in (0, 1):
-        suffix = ("_k64" if _key64 else "") + ("_pairs" if _pairs else "")
+        suffix = ("_k64" if _key64 else "") + _vsuffix
         for _bits in (2, 4):
             PROGRAMS.append(("cm%d%s" % (_bits, suffix), "cm_radix.cl",
-                             "-DRADIX_BITS=%d -DZS_KEY64=%d -DZS_PAIRS=%d" % (_bits, _key64, _pairs)))
+                             "-DRADIX_BITS=%d -DZS_KEY64=%d %s" % (_bits, _key64, _vdefs)))
         PROGRAMS.append(("onesweep%s" % suffix, "onesweep.cl",
-                         "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
+                         "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 PROGRAMS.append(("scan", "scan.cl", ""))
 # Keys one hardware thread (one 32-lane sub-group) handles per launch: a CM
 # chunk, or a onesweep sub-group's share of a 2048-key tile.
@@ -102,7 +103,8 @@ def compile_target(ocloc, srcdir, src, defines, target, workdir):
 
 # The kernels that move keys, by program: instructions per key in the summary.
 SUMMARY_COLUMNS = [("cm2", "cm_bucket"), ("cm4", "cm_bucket"), ("onesweep", "os_pass"),
-                   ("onesweep_k64", "os_pass"), ("onesweep_k64_pairs", "os_pass")]
+                   ("onesweep_k64", "os_pass"), ("onesweep_k64_pairs", "os_pass"),
+                   ("onesweep_k64_pairs64", "os_pass")]
 
 
 def summary_table(summary):

@@ -87,7 +87,18 @@ typedef enum zesort_key_type {
     ZESORT_KEY_F64 = 5
 } zesort_key_type;
 
-/** Options of one sort. Initialise with zesort_options_default(). */
+/** Width of the values moved with the keys (zesort_sort's values, the
+ *  indices zesort_argsort writes). Values are moved as bits, never compared:
+ *  U64 serves uint64_t, int64_t, double and pointers alike. Both kinds move
+ *  in the same passes as the keys (no gather pass afterwards). */
+typedef enum zesort_value_type {
+    ZESORT_VALUE_U32 = 0, /* 4 bytes (the default) */
+    ZESORT_VALUE_U64 = 1  /* 8 bytes */
+} zesort_value_type;
+
+/** Options of one sort. Initialise with zesort_options_default(): a program
+ *  that fills the struct by hand must set every field (the struct grew in
+ *  version 1.0.0: value_type). */
 typedef struct zesort_options {
     zesort_key_type key_type; /* default U32 */
     zesort_algo algo;         /* default AUTO */
@@ -97,12 +108,13 @@ typedef struct zesort_options {
                                  key mapped to unsigned order: sign bit flipped for signed
                                  keys, all bits of negative floats flipped); bit_hi == 0
                                  (the default) means the key's width, 32 or 64 */
+    zesort_value_type value_type; /* values / argsort indices: default U32 */
 } zesort_options;
 
 typedef struct zesort_context zesort_context;
 
-/** Fills *opts with the defaults (u32, auto algorithm, device scan, ascending,
- *  all bits: bit_lo = bit_hi = 0). */
+/** Fills *opts with the defaults (u32 keys, auto algorithm, device scan,
+ *  ascending, all bits: bit_lo = bit_hi = 0, u32 values). */
 void zesort_options_default(zesort_options *opts);
 
 /** Creates a context on `backend`. On success *out owns a new context, to be
@@ -159,23 +171,55 @@ void zesort_destroy(zesort_context *ctx);
 
 /** Sorts n keys held in host memory, in place: `keys` points to n elements of
  *  opts->key_type (uint32_t, int32_t, float, uint64_t, int64_t or double).
- *  `values` is NULL (keys only) or an array of n uint32_t moved along with the
- *  keys. Every sort is stable, descending included (equal keys keep their
- *  input order). opts may be NULL (defaults). On error both arrays are
- *  unchanged.
+ *  `values` is NULL (keys only) or an array of n values of opts->value_type
+ *  (uint32_t by default, or any 8-byte type with ZESORT_VALUE_U64) moved
+ *  along with the keys. Every sort is stable, descending included (equal
+ *  keys keep their input order). opts may be NULL (defaults). On error both
+ *  arrays are unchanged.
  *  The arrays, as for the interop APIs and on every backend: keys aligned to
- *  the key size (4 or 8 bytes), values to 4 bytes, and keys (n * key size
- *  bytes) and values (n * 4 bytes) sharing no byte; otherwise
+ *  the key size (4 or 8 bytes), values to the value size, and keys (n * key
+ *  size bytes) and values (n * value size bytes) sharing no byte; otherwise
  *  INVALID_ARGUMENT, arrays untouched. (Misaligned keys are refused rather
  *  than copied: an aligned array costs the caller nothing, a hidden copy of
  *  a large array costs its size in memory.)
- *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays),
- *  UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, BACKEND. */
-zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+ *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays, a bad
+ *  value_type), UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
+ *  OUT_OF_DEVICE_MEMORY, BACKEND. */
+zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
                           const zesort_options *opts);
 
+/** Out of place: sorts the n keys of keys_in (and the values of values_in,
+ *  NULL for keys only) into keys_out (and values_out, given exactly when
+ *  values_in is), as zesort_sort would sort them in place. keys_in and
+ *  values_in are only read, never written. The four arrays must be aligned
+ *  as zesort_sort's and share no byte (INVALID_ARGUMENT otherwise, nothing
+ *  written). It needs no more memory than zesort_sort: the device sorts
+ *  from the uploaded input into its own buffers either way (the C fallback:
+ *  the output arrays serve as its sort's arrays). On error the inputs are
+ *  unchanged and the outputs' contents are unspecified.
+ *  Errors: as zesort_sort. */
+zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const void *values_in,
+                               void *keys_out, void *values_out, uint64_t n,
+                               const zesort_options *opts);
+
+/** Argsort: writes the stable sorting permutation of the n keys at keys to
+ *  indices: indices[i] is the input position of the i-th key in sorted
+ *  order (opts' order and bit range), equal keys in input order -- numpy's
+ *  argsort(kind='stable'), torch.argsort(stable=True). indices are of
+ *  opts->value_type (uint32_t by default, uint64_t with ZESORT_VALUE_U64);
+ *  they are made by the sort's first pass on the device, never uploaded.
+ *  keys_out: NULL, or an array of n keys that receives the sorted keys. keys
+ *  is only read. Alignment and overlap as for zesort_sort_copy; device
+ *  memory as zesort_check(ctx, n, 1, opts) gives. On error keys is unchanged
+ *  and the outputs' contents are unspecified.
+ *  Errors: as zesort_sort (INVALID_ARGUMENT also for indices NULL with n > 0). */
+zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
+                             uint64_t n, const zesort_options *opts);
+
 /** Checks, without allocating or sorting anything, whether a sort of n keys
- *  (with values when with_values is 1) with opts can run on ctx: the options
+ *  (with values of opts->value_type when with_values is not 0; an argsort
+ *  or an out-of-place sort needs what the same in-place sort needs) with
+ *  opts can run on ctx: the options
  *  and n as zesort_sort checks them, and, on a device backend, whether the
  *  device memory the sort allocates (keys, values and every temporary
  *  buffer; in *device_bytes when not NULL, 0 on the cpu backend) fits the
@@ -192,10 +236,11 @@ zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
 /** Like zesort_sort, and also reports the device time of the whole sort
  *  (every pass, scan and transform; no host<->device copies) in *device_ms.
  *  For the host scan mode the host scan time is included. */
-zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms);
 
-/** The algorithm the last successful zesort_sort / zesort_sort_timed on ctx
+/** The algorithm the last successful sort (zesort_sort, _timed, _copy,
+ *  zesort_argsort) on ctx
  *  (by any thread) ran: what ZESORT_ALGO_AUTO resolved to (by device flavor and n), or the
  *  algorithm asked for. ZESORT_ALGO_AUTO before any successful sort, and for
  *  ctx NULL. (The cpu backend runs its own radix sort; it reports the

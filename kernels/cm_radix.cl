@@ -11,6 +11,9 @@
  * n is read from params: min(params[0], params[1]) (count, max n: an indirect
  * count above max n is clamped on the device) so one launch grid (sized for the largest n) also
  * serves sorts whose n is only known on the device.
+ * ZS_VAL64 (with ZS_PAIRS): the values are 8 bytes (zesort_keys.h), moved by
+ * the same stores as 4-byte ones. key_flags' ZS_IOTA_VALUES (first pass of an
+ * argsort): the value of key i is i, made here instead of read.
  * Tables are bin-major: table[bin * chunks + chunk], chunks = ceil(n / CHUNK_KEYS).
  *
  * Key order: keys are stored untouched; every pass computes its digit from
@@ -71,7 +74,8 @@ ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *
 }
 
 ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs_key *keys_out,
-                                     __global const uint *values_in, __global uint *values_out,
+                                     __global const zs_value *values_in,
+                                     __global zs_value *values_out,
                                      __global const uint *table, __global const uint *params,
                                      uint shift, uint digit_mask, uint key_flags)
 {
@@ -84,9 +88,8 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
     for (uint b = 0; b < BINS; ++b)
         next[b] = table[b * chunks + chunk];
     /* keys-only programs are given the key buffers as values: ignore them */
-    zs_serial_scatter(keys_in, keys_out, ZS_PAIRS ? values_in : 0, values_out,
-                      chunk * CHUNK_KEYS, cm_serial_end(chunk, n), next, shift, digit_mask,
-                      key_flags);
+    zs_serial_scatter(keys_in, keys_out, values_in, values_out, ZS_PAIRS, chunk * CHUNK_KEYS,
+                      cm_serial_end(chunk, n), next, shift, digit_mask, key_flags);
 }
 
 #else /* sub-group ranking: sg and portable flavors */
@@ -135,7 +138,8 @@ ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *
  * b's count in the batch, which advances bin b's slot.
  */
 ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs_key *keys_out,
-                                     __global const uint *values_in, __global uint *values_out,
+                                     __global const zs_value *values_in,
+                                     __global zs_value *values_out,
                                      __global const uint *table, __global const uint *params,
                                      uint shift, uint digit_mask, uint key_flags)
 {
@@ -167,7 +171,7 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
         if (valid) {
             keys_out[slot] = key;
 #if ZS_PAIRS
-            values_out[slot] = values_in[i];
+            values_out[slot] = (key_flags & ZS_IOTA_VALUES) ? (zs_value)i : values_in[i];
 #endif
         }
         next += popcount(owned); /* meaningful on lanes < BINS only */

@@ -17,21 +17,22 @@ import sys
 import tempfile
 
 # (enum, source file, defines), in the order of zs_program (src/plan.h):
-# CM program index = (bits == 4) | key64 << 1 | pairs << 2, then SCAN, then
-# onesweep (key64 | pairs << 1).
+# CM program index = (bits == 4) | key64 << 1 | vals << 2, then SCAN, then
+# onesweep (key64 | vals << 1); vals: 0 keys only, 1 u32 values, 2 u64 values.
+VALUES = [("", "-DZS_PAIRS=0"), ("_PAIRS", "-DZS_PAIRS=1 -DZS_VAL64=0"),
+          ("_PAIRS64", "-DZS_PAIRS=1 -DZS_VAL64=1")]
 PROGRAMS = []
-for _pairs in (0, 1):
+for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
         for _bits in (2, 4):
-            PROGRAMS.append(("ZS_PROG_CM%d%s%s" % (_bits, "_K64" if _key64 else "",
-                                                   "_PAIRS" if _pairs else ""),
+            PROGRAMS.append(("ZS_PROG_CM%d%s%s" % (_bits, "_K64" if _key64 else "", _vsuffix),
                              "cm_radix.cl",
-                             "-DRADIX_BITS=%d -DZS_KEY64=%d -DZS_PAIRS=%d" % (_bits, _key64, _pairs)))
+                             "-DRADIX_BITS=%d -DZS_KEY64=%d %s" % (_bits, _key64, _vdefs)))
 PROGRAMS.append(("ZS_PROG_SCAN", "scan.cl", ""))
-for _pairs in (0, 1):
+for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
-        PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", "_PAIRS" if _pairs else ""),
-                         "onesweep.cl", "-DZS_KEY64=%d -DZS_PAIRS=%d" % (_key64, _pairs)))
+        PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", _vsuffix),
+                         "onesweep.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 # (enum, defines, OpenCL C version for ocloc, embedded as SPIR-V and native
 # binaries). The serial flavor is built from source only: it is for CPU OpenCL
 # devices (PoCL), which take source. The version is not part of the run-time

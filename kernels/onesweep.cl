@@ -10,7 +10,9 @@
  *                global offsets by a chained scan with decoupled look-back,
  *                scatter through local memory so writes are coalesced
  *
- * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS. The shapes come
+ * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (8-byte
+ * values, zesort_keys.h). key_flags' ZS_IOTA_VALUES (first pass of an
+ * argsort): the value of key i is i, made where it is staged. The shapes come
  * from zesort_tuning.h: OS_SUBGROUPS (32-lane sub-groups per work-group),
  * OS_BATCHES (batches of 32 keys per sub-group per tile), tile =
  * OS_SUBGROUPS * OS_BATCHES * 32 keys.
@@ -200,7 +202,7 @@ inline void os_serial_count(__global const zs_key *keys, uint t, uint n, uint *c
  * input order and streams each digit's keys to consecutive slots. */
 ZS_KERNEL_WG(1)
 __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
-                      __global const uint *values_in, __global uint *values_out,
+                      __global const zs_value *values_in, __global zs_value *values_out,
                       __global uint *hist, __global uint *status, __global const uint *params,
                       uint shift, uint digit_mask, uint key_flags, uint pass)
 {
@@ -260,16 +262,15 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         next[b] = hist[pass * OS_BINS + b] + exclusive[b];
     }
     /* keys-only programs are given the key buffers as values: ignore them */
-    zs_serial_scatter(keys_in, keys_out, ZS_PAIRS ? values_in : 0, values_out,
-                      (ulong)tile * OS_TILE, os_tile_end(tile, n), next, shift, digit_mask,
-                      key_flags);
+    zs_serial_scatter(keys_in, keys_out, values_in, values_out, ZS_PAIRS, (ulong)tile * OS_TILE,
+                      os_tile_end(tile, n), next, shift, digit_mask, key_flags);
 }
 
 #else /* sub-group ranking: sg and portable flavors */
 
 ZS_KERNEL_WG(OS_WG)
 __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
-                      __global const uint *values_in, __global uint *values_out,
+                      __global const zs_value *values_in, __global zs_value *values_out,
                       __global uint *hist, __global uint *status, __global const uint *params,
                       uint shift, uint digit_mask, uint key_flags, uint pass)
 {
@@ -281,7 +282,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     __local zs_key tile_keys[OS_TILE];
     __local ushort tile_ranks[OS_TILE];              /* step 1 to step 5 */
 #if ZS_PAIRS
-    __local uint tile_values[OS_TILE];
+    __local zs_value tile_values[OS_TILE];
 #endif
     __local uint flags[3]; /* arrays: clang warns on __local scalars set by one item */
 #define shared_tile flags[0]
@@ -327,7 +328,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     const uint mine = sg * (OS_BATCHES * ZS_LANES) + lane; /* + b * ZS_LANES */
     __local zs_key *staged_keys = tile_keys + mine;
 #if ZS_PAIRS
-    __local uint *staged_values = tile_values + mine;
+    __local zs_value *staged_values = tile_values + mine;
 #endif
     /* The b-th key of this item exists while b * ZS_LANES < left. Indices
      * are a base plus a constant per batch, and validity one compare with a
@@ -336,7 +337,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     const int left = (int)in_tile - (int)mine;
     __global const zs_key *my_keys_in = keys_in + tile_base + mine;
 #if ZS_PAIRS
-    __global const uint *my_values_in = values_in + tile_base + mine;
+    __global const zs_value *my_values_in = values_in + tile_base + mine;
 #endif
     /* Each key's rank within the sub-group's run of its digit (below
      * OS_BATCHES * 32 <= 65536) waits in local memory beside its key, and
@@ -350,7 +351,9 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         staged_keys[b * ZS_LANES] = key;
 #if ZS_PAIRS
         if (valid) /* step 5 reads only valid slots */
-            staged_values[b * ZS_LANES] = my_values_in[b * ZS_LANES];
+            staged_values[b * ZS_LANES] = (key_flags & ZS_IOTA_VALUES)
+                                              ? (zs_value)(tile_base + mine + b * ZS_LANES)
+                                              : my_values_in[b * ZS_LANES];
 #endif
         const uint d = zs_digit(key, shift, digit_mask, key_flags);
         const uint peers = zs_peer_mask(d, valid, OS_BITS, OS_SCRATCH);
@@ -452,7 +455,7 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
      *    keys out of the input order before any is written in tile order ... */
     zs_key keys[OS_BATCHES];
 #if ZS_PAIRS
-    uint values[OS_BATCHES];
+    zs_value values[OS_BATCHES];
 #endif
     for (uint b = 0; b < OS_BATCHES; ++b) {
         keys[b] = staged_keys[b * ZS_LANES];

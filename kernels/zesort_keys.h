@@ -3,7 +3,8 @@
  *
  * Keys are stored untouched; kernels compute digits from the *ordered* key:
  * the unsigned value whose ascending order is the requested order.
- * Build define ZS_KEY64: 0 for 32-bit keys, 1 for 64-bit keys.
+ * Build defines ZS_KEY64: 0 for 32-bit keys, 1 for 64-bit keys; ZS_VAL64: 0
+ * for 4-byte values (pairs programs), 1 for 8-byte ones.
  */
 #ifndef ZESORT_KEYS_H
 #define ZESORT_KEYS_H
@@ -20,10 +21,26 @@ typedef uint zs_key;
 #define ZS_KEY_SIGN 0x80000000u
 #endif
 
-/* key_flags: bits 0-1 kind (0 unsigned, 1 signed, 2 IEEE float), bit 2 descending */
+/* Values are moved as bits, never looked at: 8-byte ones serve u64, i64,
+ * f64 and pointers alike. */
+#ifndef ZS_VAL64
+#define ZS_VAL64 0
+#endif
+#if ZS_VAL64
+typedef ulong zs_value;
+#else
+typedef uint zs_value;
+#endif
+
+/* key_flags: bits 0-1 kind (0 unsigned, 1 signed, 2 IEEE float), bit 2
+ * descending, bit 3 (pairs programs, first pass only) the values are the
+ * keys' input positions: the pass writes index i as the value of key i and
+ * reads no value buffer (argsort: the indices are made where they are first
+ * written, never uploaded). */
 #define ZS_KIND_SIGNED 1u
 #define ZS_KIND_FLOAT 2u
 #define ZS_DESCENDING 4u
+#define ZS_IOTA_VALUES 8u
 
 /* The unsigned key whose ascending order is the requested order. Floats:
  * IEEE-754 totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN). */

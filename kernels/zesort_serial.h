@@ -19,18 +19,19 @@ inline void zs_serial_count(__global const zs_key *keys, ulong begin, ulong end,
 
 /* Stable scatter of [begin, end) in key order: the key with digit d goes to
  * slot next[d]++, so equal digits leave in input order. Values follow their
- * keys when `values_in` is not NULL. */
+ * keys when `pairs` is set: values_in[i], or i itself with ZS_IOTA_VALUES. */
 inline void zs_serial_scatter(__global const zs_key *keys_in, __global zs_key *keys_out,
-                              __global const uint *values_in, __global uint *values_out,
-                              ulong begin, ulong end, uint *next, uint shift, uint digit_mask,
-                              uint key_flags)
+                              __global const zs_value *values_in, __global zs_value *values_out,
+                              int pairs, ulong begin, ulong end, uint *next, uint shift,
+                              uint digit_mask, uint key_flags)
 {
+    const int iota = (key_flags & ZS_IOTA_VALUES) != 0;
     for (ulong i = begin; i < end; ++i) {
         const zs_key key = keys_in[i];
         const uint slot = next[zs_digit(key, shift, digit_mask, key_flags)]++;
         keys_out[slot] = key;
-        if (values_in)
-            values_out[slot] = values_in[i];
+        if (pairs)
+            values_out[slot] = iota ? (zs_value)i : values_in[i];
     }
 }
 

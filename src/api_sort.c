@@ -19,51 +19,114 @@ static zs_flavor ctx_flavor(zesort_context *ctx)
     return ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
 }
 
+/* One host sort's arrays: in place (in and out the same arrays), out of
+ * place, or an argsort (values_in NULL: the indices are made by the sort;
+ * keys_out NULL: the sorted keys are not wanted). */
+typedef struct sort_call {
+    zs_host_arrays io;
+    int argsort;
+    const char *fn;
+} sort_call;
+
 /* The caller's arrays as every backend needs them, the rules of the interop
- * APIs: keys aligned to the key size and values to 4 bytes (the C fallback
+ * APIs: keys aligned to the key size and values to theirs (the C fallback
  * loads them as typed words; one rule for every backend, so that a program
- * that works on one works on all), and no byte shared by keys and values
- * (the sort scatters one while reading the other: overlap corrupts the
- * caller's data and, on the C fallback, overflows its temporary buffer). */
-static zesort_status check_arrays(zesort_context *ctx, const void *keys, const uint32_t *values,
-                                  uint64_t n, unsigned key_bytes)
+ * that works on one works on all), and no byte shared by two arrays (the
+ * sort scatters one while reading another: overlap corrupts the caller's
+ * data and, on the C fallback, overflows its temporary buffer). An in-place
+ * sort's input and output are the same array. */
+static zesort_status check_arrays(zesort_context *ctx, const sort_call *c, uint64_t n,
+                                  unsigned key_bytes, unsigned value_bytes)
 {
-    if ((uintptr_t)keys % key_bytes || (uintptr_t)values % 4)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "keys must be aligned to the key size (%u bytes) and values to 4 "
-                            "bytes (keys at %p, values at %p)", key_bytes, keys,
-                            (const void *)values);
-    const zs_range k = zs_address_range(keys, n * key_bytes), v = zs_address_range(values, n * 4);
-    const char *what = zs_interop_overlap(&k, &v, &(zs_range){0}, &(zs_range){0});
-    if (what)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s overlap (keys: %llu bytes at %p, values: %llu bytes at %p): "
-                            "they must be separate arrays", what,
-                            (unsigned long long)(n * key_bytes), keys,
-                            (unsigned long long)(n * 4), (const void *)values);
+    const struct {
+        const char *name;
+        const void *p;
+        uint64_t bytes;
+        unsigned align;
+    } a[4] = {
+        {"keys", c->io.keys_in, n * key_bytes, key_bytes},
+        {c->argsort ? "indices" : "values", c->argsort ? c->io.values_out : c->io.values_in,
+         n * value_bytes, value_bytes},
+        {"keys_out", c->io.keys_out != c->io.keys_in ? c->io.keys_out : NULL, n * key_bytes,
+         key_bytes},
+        {"values_out", c->io.values_out != c->io.values_in && !c->argsort ? c->io.values_out : NULL,
+         n * value_bytes, value_bytes},
+    };
+    for (int i = 0; i < 4; i++)
+        if (a[i].p && (uintptr_t)a[i].p % a[i].align)
+            return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s at %p must be aligned to %u bytes (keys to the key size, "
+                                "values and indices to theirs)", c->fn, a[i].name, a[i].p,
+                                a[i].align);
+    for (int i = 0; i < 4; i++) {
+        for (int j = i + 1; j < 4; j++) {
+            const zs_range ri = zs_address_range(a[i].p, a[i].bytes),
+                           rj = zs_address_range(a[j].p, a[j].bytes);
+            if (zs_interop_overlap(&ri, &rj, &(zs_range){0}, &(zs_range){0}))
+                return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                    "%s: %s and %s overlap (%llu bytes at %p, %llu bytes at "
+                                    "%p): they must be separate arrays", c->fn, a[i].name,
+                                    a[j].name, (unsigned long long)a[i].bytes, a[i].p,
+                                    (unsigned long long)a[j].bytes, a[j].p);
+        }
+    }
     return ZESORT_OK;
 }
 
 /* Checks what every sort needs and builds the plan request. */
-static zesort_status validate(zesort_context *ctx, const void *keys, const uint32_t *values,
-                              uint64_t n, const zesort_options *opts, zs_plan_request *req,
+static zesort_status validate(zesort_context *ctx, const sort_call *c, uint64_t n,
+                              const zesort_options *opts, zs_plan_request *req,
                               zesort_algo *algo)
 {
-    zesort_status st = zs_make_request(opts, n, values != NULL, ctx_flavor(ctx), req, algo,
-                                       &ctx->err);
+    const int pairs = c->io.values_out != NULL;
+    zesort_status st = zs_make_request(opts, n, pairs, ctx_flavor(ctx), req, algo, &ctx->err);
     if (st != ZESORT_OK)
         return st;
-    if (n > 0 && !keys)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n = %llu",
-                       (unsigned long long)n);
-    return n > 0 ? check_arrays(ctx, keys, values, n, req->key_bytes) : ZESORT_OK;
+    if (n > 0 && (!c->io.keys_in || (c->argsort && !c->io.values_out)))
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s is NULL with n = %llu",
+                            c->fn, c->io.keys_in ? "indices" : "keys", (unsigned long long)n);
+    if (n > 0 && !c->argsort && (!c->io.keys_out || (!c->io.values_in) != (!c->io.values_out)))
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: keys_out is NULL, or only one of values_in and values_out is "
+                            "given", c->fn);
+    req->iota_values = c->argsort;
+    return n > 0 ? check_arrays(ctx, c, n, req->key_bytes, req->value_bytes) : ZESORT_OK;
 }
 
-static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+/* The C fallback sorts in place: an out-of-place sort first copies its input
+ * into the outputs (the indices of an argsort are counted out), an argsort
+ * without keys_out sorts a copy of the keys of its own. */
+static zesort_status cpu_sort(zesort_context *ctx, const sort_call *c, uint64_t n,
+                              const zs_plan_request *req)
+{
+    void *keys = c->io.keys_out, *own = NULL;
+    if (!keys && !(keys = own = malloc((size_t)n * req->key_bytes)))
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory for a copy of %llu keys", (unsigned long long)n);
+    if (keys != c->io.keys_in)
+        memcpy(keys, c->io.keys_in, (size_t)n * req->key_bytes);
+    if (c->argsort) {
+        for (uint64_t i = 0; i < n; i++) {
+            if (req->value_bytes == 8)
+                ((uint64_t *)c->io.values_out)[i] = i;
+            else
+                ((uint32_t *)c->io.values_out)[i] = (uint32_t)i;
+        }
+    } else if (c->io.values_out && c->io.values_out != c->io.values_in) {
+        memcpy(c->io.values_out, c->io.values_in, (size_t)n * req->value_bytes);
+    }
+    zesort_status st = zs_cpu_sort(keys, c->io.values_out, n, req->key_bytes, req->value_bytes,
+                                   req->key_flags, req->bit_lo, req->bit_hi);
+    free(own);
+    return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
+                                               (unsigned long long)n);
+}
+
+static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran)
 {
     zs_plan_request req;
-    zesort_status st = validate(ctx, keys, values, n, opts, &req, ran);
+    zesort_status st = validate(ctx, c, n, opts, &req, ran);
     if (st != ZESORT_OK)
         return st;
     if (device_ms)
@@ -73,18 +136,19 @@ static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     if (!ctx->ops) {
         /* the host is the device here: its wall time is the sort's time */
         double t0 = zs_now_ms();
-        st = zs_cpu_sort(keys, values, n, req.key_bytes, req.key_flags, req.bit_lo, req.bit_hi);
+        st = cpu_sort(ctx, c, n, &req);
         if (device_ms)
             *device_ms = zs_now_ms() - t0;
-        return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
-                                              (unsigned long long)n);
+        return st;
     }
+    /* the device sorts in its own buffers: out of place on the host is an
+     * in-place plan whose upload and download use different arrays */
     zs_plan plan;
     if (zs_plan_build(&req, &plan) != 0)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
     zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
     zs_error_clear(&ctx->err);
-    st = zs_run_plan(&run, &plan, keys, values, device_ms, NULL, NULL);
+    st = zs_run_plan(&run, &plan, &c->io, device_ms, NULL, NULL);
     zs_plan_free(&plan);
     /* run_plan words its own failures (host memory) on ctx; any other
      * failure was the backend's, whatever its status. */
@@ -93,15 +157,16 @@ static zesort_status sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     return st;
 }
 
-zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
-                                const zesort_options *opts, double *device_ms)
+/* Every host sort: under ctx's lock, the last algorithm noted on success. */
+static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint64_t n,
+                                   const zesort_options *opts, double *device_ms)
 {
     if (!ctx)
-        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
-                            "zesort_sort: ctx is NULL");
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL",
+                            c->fn);
     zesort_algo algo = ZESORT_ALGO_AUTO;
     zs_ctx_enter(ctx); /* one sort at a time per context: backends keep per-sort state */
-    zesort_status st = sort_timed(ctx, keys, values, n, opts, device_ms, &algo);
+    zesort_status st = sort_timed(ctx, c, n, opts, device_ms, &algo);
     if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err); /* no stale message after a successful call */
         ctx->last_algo = algo;
@@ -109,10 +174,32 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, uint32_t *value
     return zs_ctx_leave(ctx, st);
 }
 
-zesort_status zesort_sort(zesort_context *ctx, void *keys, uint32_t *values, uint64_t n,
+zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
+                                const zesort_options *opts, double *device_ms)
+{
+    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort"};
+    return sort_call_run(ctx, &c, n, opts, device_ms);
+}
+
+zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
                           const zesort_options *opts)
 {
     return zesort_sort_timed(ctx, keys, values, n, opts, NULL);
+}
+
+zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const void *values_in,
+                               void *keys_out, void *values_out, uint64_t n,
+                               const zesort_options *opts)
+{
+    const sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy"};
+    return sort_call_run(ctx, &c, n, opts, NULL);
+}
+
+zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
+                             uint64_t n, const zesort_options *opts)
+{
+    const sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort"};
+    return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
 zesort_algo zesort_last_algo(const zesort_context *ctx)

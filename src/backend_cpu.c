@@ -1,6 +1,6 @@
 /*
  * backend_cpu.c — the C fallback sort: a stable radix sort on the keys
- * themselves (4- or 8-byte, u32 values moved along), multi-threaded.
+ * themselves (4- or 8-byte, values of 4 or 8 bytes moved along), multi-threaded.
  *
  * One read of the input counts every digit (per thread, over contiguous
  * blocks); a digit whose count is n in one bin is the same for every key and
@@ -106,12 +106,14 @@ void zs_cpu_config_default(zs_cpu_config *cfg)
     cfg->vqsort = g_test_vqsort;
 }
 
-zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
-                          uint32_t key_flags, unsigned bit_lo, unsigned bit_hi)
+zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_bytes,
+                          unsigned value_bytes, uint32_t key_flags, unsigned bit_lo,
+                          unsigned bit_hi)
 {
     zs_cpu_config cfg;
     zs_cpu_config_default(&cfg);
-    return zs_cpu_sort_with(keys, values, n, key_bytes, key_flags, bit_lo, bit_hi, &cfg);
+    return zs_cpu_sort_with(keys, values, n, key_bytes, value_bytes, key_flags, bit_lo, bit_hi,
+                            &cfg);
 }
 
 typedef enum phase { PHASE_HIST_ALL, PHASE_COUNT, PHASE_SCATTER, PHASE_COPY, PHASE_BUCKETS } phase;
@@ -127,7 +129,7 @@ typedef enum phase { PHASE_HIST_ALL, PHASE_COUNT, PHASE_SCATTER, PHASE_COPY, PHA
 /* What the team's members share; written by the caller between phases. */
 typedef struct job {
     size_t n;
-    unsigned key_bytes, members, bins, ndig;
+    unsigned key_bytes, value_bytes, members, bins, ndig;
     int flt;
     unsigned shift[ZS_CPU_MAX_DIGITS], mask[ZS_CPU_MAX_DIGITS];
     uint32_t *hist;     /* [member][digit][bin]: the initial counts, then each pass's */
@@ -135,9 +137,9 @@ typedef struct job {
     phase what;
     unsigned digit;     /* of the current pass */
     const void *src_k;  /* current pass: from */
-    const uint32_t *src_v;
+    const void *src_v;
     void *dst_k;        /* to */
-    uint32_t *dst_v;
+    void *dst_v;
     /* most significant digit first: the buckets of the top digit, in tmp */
     uint32_t bucket[ZS_CPU_MAX_BINS + 1]; /* bucket b is [bucket[b], bucket[b + 1]) */
     unsigned low_ndig;
@@ -178,9 +180,11 @@ static void run_phase(void *arg, unsigned m, unsigned members)
         uint32_t *off = j->off + (size_t)m * j->bins;
         const unsigned s = j->shift[j->digit], mk = j->mask[j->digit];
         if (j->key_bytes == 8)
-            zs_scatter64(j->src_k, j->src_v, j->dst_k, j->dst_v, b, e, s, mk, off, j->flt);
+            zs_scatter64(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s, mk,
+                         off, j->flt);
         else
-            zs_scatter32(j->src_k, j->src_v, j->dst_k, j->dst_v, b, e, s, mk, off, j->flt);
+            zs_scatter32(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s, mk,
+                         off, j->flt);
         break;
     }
     case PHASE_BUCKETS:
@@ -190,7 +194,8 @@ static void run_phase(void *arg, unsigned m, unsigned members)
         memcpy((char *)j->dst_k + b * j->key_bytes, (const char *)j->src_k + b * j->key_bytes,
                (e - b) * j->key_bytes);
         if (j->dst_v)
-            memcpy(j->dst_v + b, j->src_v + b, (e - b) * sizeof *j->dst_v);
+            memcpy((char *)j->dst_v + b * j->value_bytes,
+                   (const char *)j->src_v + b * j->value_bytes, (e - b) * j->value_bytes);
         break;
     }
 }
@@ -213,15 +218,18 @@ static void sort_buckets(job *j, unsigned m, unsigned members)
             continue;
         if (e - s <= ZS_CPU_SMALL_BUCKET) {
             if (kb == 8)
-                zs_small_sort64(j->src_k, j->src_v, j->dst_k, j->dst_v, s, e, j->low_base,
+                zs_small_sort64(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s, e,
+                                j->low_base,
                                 j->low_keymask, j->low_c, j->flt);
             else
-                zs_small_sort32(j->src_k, j->src_v, j->dst_k, j->dst_v, s, e, j->low_base,
+                zs_small_sort32(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s, e,
+                                j->low_base,
                                 j->low_keymask, j->low_c, j->flt);
             continue;
         }
         char *ks = (char *)j->src_k, *kd = j->dst_k;
-        uint32_t *vs = (uint32_t *)j->src_v, *vd = j->dst_v;
+        char *vs = (char *)j->src_v, *vd = j->dst_v;
+        const size_t vb = j->value_bytes;
         unsigned passes = 0, pd[ZS_CPU_LOW_DIGITS];
         if (e - s > 1) {
             memset(h, 0, (size_t)nd * ZS_CPU_LOW_BINS * sizeof *h);
@@ -250,20 +258,22 @@ static void sort_buckets(job *j, unsigned m, unsigned members)
                 running += hd[raw];
             }
             if (kb == 8)
-                zs_scatter64((const uint64_t *)ks, vs, (uint64_t *)kd, vd, s, e, j->low_shift[d],
+                zs_scatter64((const uint64_t *)ks, vs, (uint64_t *)kd, vd, j->value_bytes, s, e,
+                             j->low_shift[d],
                              j->low_mask[d], off, j->flt);
             else
-                zs_scatter32((const uint32_t *)ks, vs, (uint32_t *)kd, vd, s, e, j->low_shift[d],
+                zs_scatter32((const uint32_t *)ks, vs, (uint32_t *)kd, vd, j->value_bytes, s, e,
+                             j->low_shift[d],
                              j->low_mask[d], off, j->flt);
             char *tk = ks;
             ks = kd, kd = tk;
-            uint32_t *tv = vs;
+            char *tv = vs;
             vs = vd, vd = tv;
         }
         if (ks != (char *)j->dst_k) { /* even passes: the bucket is still in src */
             memcpy((char *)j->dst_k + s * kb, ks + s * kb, (e - s) * kb);
             if (vs)
-                memcpy(j->dst_v + s, vs + s, (e - s) * sizeof *vs);
+                memcpy((char *)j->dst_v + s * vb, vs + s * vb, (e - s) * vb);
         }
     }
 }
@@ -290,13 +300,15 @@ static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes)
     return cfg->vqsort < 0 && zs_cpu_vq_faster(key_bytes);
 }
 
-zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
-                               uint32_t key_flags, unsigned bit_lo, unsigned bit_hi,
+zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned key_bytes,
+                               unsigned value_bytes, uint32_t key_flags, unsigned bit_lo,
+                               unsigned bit_hi,
                                const zs_cpu_config *cfg)
 {
     if (n < 2 || bit_lo >= bit_hi)
         return ZESORT_OK;
-    if (n > UINT32_MAX || (key_bytes != 4 && key_bytes != 8) || bit_hi > key_bytes * 8u)
+    if (n > UINT32_MAX || (key_bytes != 4 && key_bytes != 8) || bit_hi > key_bytes * 8u ||
+        (values && value_bytes != 4 && value_bytes != 8))
         return ZESORT_ERROR_INVALID_ARGUMENT;
 
     /* the digits: the fewest of at most digit_bits bits, widths balanced */
@@ -313,6 +325,7 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     j->n = (size_t)n;
     j->key_bytes = key_bytes;
+    j->value_bytes = values ? value_bytes : 0;
     j->bins = 1u << width;
     j->ndig = ndig;
     j->flt = (key_flags & 3u) == 2u;
@@ -344,7 +357,7 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
 
     /* all memory before the first write to the caller's arrays */
     void *tmp_k = alloc_temp((size_t)n * key_bytes);
-    uint32_t *tmp_v = values ? alloc_temp((size_t)n * sizeof *tmp_v) : NULL;
+    void *tmp_v = values ? alloc_temp((size_t)n * value_bytes) : NULL;
     zs_team *team = NULL;
     if (tmp_k && (!values || tmp_v)) {
         team = zs_team_start(want, cfg->create_limit);
@@ -423,7 +436,7 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
     }
 
     void *cur_k = keys, *other_k = tmp_k;
-    uint32_t *cur_v = values, *other_v = tmp_v;
+    void *cur_v = values, *other_v = tmp_v;
     for (unsigned p = 0; p < passes; ++p) {
         const unsigned d = pass_digit[p];
         j->digit = d;
@@ -442,7 +455,7 @@ zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigne
         zs_team_run(team, run_phase, j);
         void *tk = cur_k;
         cur_k = other_k, other_k = tk;
-        uint32_t *tv = cur_v;
+        void *tv = cur_v;
         cur_v = other_v, other_v = tv;
     }
     if (cur_k != keys) {

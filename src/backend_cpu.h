@@ -32,12 +32,14 @@
  * against 4.08 at 512K: the same threshold holds. */
 #define ZS_CPU_MIN_KEYS_PER_THREAD 131072u
 
-/* Sorts n keys of key_bytes (4|8) in place, values (NULL or n u32) along,
+/* Sorts n keys of key_bytes (4|8) in place, values (NULL or n of value_bytes,
+ * 4|8) along,
  * stable, by bits [bit_lo, bit_hi) of the ordered key (key_flags as the
  * kernels': kind | descending << 2). OUT_OF_HOST_MEMORY leaves both unchanged.
  * n above UINT32_MAX: INVALID_ARGUMENT (the API never passes one). */
-zesort_status zs_cpu_sort(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
-                          uint32_t key_flags, unsigned bit_lo, unsigned bit_hi);
+zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_bytes,
+                          unsigned value_bytes, uint32_t key_flags, unsigned bit_lo,
+                          unsigned bit_hi);
 
 /* The knobs of zs_cpu_sort, for tests and the benchmark. */
 typedef struct zs_cpu_config {
@@ -59,8 +61,9 @@ typedef struct zs_cpu_config {
  * vqsort where measured faster. */
 void zs_cpu_config_default(zs_cpu_config *cfg);
 
-zesort_status zs_cpu_sort_with(void *keys, uint32_t *values, uint64_t n, unsigned key_bytes,
-                               uint32_t key_flags, unsigned bit_lo, unsigned bit_hi,
+zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned key_bytes,
+                               unsigned value_bytes, uint32_t key_flags, unsigned bit_lo,
+                               unsigned bit_hi,
                                const zs_cpu_config *cfg);
 
 #endif

@@ -32,11 +32,12 @@ ZS_INLINE ZS_K ZS_FN(zs_dk)(ZS_K k, int flt)
 }
 
 /* A small bucket [b, e) (at most ZS_CPU_SMALL_BUCKET keys) of src, stably
- * into dst (values along when vsrc is not NULL) by the ordered key's bits
- * ((dk(k) ^ c) >> base) & mask: an insertion sort on a copy of those bits. */
-static void ZS_FN(zs_small_sort)(const void *src, const uint32_t *vsrc, void *dst, uint32_t *vdst,
-                                 size_t b, size_t e, unsigned base, uint64_t mask, uint64_t c,
-                                 int flt)
+ * into dst (values of vb bytes along when vsrc is not NULL) by the ordered
+ * key's bits ((dk(k) ^ c) >> base) & mask: an insertion sort on a copy of
+ * those bits. */
+static void ZS_FN(zs_small_sort)(const void *src, const void *vsrc, void *dst, void *vdst,
+                                 unsigned vb, size_t b, size_t e, unsigned base, uint64_t mask,
+                                 uint64_t c, int flt)
 {
     const ZS_K *ks = src;
     ZS_K *kd = dst;
@@ -56,7 +57,7 @@ static void ZS_FN(zs_small_sort)(const void *src, const uint32_t *vsrc, void *ds
     for (size_t i = 0; i < n; ++i)
         kd[b + i] = ks[b + at[i]];
     for (size_t i = 0; vsrc && i < n; ++i)
-        vdst[b + i] = vsrc[b + at[i]];
+        memcpy((char *)vdst + (b + i) * vb, (const char *)vsrc + (b + at[i]) * vb, vb);
 }
 
 /* Histograms of every digit d < ndig of keys [b, e): h[d * bins + digit]. */
@@ -98,37 +99,38 @@ static void ZS_FN(zs_count)(const ZS_K *keys, size_t b, size_t e, unsigned shift
         ZS_FN(zs_count_)(keys, b, e, shift, mask, h, 0);
 }
 
-/* Stable scatter of [b, e) by one digit: the key (and value) with digit x
- * goes to off[x]++, which starts at this block's first slot for x. */
-ZS_INLINE void ZS_FN(zs_scatter_)(const ZS_K *restrict sk, const uint32_t *restrict sv,
-                                  ZS_K *restrict dk, uint32_t *restrict dv, size_t b, size_t e,
+/* Stable scatter of [b, e) by one digit: the key (and value of vb bytes:
+ * 0, 4 or 8) with digit x goes to off[x]++, which starts at this block's
+ * first slot for x. */
+ZS_INLINE void ZS_FN(zs_scatter_)(const ZS_K *restrict sk, const void *restrict sv,
+                                  ZS_K *restrict dk, void *restrict dv, size_t b, size_t e,
                                   unsigned shift, unsigned mask, uint32_t *restrict off, int flt,
-                                  int vals)
+                                  unsigned vb)
 {
     for (size_t i = b; i < e; ++i) {
         const ZS_K k = sk[i];
         const uint32_t at = off[(unsigned)((ZS_FN(zs_dk)(k, flt) >> shift) & mask)]++;
         dk[at] = k;
-        if (vals)
-            dv[at] = sv[i];
+        if (vb == 4)
+            ((uint32_t *)dv)[at] = ((const uint32_t *)sv)[i];
+        else if (vb == 8)
+            ((uint64_t *)dv)[at] = ((const uint64_t *)sv)[i];
     }
 }
 
-static void ZS_FN(zs_scatter)(const ZS_K *sk, const uint32_t *sv, ZS_K *dk, uint32_t *dv,
+/* One instance per (float or not, value width): the loop above with
+ * constants, no test per key. */
+static void ZS_FN(zs_scatter)(const ZS_K *sk, const void *sv, ZS_K *dk, void *dv, unsigned vb,
                               size_t b, size_t e, unsigned shift, unsigned mask, uint32_t *off,
                               int flt)
 {
-    if (sv) {
-        if (flt)
-            ZS_FN(zs_scatter_)(sk, sv, dk, dv, b, e, shift, mask, off, 1, 1);
-        else
-            ZS_FN(zs_scatter_)(sk, sv, dk, dv, b, e, shift, mask, off, 0, 1);
-    } else {
-        if (flt)
-            ZS_FN(zs_scatter_)(sk, NULL, dk, NULL, b, e, shift, mask, off, 1, 0);
-        else
-            ZS_FN(zs_scatter_)(sk, NULL, dk, NULL, b, e, shift, mask, off, 0, 0);
-    }
+    vb = sv ? vb : 0;
+#define ZS_SCATTER_CASE(f, w)                                                                   \
+    if (flt == (f) && vb == (w))                                                                \
+        ZS_FN(zs_scatter_)(sk, sv, dk, dv, b, e, shift, mask, off, f, w);
+    ZS_SCATTER_CASE(0, 0) ZS_SCATTER_CASE(1, 0) ZS_SCATTER_CASE(0, 4) ZS_SCATTER_CASE(1, 4)
+    ZS_SCATTER_CASE(0, 8) ZS_SCATTER_CASE(1, 8)
+#undef ZS_SCATTER_CASE
 }
 
 #undef ZS_INLINE

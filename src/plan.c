@@ -20,12 +20,16 @@ uint64_t zs_scan_level_len(uint64_t n, unsigned bins, unsigned level)
 
 static const char *const program_names[ZS_PROG_COUNT] = {
     "cm2", "cm4", "cm2_k64", "cm4_k64", "cm2_pairs", "cm4_pairs", "cm2_k64_pairs",
-    "cm4_k64_pairs", "scan", "os", "os_k64", "os_pairs", "os_k64_pairs",
+    "cm4_k64_pairs", "cm2_pairs64", "cm4_pairs64", "cm2_k64_pairs64", "cm4_k64_pairs64",
+    "scan", "os", "os_k64", "os_pairs", "os_k64_pairs", "os_pairs64", "os_k64_pairs64",
 };
 
-zs_program zs_cm_program(int radix_bits, int key64, int pairs)
+/* 0 keys only, 1 u32 values, 2 8-byte values: the program index's `vals` */
+static int vals_of(unsigned value_bytes) { return (int)(value_bytes / 4); }
+
+zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes)
 {
-    return (zs_program)((radix_bits == 4 ? 1 : 0) | (key64 ? 2 : 0) | (pairs ? 4 : 0));
+    return (zs_program)((radix_bits == 4 ? 1 : 0) | (key64 ? 2 : 0) | vals_of(value_bytes) << 2);
 }
 
 zs_kernel zs_cm_kernel(zs_program program, int bucket)
@@ -45,9 +49,9 @@ const char *zs_program_name(zs_program p)
     return (unsigned)p < ZS_PROG_COUNT ? program_names[p] : "unknown";
 }
 
-zs_program zs_os_program(int key64, int pairs)
+zs_program zs_os_program(int key64, unsigned value_bytes)
 {
-    return (zs_program)(ZS_PROG_OS + (key64 ? 1 : 0) + (pairs ? 2 : 0));
+    return (zs_program)(ZS_PROG_OS + (key64 ? 1 : 0) + 2 * vals_of(value_bytes));
 }
 
 uint32_t zs_os_tile(int key64, int pairs, int serial)
@@ -144,26 +148,47 @@ static int push_copy(zs_plan *plan, zs_buffer src, zs_buffer dst, uint64_t bytes
  * keys-only sort they name the key buffers, which the kernels then ignore. */
 typedef struct ping_pong {
     zs_buffer keys_in, keys_out, values_in, values_out;
+    uint32_t first_flags; /* key_flags bits of the first pass only (ZS_IOTA_VALUES) */
 } ping_pong;
 
-static ping_pong ping_pong_start(int pairs)
+/* In place: KEYS -> TMP -> KEYS ..., and a copy home after an odd number of
+ * passes. Out of place: the first pass reads KEYS_IN and writes KEYS or TMP,
+ * whichever makes the last pass write KEYS (no copy home, input never written). */
+static ping_pong ping_pong_start(const zs_plan_request *req, unsigned passes)
 {
-    return pairs ? (ping_pong){ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_VALUES, ZS_BUF_VALUES_TMP}
-                 : (ping_pong){ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_KEYS, ZS_BUF_TMP};
+    const zs_buffer out = req->out_of_place && passes % 2 ? ZS_BUF_KEYS : ZS_BUF_TMP;
+    const zs_buffer vout = out == ZS_BUF_KEYS ? ZS_BUF_VALUES : ZS_BUF_VALUES_TMP;
+    ping_pong p = {req->out_of_place ? ZS_BUF_KEYS_IN : ZS_BUF_KEYS, out, 0, 0,
+                   req->iota_values ? ZS_IOTA_VALUES : 0u};
+    if (!req->value_bytes) { /* keys only */
+        p.values_in = p.keys_in;
+        p.values_out = p.keys_out;
+    } else {
+        /* argsort: the first pass reads no values; any value buffer will do */
+        p.values_in = req->iota_values ? vout : req->out_of_place ? ZS_BUF_VALUES_IN
+                                                                  : ZS_BUF_VALUES;
+        p.values_out = vout;
+    }
+    return p;
 }
 
-static void ping_pong_swap(ping_pong *p)
+/* The next pass reads what this one wrote and writes the other buffer. */
+static void ping_pong_swap(ping_pong *p, int pairs)
 {
-    *p = (ping_pong){p->keys_out, p->keys_in, p->values_out, p->values_in};
+    const zs_buffer k = p->keys_out == ZS_BUF_KEYS ? ZS_BUF_TMP : ZS_BUF_KEYS;
+    const zs_buffer v = k == ZS_BUF_KEYS ? ZS_BUF_VALUES : ZS_BUF_VALUES_TMP;
+    *p = (ping_pong){p->keys_out, k, pairs ? p->values_out : p->keys_out, pairs ? v : k, 0};
 }
 
-/* After an odd number of passes the result is in the temporaries: bring it home. */
+/* After an odd number of in-place passes the result is in the temporaries:
+ * bring it home. */
 static int ping_pong_finish(zs_plan *plan, const ping_pong *p, const zs_plan_request *req)
 {
     if (p->keys_in == ZS_BUF_KEYS)
         return 0;
     return push_copy(plan, p->keys_in, ZS_BUF_KEYS, req->n * req->key_bytes) ||
-           (req->pairs && push_copy(plan, p->values_in, ZS_BUF_VALUES, req->n * sizeof(uint32_t)));
+           (req->value_bytes &&
+            push_copy(plan, p->values_in, ZS_BUF_VALUES, req->n * req->value_bytes));
 }
 
 /* Mask of the digit at `shift`: `bits` wide, narrower at the top of the range. */
@@ -210,9 +235,13 @@ static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
     out->buffer_bytes[ZS_BUF_KEYS] = req->n * req->key_bytes;
     out->buffer_bytes[ZS_BUF_TMP] = req->n * req->key_bytes;
     out->buffer_bytes[ZS_BUF_PARAMS] = 4 * sizeof(uint32_t);
-    if (req->pairs) {
-        out->buffer_bytes[ZS_BUF_VALUES] = req->n * sizeof(uint32_t);
-        out->buffer_bytes[ZS_BUF_VALUES_TMP] = req->n * sizeof(uint32_t);
+    if (req->out_of_place)
+        out->buffer_bytes[ZS_BUF_KEYS_IN] = req->n * req->key_bytes;
+    if (req->value_bytes) {
+        out->buffer_bytes[ZS_BUF_VALUES] = req->n * req->value_bytes;
+        out->buffer_bytes[ZS_BUF_VALUES_TMP] = req->n * req->value_bytes;
+        if (req->out_of_place && !req->iota_values)
+            out->buffer_bytes[ZS_BUF_VALUES_IN] = req->n * req->value_bytes;
     }
 }
 
@@ -221,9 +250,9 @@ static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
 static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
 {
     const int key64 = req->key_bytes == 8;
-    const zs_program prog = zs_os_program(key64, req->pairs);
+    const zs_program prog = zs_os_program(key64, req->value_bytes);
     const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
-    const uint64_t tile = zs_os_tile(key64, req->pairs, req->serial);
+    const uint64_t tile = zs_os_tile(key64, req->value_bytes != 0, req->serial);
     const uint64_t tiles = (req->n + tile - 1) / tile;
     const uint32_t local = req->serial ? 1 : ZS_OS_WG; /* serial flavor: a work-item per tile */
     const unsigned passes = (req->bit_hi - req->bit_lo + ZS_OS_BITS - 1) / ZS_OS_BITS;
@@ -233,7 +262,8 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
     out->buffer_bytes[ZS_BUF_OS_HIST] = hist_words * sizeof(uint32_t);
     out->buffer_bytes[ZS_BUF_OS_STATUS] = status_words * sizeof(uint32_t);
 
-    zs_arg h[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_OS_HIST), buf(ZS_BUF_PARAMS), val(req->bit_lo),
+    ping_pong pp = ping_pong_start(req, passes);
+    zs_arg h[] = {buf(pp.keys_in), buf(ZS_BUF_OS_HIST), buf(ZS_BUF_PARAMS), val(req->bit_lo),
                   val(req->bit_hi), val(req->key_flags)};
     zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
     if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
@@ -241,16 +271,16 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
         push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, ZS_OS_BINS, 1, sh))
         return -1;
 
-    ping_pong pp = ping_pong_start(req->pairs);
     for (unsigned p = 0; p < passes; ++p) {
         const unsigned shift = req->bit_lo + ZS_OS_BITS * p;
         zs_arg a[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in), buf(pp.values_out),
                       buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
-                      val(digit_mask(req, shift, ZS_OS_BITS)), val(req->key_flags), val(p)};
+                      val(digit_mask(req, shift, ZS_OS_BITS)), val(req->key_flags | pp.first_flags),
+                      val(p)};
         if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
             push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, local, 11, a))
             return -1;
-        ping_pong_swap(&pp);
+        ping_pong_swap(&pp, req->value_bytes != 0);
     }
     return ping_pong_finish(out, &pp, req);
 }
@@ -267,12 +297,14 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
     const uint64_t groups = req->serial ? (chunks + ZS_LANES - 1) / ZS_LANES : chunks;
     /* counting never looks at values: the keys-only program serves pairs too */
     const zs_kernel count = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, 0), 0);
-    const zs_kernel bucket = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, req->pairs), 1);
+    const zs_kernel bucket =
+        zs_cm_kernel(zs_cm_program(req->radix_bits, key64, req->value_bytes), 1);
+    const unsigned passes = (req->bit_hi - req->bit_lo + bits - 1) / bits;
 
     plan_data_buffers(req, out);
     out->buffer_bytes[ZS_BUF_TABLE] = (uint64_t)bins * chunks * sizeof(uint32_t);
 
-    ping_pong pp = ping_pong_start(req->pairs);
+    ping_pong pp = ping_pong_start(req, passes);
     for (unsigned shift = req->bit_lo; shift < req->bit_hi; shift += bits) {
         const uint32_t mask = digit_mask(req, shift, bits);
         zs_arg c[] = {buf(pp.keys_in), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift), val(mask),
@@ -290,10 +322,10 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
         }
         zs_arg b[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in),
                       buf(pp.values_out), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS),
-                      val(shift), val(mask), val(req->key_flags)};
+                      val(shift), val(mask), val(req->key_flags | pp.first_flags)};
         if (push_kernel(out, bucket, groups, ZS_LANES, 9, b))
             return -1;
-        ping_pong_swap(&pp);
+        ping_pong_swap(&pp, req->value_bytes != 0);
     }
     return ping_pong_finish(out, &pp, req);
 }

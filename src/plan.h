@@ -9,14 +9,15 @@
  * known only on the device (indirect sorts), and a count above the maximum is
  * clamped on the device (nothing at or past the plan's n is read or written).
  *
- *   CM programs, one per (digit bits 2|4, key width 32|64, keys|pairs), each in
+ *   CM programs, one per (digit bits 2|4, key width 32|64, keys|u32|u64 values), each in
  *   three flavors (sg|portable|serial):
  *     cm_count (keys, table, params, shift, digit_mask, key_flags)
  *     cm_bucket(keys_in, keys_out, values_in, values_out, table, params,
  *               shift, digit_mask, key_flags)
  *       local ZS_LANES, one work-group per chunk of ZS_CHUNK_KEYS keys (serial
  *       flavor: one work-item per chunk). key_flags: bits 0-1 the
- *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending. Keys-only
+ *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending, bit 3 the
+ *       values are the input positions (argsort's first pass). Keys-only
  *       programs ignore the value buffers (the plan passes the key buffers).
  *   program SCAN (flavor independent), local ZS_SCAN_LOCAL:
  *     scan_reduce(data, sums, params, bins, level)    one group per ZS_SCAN_BLOCK entries
@@ -40,6 +41,10 @@
 #include "../kernels/zesort_tuning.h"
 #include "zesort.h" /* ZESORT_MAX_KEYS */
 
+/* key_flags bit of a pairs program's first pass: the values are the keys'
+ * input positions (argsort), kernels/zesort_keys.h ZS_IOTA_VALUES. */
+#define ZS_IOTA_VALUES 8u
+
 #define ZS_MAX_SCAN_LEVELS 4 /* ZS_SCAN_BLOCK^4 entries > any table of n < 2^32 keys */
 /* onesweep keys per tile for a plan: ZS_OS_TILE of zesort_tuning.h. */
 uint32_t zs_os_tile(int key64, int pairs, int serial);
@@ -49,15 +54,19 @@ uint32_t zs_os_tile(int key64, int pairs, int serial);
 #error "ZESORT_MAX_KEYS (zesort.h) promises every algorithm, onesweep included, that many keys"
 #endif
 
-/* CM program index = (radix_bits == 4) | key64 << 1 | pairs << 2;
- * onesweep program index = ZS_PROG_OS + (key64 | pairs << 1). */
+/* CM program index = (radix_bits == 4) | key64 << 1 | vals << 2;
+ * onesweep program index = ZS_PROG_OS + (key64 | vals << 1); vals: 0 keys
+ * only, 1 u32 values (PAIRS), 2 8-byte values (PAIRS64). */
 typedef enum zs_program {
     ZS_PROG_CM2, ZS_PROG_CM4,
     ZS_PROG_CM2_K64, ZS_PROG_CM4_K64,
     ZS_PROG_CM2_PAIRS, ZS_PROG_CM4_PAIRS,
     ZS_PROG_CM2_K64_PAIRS, ZS_PROG_CM4_K64_PAIRS,
+    ZS_PROG_CM2_PAIRS64, ZS_PROG_CM4_PAIRS64,
+    ZS_PROG_CM2_K64_PAIRS64, ZS_PROG_CM4_K64_PAIRS64,
     ZS_PROG_SCAN,
     ZS_PROG_OS, ZS_PROG_OS_K64, ZS_PROG_OS_PAIRS, ZS_PROG_OS_K64_PAIRS,
+    ZS_PROG_OS_PAIRS64, ZS_PROG_OS_K64_PAIRS64,
     ZS_PROG_COUNT
 } zs_program;
 
@@ -68,26 +77,30 @@ typedef enum zs_kernel {
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
-    ZS_K_COUNT = ZS_K_OS_FIRST + 4 * 4
+    ZS_K_COUNT = ZS_K_OS_FIRST + 4 * (ZS_PROG_COUNT - ZS_PROG_OS)
 } zs_kernel;
 
 typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
 
-zs_program zs_cm_program(int radix_bits, int key64, int pairs);
+/* value_bytes: 0 (keys only), 4 or 8 */
+zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
 zs_kernel zs_cm_kernel(zs_program program, int bucket);
-zs_program zs_os_program(int key64, int pairs);
+zs_program zs_os_program(int key64, unsigned value_bytes);
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
 int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
 /* Buffers a plan refers to. KEYS (and VALUES) hold the input and, after the
- * plan, the output; TMP and VALUES_TMP are the ping-pong partners. */
+ * plan, the output; TMP and VALUES_TMP are the ping-pong partners. An
+ * out-of-place plan reads its input from KEYS_IN (and VALUES_IN), which no
+ * step writes, and leaves the output in KEYS (and VALUES). */
 typedef enum zs_buffer {
     ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_TABLE, ZS_BUF_PARAMS,
     ZS_BUF_SUMS0, ZS_BUF_SUMS1, ZS_BUF_SUMS2, ZS_BUF_SUMS3,
     ZS_BUF_VALUES, ZS_BUF_VALUES_TMP,
     ZS_BUF_OS_HIST,   /* onesweep: 8 x 256 digit bases, then 8 tile counters */
     ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix */
+    ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN, /* out-of-place plans: the input, read only */
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -128,7 +141,12 @@ typedef struct zs_plan_request {
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
     unsigned key_bytes; /* 4 or 8 */
-    int pairs;          /* 1: u32 values move with the keys */
+    unsigned value_bytes; /* 0: keys only; 4 or 8: values of that size move with the keys */
+    int iota_values;    /* 1 (with value_bytes): the values are the keys' input
+                           positions, made by the first pass (argsort); nothing
+                           reads VALUES / VALUES_IN before it is written */
+    int out_of_place;   /* 1: the input is KEYS_IN (VALUES_IN), never written; the
+                           passes alternate so that the last one writes KEYS */
     uint32_t key_flags; /* kernel key_flags: kind | descending << 2 */
     unsigned bit_lo;    /* digits cover bits [bit_lo, bit_hi) of the ordered key */
     unsigned bit_hi;

@@ -88,7 +88,7 @@ static zesort_status run_steps(zs_run *run, const zs_plan *plan, double *ms, zs_
     return st;
 }
 
-zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t *values,
+zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
                           double *device_ms, zs_step_hook hook, void *hook_user)
 {
     double ms = 0;
@@ -97,7 +97,7 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t
      * succeeded: a failed read (of the values after the keys, or of a later
      * staging chunk) must leave both arrays as they were. So they are read
      * into host memory of their own first, taken before any device work. */
-    const uint64_t key_bytes = plan->buffer_bytes[ZS_BUF_KEYS];
+    const uint64_t key_bytes = io->keys_out ? plan->buffer_bytes[ZS_BUF_KEYS] : 0;
     const uint64_t value_bytes = plan->buffer_bytes[ZS_BUF_VALUES];
     unsigned char *result = malloc(key_bytes + value_bytes ? key_bytes + value_bytes : 1);
     if (!result) {
@@ -113,19 +113,21 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
     }
     if (st == ZESORT_OK)
-        st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], keys, key_bytes);
-    if (st == ZESORT_OK && value_bytes)
-        st = run->ops->write(run->dev, run->buffers[ZS_BUF_VALUES], values, value_bytes);
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], io->keys_in,
+                             plan->buffer_bytes[ZS_BUF_KEYS]);
+    if (st == ZESORT_OK && value_bytes && io->values_in)
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_VALUES], io->values_in, value_bytes);
     if (st == ZESORT_OK)
         st = run_steps(run, plan, &ms, hook, hook_user);
-    if (st == ZESORT_OK)
+    if (st == ZESORT_OK && key_bytes)
         st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], result, key_bytes);
     if (st == ZESORT_OK && value_bytes)
         st = run->ops->read(run->dev, run->buffers[ZS_BUF_VALUES], result + key_bytes, value_bytes);
     if (st == ZESORT_OK) {
-        memcpy(keys, result, key_bytes);
+        if (key_bytes)
+            memcpy(io->keys_out, result, key_bytes);
         if (value_bytes)
-            memcpy(values, result + key_bytes, value_bytes);
+            memcpy(io->values_out, result + key_bytes, value_bytes);
     }
     free(result);
     release_all(run);

@@ -18,11 +18,21 @@ typedef struct zs_run {
     zs_error *err;   /* the caller's message */
 } zs_run;
 
-/* Uploads keys (and values when the plan has a VALUES buffer), runs every
- * step, downloads the results into keys (and values). On failure they are
- * unchanged unless the final download itself failed. device_ms may be NULL;
- * it receives device time of all steps plus host scan time. */
-zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, void *keys, uint32_t *values,
+/* The caller's host arrays of a plan run: the plan's input, uploaded to KEYS
+ * (and VALUES), and where KEYS (and VALUES) are downloaded. In place, the in
+ * and out pointers are the same arrays. */
+typedef struct zs_host_arrays {
+    const void *keys_in;
+    const void *values_in; /* NULL: nothing uploaded to VALUES (argsort: the plan makes them) */
+    void *keys_out;        /* NULL: KEYS is not downloaded (argsort without the keys) */
+    void *values_out;      /* where VALUES goes when the plan has one */
+} zs_host_arrays;
+
+/* Uploads the input, runs every step, downloads the results. On failure the
+ * outputs are unchanged unless the final copy into them itself failed.
+ * device_ms may be NULL; it receives device time of all steps plus host
+ * scan time. */
+zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
                           double *device_ms, zs_step_hook hook, void *hook_user);
 
 /* Reads `bytes` of plan buffer `b` during a hook. */

@@ -17,11 +17,17 @@ void zesort_options_default(zesort_options *opts)
     opts->scan = ZESORT_SCAN_DEVICE;
     opts->bit_lo = 0;
     opts->bit_hi = 0; /* the key's width */
+    opts->value_type = ZESORT_VALUE_U32;
 }
 
 unsigned zs_key_bytes(zesort_key_type t)
 {
     return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
+}
+
+unsigned zs_value_bytes(zesort_value_type t)
+{
+    return t == ZESORT_VALUE_U64 ? 8u : 4u;
 }
 
 /*
@@ -66,9 +72,11 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
     else
         zesort_options_default(&o);
     if ((unsigned)o.key_type > ZESORT_KEY_F64 || (unsigned)o.algo > ZESORT_ALGO_ONESWEEP ||
-        (unsigned)o.scan > ZESORT_SCAN_HOST) {
-        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "invalid enum value in zesort_options (key type %d, algo %d, scan %d)",
-                 (int)o.key_type, (int)o.algo, (int)o.scan);
+        (unsigned)o.scan > ZESORT_SCAN_HOST || (unsigned)o.value_type > ZESORT_VALUE_U64) {
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "invalid enum value in zesort_options (key type %d, algo %d, scan "
+                            "%d, value type %d)", (int)o.key_type, (int)o.algo, (int)o.scan,
+                            (int)o.value_type);
     }
     const unsigned kb = 8 * zs_key_bytes(o.key_type);
     const unsigned lo = o.bit_lo, hi = o.bit_hi == 0 ? kb : o.bit_hi; /* 0: the key's width */
@@ -90,7 +98,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
     req->host_scan = a != ZESORT_ALGO_ONESWEEP && o.scan == ZESORT_SCAN_HOST;
     req->n = n;
     req->key_bytes = kb / 8;
-    req->pairs = pairs != 0;
+    req->value_bytes = pairs ? zs_value_bytes(o.value_type) : 0u;
     req->key_flags = zs_key_flags((int)o.key_type, o.descending);
     req->bit_lo = lo;
     req->bit_hi = hi;

@@ -13,8 +13,8 @@
 #include "plan.h"
 #include "zesort.h"
 
-/* Checks opts (NULL = defaults) for a sort of n keys (with values when
- * `pairs`) on a device running kernels of `flavor`, resolves AUTO (which
+/* Checks opts (NULL = defaults) for a sort of n keys (with values of
+ * opts->value_type when `pairs`) on a device running kernels of `flavor`, resolves AUTO (which
  * depends on the flavor) and the default bit range, and fills *req (host_scan
  * as asked; CM only; serial for the serial flavor). Returns INVALID_ARGUMENT
  * (bad enum or bit range) or TOO_LARGE with a message in err. *algo receives
@@ -29,5 +29,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
 
 /* Bytes of one key of type t (4 or 8). */
 unsigned zs_key_bytes(zesort_key_type t);
+/* Bytes of one value of type t (4 or 8). */
+unsigned zs_value_bytes(zesort_value_type t);
 
 #endif

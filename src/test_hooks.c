@@ -92,7 +92,8 @@ static zesort_status cm_pass(zesort_context *ctx, int radix_bits, zesort_scan sc
     for (size_t i = 0; i < plan.nsteps; ++i)
         if (plan.steps[i].kind == ZS_STEP_KERNEL && zs_kernel_is_bucket(plan.steps[i].kernel))
             dp.bucket_step = i;
-    zesort_status st = zs_run_plan(&run, &plan, work, NULL, NULL, debug_hook, &dp);
+    const zs_host_arrays io = {.keys_in = work, .keys_out = work};
+    zesort_status st = zs_run_plan(&run, &plan, &io, NULL, debug_hook, &dp);
     zs_plan_free(&plan);
     if (st == ZESORT_OK && out_keys)
         memcpy(out_keys, work, (size_t)n * sizeof *work);

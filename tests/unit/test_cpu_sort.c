@@ -206,7 +206,7 @@ static void one(const ktype *t, uint64_t n, int d, int desc, int pairs, unsigned
     for (uint64_t i = 0; pairs && i < n; i++)
         vals[i] = (uint32_t)i;
     const uint32_t flags = t->kind | (desc ? 4u : 0u);
-    zesort_status st = zs_cpu_sort_with(out, vals, n, t->bytes, flags, lo, hi, cfg);
+    zesort_status st = zs_cpu_sort_with(out, vals, n, t->bytes, 4, flags, lo, hi, cfg);
     char what[192];
     snprintf(what, sizeof what,
              "%s %s n=%llu %s %s bits [%u,%u) threads %u create %u digit %u msd from %llu vqsort %d",
@@ -423,19 +423,19 @@ START_TEST(float_order_by_hand)
     zs_cpu_config_default(&cfg);
     cfg.threads = 2;
     cfg.min_keys_per_thread = 0;
-    ck_assert(zs_cpu_sort_with(k, v, 5, 4, 2, 0, 32, &cfg) == ZESORT_OK);
+    ck_assert(zs_cpu_sort_with(k, v, 5, 4, 4, 2, 0, 32, &cfg) == ZESORT_OK);
     static const uint32_t want_v[5] = {4, 1, 3, 0, 2};
     for (int i = 0; i < 5; i++)
         ck_assert_uint_eq(v[i], want_v[i]);
     ck_assert(isinf(k[0]) && k[0] < 0 && k[1] == -1.0f && signbit(k[2]) && k[2] == 0.0f &&
               !signbit(k[3]) && isnan(k[4]));
     /* descending: the reverse */
-    ck_assert(zs_cpu_sort_with(k, v, 5, 4, 2 | 4, 0, 32, &cfg) == ZESORT_OK);
+    ck_assert(zs_cpu_sort_with(k, v, 5, 4, 4, 2 | 4, 0, 32, &cfg) == ZESORT_OK);
     static const uint32_t want_d[5] = {2, 0, 3, 1, 4};
     for (int i = 0; i < 5; i++)
         ck_assert_uint_eq(v[i], want_d[i]);
     /* more keys than UINT32_MAX: refused, untouched */
-    ck_assert(zs_cpu_sort_with(k, v, UINT64_C(1) << 32, 4, 0, 0, 32, &cfg) ==
+    ck_assert(zs_cpu_sort_with(k, v, UINT64_C(1) << 32, 4, 4, 0, 0, 32, &cfg) ==
               ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_uint_eq(v[0], 2);
 }
@@ -474,7 +474,7 @@ START_TEST(out_of_memory)
         zs_cpu_config cfg;
         zs_cpu_config_default(&cfg);
         cfg.threads = 2;
-        zesort_status st = zs_cpu_sort_with(k, v, n, 4, 0, 0, 32, &cfg);
+        zesort_status st = zs_cpu_sort_with(k, v, n, 4, 4, 0, 0, 32, &cfg);
         if (st != ZESORT_ERROR_OUT_OF_HOST_MEMORY)
             _exit(5);
         for (uint64_t i = 0; i < n; i++)
@@ -483,7 +483,7 @@ START_TEST(out_of_memory)
         /* keys only by vqsort's partitions: no temporary copy, sorted in place */
         cfg.vqsort = 1;
         if (zs_vq_target()) {
-            if (zs_cpu_sort_with(k, NULL, n, 4, 0, 0, 32, &cfg) != ZESORT_OK)
+            if (zs_cpu_sort_with(k, NULL, n, 4, 0, 0, 0, 32, &cfg) != ZESORT_OK)
                 _exit(7);
             for (uint64_t i = 0; i < n; i++)
                 if (k[i] != (uint32_t)(i + 1))

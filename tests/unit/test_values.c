@@ -1,0 +1,275 @@
+/*
+ * test_values.c — issue 21 items 1-3 on the host API of one backend: 8-byte
+ * values, argsort and out-of-place sorts, against an oracle of its own (a
+ * qsort of (ordered key bits, input position): stable by construction).
+ *
+ *   test_values BACKEND ALGO [PART]
+ *     BACKEND cpu | opencl | level-zero, ALGO cm2 | cm4 | onesweep,
+ *     PART    matrix (every key type x order x value type x bit range x
+ *             size up to 4097, distributions with many ties) | large
+ *             (65537 and 1000003 keys) | errors (bad inputs)
+ *
+ * Every sort runs three ways: in place with values (u32 and u64 values that
+ * carry the input position in their bits, so a value that moved wrong or
+ * an unstable order shows), zesort_sort_copy (inputs compared byte for byte
+ * afterwards), and zesort_argsort with u32 and u64 indices, with and without
+ * keys_out.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zesort.h>
+
+static const char *g_backend = "cpu";
+static zesort_algo g_algo = ZESORT_ALGO_CM4;
+static zesort_context *g_ctx;
+
+static unsigned key_bytes(zesort_key_type t) { return t >= ZESORT_KEY_U64 ? 8u : 4u; }
+
+/* The ordered key (README, "Orders") of the key at p, as an unsigned value. */
+static uint64_t ordered(const void *p, zesort_key_type t, int descending)
+{
+    const unsigned bits = 8 * key_bytes(t);
+    uint64_t k = 0;
+    memcpy(&k, p, key_bytes(t));
+    const uint64_t sign = UINT64_C(1) << (bits - 1);
+    const uint64_t all = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    const int kind = (int)t % 3;
+    if (kind == 1)
+        k ^= sign;
+    else if (kind == 2)
+        k = (k & sign) ? ~k & all : k | sign;
+    return descending ? ~k & all : k;
+}
+
+typedef struct entry {
+    uint64_t bits;
+    uint64_t pos;
+} entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (x->bits != y->bits)
+        return x->bits < y->bits ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos; /* stable: input order */
+}
+
+/* The stable permutation the sort must produce. */
+static uint64_t *oracle(const void *keys, uint64_t n, const zesort_options *o)
+{
+    const unsigned kb = key_bytes(o->key_type), hi = o->bit_hi ? o->bit_hi : 8 * kb;
+    entry *e = malloc((n ? n : 1) * sizeof *e);
+    uint64_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    ck_assert(e && perm);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = ordered((const char *)keys + i * kb, o->key_type, o->descending) >> o->bit_lo;
+        if (hi - o->bit_lo < 64)
+            k &= (UINT64_C(1) << (hi - o->bit_lo)) - 1;
+        e[i] = (entry){k, i};
+    }
+    qsort(e, n, sizeof *e, cmp_entry);
+    for (uint64_t i = 0; i < n; i++)
+        perm[i] = e[i].pos;
+    free(e);
+    return perm;
+}
+
+/* Keys with many ties (stability shows) and the awkward values of each type. */
+static void make_keys(void *keys, uint64_t n, zesort_key_type t, int dist, uint64_t seed)
+{
+    const unsigned kb = key_bytes(t);
+    uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
+    for (uint64_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t k = dist == 0 ? x : dist == 1 ? x % 5 : (x % 3) << (8 * kb - 2);
+        if (dist == 1 && kb == 8)
+            k |= (x % 2) << 63; /* negative and positive ties of signed/float keys */
+        memcpy((char *)keys + i * kb, &k, kb);
+    }
+}
+
+/* values[i] made from i: u32 or u64 with the high half set too. */
+static uint64_t value_of(uint64_t i, unsigned vb)
+{
+    return vb == 8 ? (i * UINT64_C(0x100000001)) ^ UINT64_C(0xA5A5000000000000) : (uint32_t)(i ^ 0x5A5A0000u);
+}
+
+static void check_result(const void *keys, const uint64_t *perm, const void *keys_out,
+                         const void *values_out, int values_are_indices, uint64_t n,
+                         unsigned kb, unsigned vb, const char *what)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (keys_out)
+            ck_assert_msg(memcmp((const char *)keys_out + i * kb, (const char *)keys + perm[i] * kb,
+                                 kb) == 0, "%s: key %llu wrong", what, (unsigned long long)i);
+        if (values_out) {
+            uint64_t got = 0, want = values_are_indices ? perm[i] : value_of(perm[i], vb);
+            memcpy(&got, (const char *)values_out + i * vb, vb);
+            ck_assert_msg(got == want, "%s: value %llu is 0x%llx, want 0x%llx", what,
+                          (unsigned long long)i, (unsigned long long)got,
+                          (unsigned long long)want);
+        }
+    }
+}
+
+/* One key set, one option set: in place, out of place, argsort (both index
+ * types, with and without the keys). */
+static void run_case(uint64_t n, zesort_key_type t, int descending, unsigned lo, unsigned hi,
+                     int dist)
+{
+    const unsigned kb = key_bytes(t);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s n=%llu type=%d desc=%d bits=%u:%u dist=%d", g_backend,
+             zesort_algo_name(g_algo), (unsigned long long)n, (int)t, descending, lo, hi, dist);
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = t;
+    o.algo = g_algo;
+    o.descending = descending;
+    o.bit_lo = lo;
+    o.bit_hi = hi;
+    const size_t cap = n ? n : 1;
+    void *keys = malloc(cap * kb), *keys_copy = malloc(cap * kb), *work = malloc(cap * kb);
+    uint64_t *vals_in = malloc(cap * 8), *vals_copy = malloc(cap * 8), *vals = malloc(cap * 8);
+    ck_assert(keys && keys_copy && work && vals_in && vals_copy && vals);
+    make_keys(keys, n, t, dist, n + (uint64_t)t * 7 + (uint64_t)lo);
+    memcpy(keys_copy, keys, n * kb);
+    uint64_t *perm = oracle(keys, n, &o);
+
+    for (unsigned vb = 4; vb <= 8; vb += 4) {
+        o.value_type = vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t v = value_of(i, vb);
+            memcpy((char *)vals_in + i * vb, &v, vb);
+        }
+        memcpy(vals_copy, vals_in, n * vb);
+        /* in place */
+        memcpy(work, keys, n * kb);
+        memcpy(vals, vals_in, n * vb);
+        zesort_status st = zesort_sort(g_ctx, work, vals, n, &o);
+        ck_assert_msg(st == ZESORT_OK, "%s vb=%u: %s", what, vb, zesort_last_error(g_ctx));
+        check_result(keys, perm, work, vals, 0, n, kb, vb, what);
+        /* out of place: the inputs stay as they were, byte for byte */
+        memset(work, 0xCD, n * kb);
+        memset(vals, 0xCD, n * vb);
+        st = zesort_sort_copy(g_ctx, keys, vals_in, work, vals, n, &o);
+        ck_assert_msg(st == ZESORT_OK, "%s copy vb=%u: %s", what, vb, zesort_last_error(g_ctx));
+        check_result(keys, perm, work, vals, 0, n, kb, vb, what);
+        ck_assert_msg(memcmp(keys, keys_copy, n * kb) == 0 && memcmp(vals_in, vals_copy, n * vb) == 0,
+                      "%s copy vb=%u: an input changed", what, vb);
+        /* argsort, with and without the sorted keys */
+        for (int with_keys = 0; with_keys < 2; with_keys++) {
+            memset(work, 0xCD, n * kb);
+            memset(vals, 0xCD, n * vb);
+            st = zesort_argsort(g_ctx, keys, vals, with_keys ? work : NULL, n, &o);
+            ck_assert_msg(st == ZESORT_OK, "%s argsort vb=%u: %s", what, vb,
+                          zesort_last_error(g_ctx));
+            check_result(keys, perm, with_keys ? work : NULL, vals, 1, n, kb, vb, what);
+            ck_assert_msg(memcmp(keys, keys_copy, n * kb) == 0, "%s argsort: keys changed", what);
+        }
+    }
+    free(perm);
+    free(keys), free(keys_copy), free(work), free(vals_in), free(vals_copy), free(vals);
+}
+
+START_TEST(matrix)
+{
+    static const uint64_t sizes[] = {0, 1, 31, 32, 255, 256, 257, 1021, 4097};
+    for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; t++) {
+        const unsigned w = 8 * key_bytes((zesort_key_type)t);
+        const unsigned ranges[][2] = {{0, 0}, {3, 17}, {w - 1, w}};
+        for (int desc = 0; desc < 2; desc++)
+            for (size_t r = 0; r < 3; r++)
+                for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+                    run_case(sizes[s], (zesort_key_type)t, desc, ranges[r][0], ranges[r][1],
+                             (int)(s % 3));
+    }
+}
+END_TEST
+
+START_TEST(large)
+{
+    run_case(65537, ZESORT_KEY_U32, 0, 0, 0, 1);
+    run_case(65537, ZESORT_KEY_F64, 1, 0, 0, 0);
+    run_case(1000003, ZESORT_KEY_U64, 0, 0, 0, 0);
+    run_case(1000003, ZESORT_KEY_I32, 1, 0, 0, 1);
+}
+END_TEST
+
+/* Bad inputs: a clear error, nothing written to the caller's inputs. */
+START_TEST(errors)
+{
+    uint32_t keys[64], vals[64], out[64];
+    for (int i = 0; i < 64; i++)
+        keys[i] = (uint32_t)(64 - i), vals[i] = (uint32_t)i;
+    uint32_t keys_copy[64];
+    memcpy(keys_copy, keys, sizeof keys);
+    zesort_options o;
+    zesort_options_default(&o);
+    o.value_type = (zesort_value_type)7;
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, vals, 64, &o), ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(zesort_last_error(g_ctx), "value type 7"));
+    zesort_options_default(&o);
+    o.value_type = ZESORT_VALUE_U64;
+    /* u64 values at a 4-byte boundary */
+    uint64_t v64[65];
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, (char *)v64 + 4, 64, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    /* u64 values over the keys: keys and values overlap (8 bytes each) */
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, (char *)keys + 0, 16, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    /* out of place: output over the input */
+    zesort_options_default(&o);
+    ck_assert_int_eq(zesort_sort_copy(g_ctx, keys, NULL, keys + 8, NULL, 32, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(zesort_last_error(g_ctx), "overlap"));
+    ck_assert_int_eq(zesort_sort_copy(g_ctx, keys, vals, out, NULL, 32, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    /* argsort: indices over the keys, NULL indices */
+    ck_assert_int_eq(zesort_argsort(g_ctx, keys, keys + 4, NULL, 32, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(zesort_last_error(g_ctx), "indices"));
+    ck_assert_int_eq(zesort_argsort(g_ctx, keys, NULL, NULL, 32, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_argsort(g_ctx, keys, NULL, NULL, 0, &o), ZESORT_OK);
+    ck_assert_int_eq(memcmp(keys, keys_copy, sizeof keys), 0);
+    /* zesort_check counts 8-byte values: u64 values need more than u32 ones */
+    uint64_t b32 = 0, b64 = 0;
+    ck_assert_int_eq(zesort_check(g_ctx, 100000, 1, &o, &b32), ZESORT_OK);
+    o.value_type = ZESORT_VALUE_U64;
+    ck_assert_int_eq(zesort_check(g_ctx, 100000, 1, &o, &b64), ZESORT_OK);
+    if (zesort_context_backend(g_ctx) != ZESORT_BACKEND_CPU)
+        ck_assert_uint_eq(b64 - b32, 2 * 4 * 100000u); /* values and their ping-pong partner */
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_values cpu|opencl|level-zero cm2|cm4|onesweep [matrix|large|errors]\n");
+        return 2;
+    }
+    g_backend = argv[1];
+    zesort_backend backend;
+    if (zesort_parse_backend(argv[1], &backend) != 0 || zesort_parse_algo(argv[2], &g_algo) != 0)
+        return 2;
+    const char *part = argc > 3 ? argv[3] : "matrix";
+    if (zesort_create(backend, &g_ctx) != ZESORT_OK) {
+        fprintf(stderr, "zesort_create(%s): %s\n", argv[1], zesort_last_error(NULL));
+        return 1;
+    }
+    Suite *s = suite_create("values");
+    TCase *tc = tcase_create(part);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, strcmp(part, "large") == 0 ? large : strcmp(part, "errors") == 0 ? errors : matrix);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    zesort_destroy(g_ctx);
+    return failed ? 1 : 0;
+}
