@@ -111,6 +111,15 @@ typedef struct zesort_options {
     zesort_value_type value_type; /* values / argsort indices: default U32 */
 } zesort_options;
 
+/** The with_values argument of the interop APIs' temp-size queries, prepare
+ *  and chain-event counts (zesort_ze.h, zesort_cl.h): what the sort moves.
+ *  Out-of-place sorts need what in-place ones need. */
+#define ZESORT_KEYS_ONLY 0
+#define ZESORT_WITH_VALUES 1         /* values of opts->value_type, or argsort indices
+                                        with keys_out given */
+#define ZESORT_ARGSORT_NO_KEYS_OUT 2 /* argsort without keys_out: the sorted keys, which
+                                        the passes need, take n keys more of temp */
+
 typedef struct zesort_context zesort_context;
 
 /** Fills *opts with the defaults (u32 keys, auto algorithm, device scan,

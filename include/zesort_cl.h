@@ -36,14 +36,19 @@
  *
  * Keys, values, alignment, overlap
  *   keys: n keys of opts->key_type at offset 0 of their cl_mem (use a
- *   sub-buffer for an offset), values: NULL or n uint32 likewise; results in
- *   place. temp: a cl_mem of at least temp_bytes bytes, which must be at
- *   least zesort_cl_temp_bytes(n, values != NULL); the sorter makes
+ *   sub-buffer for an offset), values: NULL or n values of opts->value_type
+ *   (4 or 8 bytes each) likewise; results in place, or with
+ *   zesort_cl_enqueue_sort_copy / zesort_cl_enqueue_argsort in output
+ *   buffers while the inputs are only read. temp: a cl_mem of at least temp_bytes bytes, which must be at
+ *   least zesort_cl_temp_bytes(n, with_values) (with_values as in
+ *   zesort_ze.h: ZESORT_KEYS_ONLY, ZESORT_WITH_VALUES, or
+ *   ZESORT_ARGSORT_NO_KEYS_OUT for an argsort without keys_out; out of place
+ *   needs what in place needs); the sorter makes
  *   sub-buffers of it at offsets that are multiples of the alignment
  *   zesort_cl_temp_requirements reports (the device's base address
  *   alignment, at least 256; temp may itself be a sub-buffer starting at
- *   such a multiple). keys, values, temp and the count must not
- *   overlap: the same cl_mem twice, or two sub-buffers of one buffer whose
+ *   such a multiple). keys, values (inputs and outputs), temp and the count
+ *   must not overlap: the same cl_mem twice, or two sub-buffers of one buffer whose
  *   ranges overlap, are refused with INVALID_ARGUMENT before anything is
  *   enqueued.
  *
@@ -124,6 +129,31 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                                      cl_mem temp, uint64_t temp_bytes, const zesort_options *opts,
                                      cl_uint num_wait_events, const cl_event *wait_events,
                                      cl_event *event /* or NULL: completes when the sort has */);
+
+/** Out of place, as zesort_ze_append_sort_copy: sorts keys_in (values_in,
+ *  or NULL) into keys_out (values_out, given exactly when values_in is);
+ *  the inputs are only read. count: NULL (n is the count) or n read on the
+ *  device as in zesort_cl_enqueue_sort_indirect (n is then max_n). temp as
+ *  for the in-place sort. Errors: as zesort_cl_enqueue_sort, plus
+ *  INVALID_ARGUMENT when an input and an output overlap. */
+zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                          cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                          cl_mem values_out, uint64_t n, cl_mem count,
+                                          cl_mem temp, uint64_t temp_bytes,
+                                          const zesort_options *opts, cl_uint num_wait_events,
+                                          const cl_event *wait_events, cl_event *event);
+
+/** Argsort, as zesort_ze_append_argsort: indices (n elements of
+ *  opts->value_type, made on the device) receives the stable sorting
+ *  permutation of keys (only read), keys_out (or NULL) the sorted keys.
+ *  count as in zesort_cl_enqueue_sort_copy. temp:
+ *  zesort_cl_temp_bytes(n, keys_out ? ZESORT_WITH_VALUES :
+ *  ZESORT_ARGSORT_NO_KEYS_OUT). */
+zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                        cl_mem keys, cl_mem indices, cl_mem keys_out, uint64_t n,
+                                        cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                        const zesort_options *opts, cl_uint num_wait_events,
+                                        const cl_event *wait_events, cl_event *event);
 
 /** Like zesort_cl_enqueue_sort with n read on the device from count (one
  *  uint32 at offset 0) and clamped to max_n; grids sized for max_n. */

@@ -50,15 +50,16 @@
  *   call of any thread: read them where no other thread uses the sorter.
  *
  * Alignment
- *   keys: the key size (4 or 8 bytes); values and the indirect count: 4
- *   bytes; temp: ZESORT_ZE_TEMP_ALIGNMENT (8) bytes, also returned by
+ *   keys: the key size (4 or 8 bytes); values and indices: their size
+ *   (opts->value_type: 4 or 8 bytes); the indirect count: 4 bytes; temp: ZESORT_ZE_TEMP_ALIGNMENT (8) bytes, also returned by
  *   zesort_ze_temp_requirements (256 or more is best: every buffer inside
  *   temp starts on a 256-byte boundary relative to temp).
  *
  * Overlap
- *   keys (n keys), values (n uint32) and temp (temp_bytes bytes), and for
- *   the indirect variant the count, must be disjoint byte ranges: any overlap
- *   is refused with INVALID_ARGUMENT before anything is appended.
+ *   keys (n keys), values (n values), temp (temp_bytes bytes), the indirect
+ *   count, and for out-of-place sorts and argsorts every input and output,
+ *   must be disjoint byte ranges: any overlap is refused with
+ *   INVALID_ARGUMENT before anything is appended.
  *
  * Errors
  *   Every function returns a zesort_status (see zesort.h); on failure
@@ -78,10 +79,21 @@
  *
  * Keys and values
  *   keys: n keys of opts->key_type (4 or 8 bytes each, aligned to their
- *   size), values: NULL or n uint32_t moved along with the keys, never
- *   overlapping each other or temp. Both are
- *   device (or shared) USM allocations usable on the sorter's device; the
- *   result replaces them in place.
+ *   size), values: NULL or n values of opts->value_type (uint32_t, or any
+ *   8-byte type with ZESORT_VALUE_U64) moved along with the keys in the same
+ *   passes, never overlapping each other or temp. All are device (or shared)
+ *   USM allocations usable on the sorter's device; the result replaces them
+ *   in place, or, with zesort_ze_append_sort_copy / zesort_ze_append_argsort,
+ *   goes to output buffers while the inputs are only read.
+ *
+ * Temporary memory
+ *   zesort_ze_temp_bytes(n, with_values): with_values ZESORT_KEYS_ONLY (0),
+ *   ZESORT_WITH_VALUES (1: values of opts->value_type; also an argsort with
+ *   keys_out) or ZESORT_ARGSORT_NO_KEYS_OUT (2: an argsort without keys_out,
+ *   whose sorted keys live in temp). It is about n * (key size + value size)
+ *   bytes plus tables (a few percent): one ping-pong buffer. An out-of-place
+ *   sort needs no more temp than the in-place one (it reads the input and
+ *   ping-pongs between the output and temp: the input is never written).
  *
  * Example (producer kernel -> sort -> consumer kernel, one command list):
  *
@@ -140,10 +152,14 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter);
 const char *zesort_ze_last_error(const zesort_ze_sorter *sorter);
 
 /** Bytes of temporary device memory a sort of n keys needs with opts (NULL =
- *  defaults), in *bytes; with_values: 1 when values will be passed (their
- *  ping-pong partner lives in temp memory too). For the indirect variant pass
- *  its max_n. 0 for n == 0.
- *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE (n > ZESORT_MAX_KEYS). */
+ *  defaults), in *bytes; with_values: ZESORT_WITH_VALUES (1) when values of
+ *  opts->value_type will be passed (their ping-pong partner lives in temp
+ *  memory too) or for an argsort with keys_out, ZESORT_ARGSORT_NO_KEYS_OUT
+ *  (2) for an argsort without keys_out, ZESORT_KEYS_ONLY (0) otherwise; the
+ *  same for in-place and out-of-place sorts. For the indirect variants pass
+ *  their max_n. 0 for n == 0.
+ *  Errors: INVALID_ARGUMENT (also with_values not 0, 1 or 2), UNSUPPORTED
+ *  (options), TOO_LARGE (n > ZESORT_MAX_KEYS). */
 zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes);
 
@@ -188,10 +204,47 @@ zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter);
  *  and BACKEND (kernel build or append failed; message has the driver's
  *  result and build log). */
 zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                    void *keys, uint32_t *values, uint64_t n,
+                                    void *keys, void *values, uint64_t n,
                                     void *temp, uint64_t temp_bytes,
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events);
+
+/** Out of place: appends a stable sort of the n keys at keys_in (and the
+ *  values at values_in, or NULL) into keys_out (and values_out, given
+ *  exactly when values_in is). keys_in and values_in are only read: after
+ *  the sort they hold what they held. n_devptr: NULL (n is the count), or
+ *  the indirect count as in zesort_ze_append_sort_indirect (n is then max_n;
+ *  outputs past the count are not written). temp: zesort_ze_temp_bytes(n,
+ *  values_in != NULL) bytes, as for the in-place sort (the passes ping-pong
+ *  between the outputs and temp, the first reading the inputs; no copy).
+ *  The six buffers (with temp and the count) must not overlap.
+ *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT when only one of
+ *  values_in / values_out is given or an input overlaps an output. */
+zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
+                                         ze_command_list_handle_t cmdlist, const void *keys_in,
+                                         const void *values_in, void *keys_out, void *values_out,
+                                         uint64_t n, const uint32_t *n_devptr, void *temp,
+                                         uint64_t temp_bytes, const zesort_options *opts,
+                                         ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                         ze_event_handle_t *wait_events);
+
+/** Argsort: appends the computation of the stable sorting permutation of
+ *  the n keys at keys: indices[i] becomes the input position of the i-th
+ *  key in sorted order (opts' order and bit range; equal keys in input
+ *  order). indices: n elements of opts->value_type (ZESORT_VALUE_U32:
+ *  uint32_t, ZESORT_VALUE_U64: uint64_t), made by the sort's first pass on
+ *  the device (nothing to upload). keys_out: NULL, or n keys that receive
+ *  the sorted keys; keys is only read. n_devptr as in
+ *  zesort_ze_append_sort_copy. temp: zesort_ze_temp_bytes(n,
+ *  keys_out ? ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT) bytes.
+ *  Errors: as zesort_ze_append_sort_copy (indices NULL with n > 0 is
+ *  INVALID_ARGUMENT). */
+zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                       const void *keys, void *indices, void *keys_out,
+                                       uint64_t n, const uint32_t *n_devptr, void *temp,
+                                       uint64_t temp_bytes, const zesort_options *opts,
+                                       ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                       ze_event_handle_t *wait_events);
 
 /** Like zesort_ze_append_sort, but n is read from device memory (*n_devptr,
  *  one uint32_t on the device, 4-byte aligned) when the command list executes,
@@ -204,7 +257,7 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  INVALID_ARGUMENT for n_devptr NULL (when max_n > 0). */
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
-                                             uint32_t *values, const uint32_t *n_devptr,
+                                             void *values, const uint32_t *n_devptr,
                                              uint64_t max_n,
                                              void *temp, uint64_t temp_bytes,
                                              const zesort_options *opts,
@@ -244,7 +297,7 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
  *  event is NULL or is signal_event. */
 zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             ze_command_list_handle_t cmdlist, void *keys,
-                                            uint32_t *values, uint64_t n,
+                                            void *values, uint64_t n,
                                             const uint32_t *n_devptr, void *temp,
                                             uint64_t temp_bytes, const zesort_options *opts,
                                             ze_event_handle_t signal_event,

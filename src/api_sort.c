@@ -58,18 +58,13 @@ static zesort_status check_arrays(zesort_context *ctx, const sort_call *c, uint6
                                 "%s: %s at %p must be aligned to %u bytes (keys to the key size, "
                                 "values and indices to theirs)", c->fn, a[i].name, a[i].p,
                                 a[i].align);
-    for (int i = 0; i < 4; i++) {
-        for (int j = i + 1; j < 4; j++) {
-            const zs_range ri = zs_address_range(a[i].p, a[i].bytes),
-                           rj = zs_address_range(a[j].p, a[j].bytes);
-            if (zs_interop_overlap(&ri, &rj, &(zs_range){0}, &(zs_range){0}))
-                return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: %s and %s overlap (%llu bytes at %p, %llu bytes at "
-                                    "%p): they must be separate arrays", c->fn, a[i].name,
-                                    a[j].name, (unsigned long long)a[i].bytes, a[i].p,
-                                    (unsigned long long)a[j].bytes, a[j].p);
-        }
-    }
+    zs_named_range r[4];
+    for (int i = 0; i < 4; i++)
+        r[i] = (zs_named_range){a[i].name, zs_address_range(a[i].p, a[i].bytes)};
+    const char *x, *y;
+    if (zs_ranges_overlap(r, 4, &x, &y))
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s and %s overlap: they must be separate arrays", c->fn, x, y);
     return ZESORT_OK;
 }
 

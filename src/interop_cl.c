@@ -2,7 +2,7 @@
  * interop_cl.c — the OpenCL interop API (include/zesort_cl.h): enqueues the
  * steps of a plan on a caller's queue, on caller buffers.
  *
- * Temp layout: every plan buffer except KEYS and VALUES, each at an offset
+ * Temp layout: every plan buffer except the caller's (zs_interop_is_callers), each at an offset
  * that is a multiple of the alignment (the device's base address alignment,
  * at least 256 bytes), reached through a sub-buffer of temp made for the
  * sort. Every command waits for the previous one's event (the first for the
@@ -138,11 +138,11 @@ static zesort_status get_kernel(zesort_cl_sorter *s, zs_kernel k, cl_kernel *out
     return ZESORT_OK;
 }
 
-/* The plan of a sort of n keys (with values when `pairs`). */
-static zesort_status build_plan(zesort_cl_sorter *s, uint64_t n, int pairs,
+/* The plan of a sort of n keys of this shape. */
+static zesort_status build_plan(zesort_cl_sorter *s, uint64_t n, const zs_sort_shape *shape,
                                 const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
 {
-    return zs_interop_plan(opts, n, pairs, s->flavor, plan, algo, &s->err);
+    return zs_interop_plan(opts, n, shape, s->flavor, plan, algo, &s->err);
 }
 
 zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, int with_values,
@@ -242,9 +242,64 @@ static void chain_done(chain *c, cl_event ev)
     c->last = ev;
 }
 
-static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
-                                    cl_mem values, uint64_t n, cl_mem count, cl_mem temp,
-                                    uint64_t temp_bytes, const zesort_options *opts, cl_uint nwait,
+/* The caller's buffers of a sort, checked before anything is enqueued:
+ * given and large enough, temp large enough and at an aligned offset, and no
+ * two of them (temp and the count included) sharing a byte. */
+static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *shape,
+                                     const zs_plan *plan, cl_mem const *caller, uint64_t n,
+                                     cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                     uint64_t need, const zs_range *tspan, const char *fn)
+{
+    zs_named_range r[ZS_BUF_COUNT + 2];
+    int ranges = 0;
+    for (int b = 0; n > 0 && b < ZS_BUF_COUNT; b++) {
+        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+            continue;
+        const char *name = zs_interop_buffer_name(shape, b);
+        const uint64_t bytes = plan->buffer_bytes[b];
+        if (!caller[b])
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
+        if (mem_size(caller[b]) < bytes)
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s holds %llu bytes, %llu keys need %llu", fn, name,
+                                (unsigned long long)mem_size(caller[b]), (unsigned long long)n,
+                                (unsigned long long)bytes);
+        r[ranges++] = (zs_named_range){name, locate(caller[b], bytes)};
+    }
+    if (need > 0 && !temp)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
+                            fn, (unsigned long long)n, (unsigned long long)need);
+    if (temp_bytes < need || (need > 0 && mem_size(temp) < temp_bytes))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp of %llu bytes (buffer of %llu) is too small: a sort of %llu keys needs %llu bytes (see zesort_cl_temp_bytes)",
+                            fn, (unsigned long long)temp_bytes, (unsigned long long)mem_size(temp),
+                            (unsigned long long)n, (unsigned long long)need);
+    if (count && mem_size(count) < 4)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count holds fewer than 4 bytes", fn);
+    if (need > 0 && tspan->off % s->align)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp is a sub-buffer at offset %llu, not a multiple of %llu bytes (see zesort_cl_temp_requirements)",
+                            fn, (unsigned long long)tspan->off, (unsigned long long)s->align);
+    if (n == 0)
+        return ZESORT_OK;
+    r[ranges++] = (zs_named_range){"temp", *tspan};
+    r[ranges++] = (zs_named_range){"the count", locate(count, 4)};
+    const char *a, *b;
+    if (zs_ranges_overlap(r, ranges, &a, &b))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s and %s overlap (the same cl_mem, or overlapping sub-buffers of one): they must be separate memory",
+                            fn, a, b);
+    return ZESORT_OK;
+}
+
+/* Every enqueue: in place, out of place or argsort (shape, with the
+ * caller's buffers by plan buffer in caller[]), direct (count NULL) or
+ * indirect, under the sorter's lock. */
+static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
+                                    const zs_sort_shape *shape, cl_mem const *caller, uint64_t n,
+                                    cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                    const zesort_options *opts, cl_uint nwait,
                                     const cl_event *wait, cl_event *event, const char *fn)
 {
     if (event)
@@ -258,51 +313,20 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL", fn, i);
     zs_plan plan;
     zesort_algo algo = ZESORT_ALGO_AUTO;
-    zesort_status st = build_plan(s, n, values != NULL, opts, &plan, &algo);
+    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
-    const uint64_t need = zs_interop_temp_layout(&plan, s->align, offsets);
+    const uint64_t need = zs_interop_temp_layout(&plan, shape, s->align, offsets);
     const zs_range tspan = locate(temp, temp_bytes); /* sub-buffers are made of its root */
-    const uint64_t kbytes = plan.buffer_bytes[ZS_BUF_KEYS], vbytes = values ? 4 * n : 0;
-    if (n > 0 && !keys) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
-    } else if (n > 0 && mem_size(keys) < kbytes) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys holds %llu bytes, %llu keys need %llu", fn,
-                          (unsigned long long)mem_size(keys), (unsigned long long)n, (unsigned long long)kbytes);
-    } else if (values && mem_size(values) < vbytes) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: values holds %llu bytes, %llu values need %llu", fn,
-                          (unsigned long long)mem_size(values), (unsigned long long)n, (unsigned long long)vbytes);
-    } else if (need > 0 && !temp) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
-                          fn, (unsigned long long)n, (unsigned long long)need);
-    } else if (temp_bytes < need || (need > 0 && mem_size(temp) < temp_bytes)) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                          "%s: temp of %llu bytes (buffer of %llu) is too small: a sort of %llu keys needs %llu bytes (see zesort_cl_temp_bytes)",
-                          fn, (unsigned long long)temp_bytes, (unsigned long long)mem_size(temp),
-                          (unsigned long long)n, (unsigned long long)need);
-    } else if (count && mem_size(count) < 4) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count holds fewer than 4 bytes", fn);
-    } else if (need > 0 && tspan.off % s->align) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                          "%s: temp is a sub-buffer at offset %llu, not a multiple of %llu bytes (see zesort_cl_temp_requirements)",
-                          fn, (unsigned long long)tspan.off, (unsigned long long)s->align);
-    } else if (n > 0) {
-        const zs_range k = locate(keys, kbytes), v = locate(values, vbytes),
-                       c = locate(count, 4);
-        const char *what = zs_interop_overlap(&k, &v, &tspan, &c);
-        if (what)
-            st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                              "%s: %s overlap (the same cl_mem, or overlapping sub-buffers of one): they must be separate memory",
-                              fn, what);
-    }
+    st = check_arguments(s, shape, &plan, caller, n, count, temp, temp_bytes, need, &tspan, fn);
     /* Build every kernel before anything is enqueued. */
     for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
         if (plan.steps[i].kind == ZS_STEP_KERNEL && plan.steps[i].groups > 0)
             st = get_kernel(s, plan.steps[i].kernel, NULL);
     cl_mem buffers[ZS_BUF_COUNT] = {0};
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++) {
-        if (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES || offsets[b] == UINT64_MAX)
+        if (offsets[b] == UINT64_MAX)
             continue;
         cl_buffer_region region = {(size_t)(tspan.off + offsets[b]), (size_t)plan.buffer_bytes[b]};
         cl_int err;
@@ -311,8 +335,9 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
         if (!buffers[b])
             st = cl_fail(s, "clCreateSubBuffer (temp)", err);
     }
-    buffers[ZS_BUF_KEYS] = keys;
-    buffers[ZS_BUF_VALUES] = values;
+    for (int b = 0; b < ZS_BUF_COUNT; b++)
+        if (zs_interop_is_callers(shape, b))
+            buffers[b] = caller[b];
 
     chain ch = {.nwait = nwait, .wait = wait, .last = NULL};
     cl_uint nw;
@@ -413,7 +438,7 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
     if (ch.last)
         clReleaseEvent(ch.last);
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (b != ZS_BUF_KEYS && b != ZS_BUF_VALUES && buffers[b])
+        if (offsets[b] != UINT64_MAX && buffers[b])
             clReleaseMemObject(buffers[b]);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
@@ -425,10 +450,11 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
     return st;
 }
 
-static zesort_status enqueue(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
-                             cl_mem values, uint64_t n, cl_mem count, cl_mem temp,
-                             uint64_t temp_bytes, const zesort_options *opts, cl_uint nwait,
-                             const cl_event *wait, cl_event *event, const char *fn)
+static zesort_status enqueue(zesort_cl_sorter *s, cl_command_queue queue,
+                             const zs_sort_shape *shape, cl_mem const *caller, uint64_t n,
+                             cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                             const zesort_options *opts, cl_uint nwait, const cl_event *wait,
+                             cl_event *event, const char *fn)
 {
     if (!s) {
         if (event)
@@ -436,10 +462,25 @@ static zesort_status enqueue(zesort_cl_sorter *s, cl_command_queue queue, cl_mem
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     }
     pthread_mutex_lock(&s->lock);
-    zesort_status st = enqueue_locked(s, queue, keys, values, n, count, temp, temp_bytes, opts,
+    zesort_status st = enqueue_locked(s, queue, shape, caller, n, count, temp, temp_bytes, opts,
                                       nwait, wait, event, fn);
     pthread_mutex_unlock(&s->lock);
     return st;
+}
+
+/* An in-place sort of keys (and values) through enqueue. */
+static zesort_status enqueue_in_place(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
+                                      cl_mem values, uint64_t n, cl_mem count, cl_mem temp,
+                                      uint64_t temp_bytes, const zesort_options *opts,
+                                      cl_uint nwait, const cl_event *wait, cl_event *event,
+                                      const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    return enqueue(s, queue, &shape, caller, n, count, temp, temp_bytes, opts, nwait, wait, event,
+                   fn);
 }
 
 zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -448,8 +489,40 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                                      cl_uint num_wait_events, const cl_event *wait_events,
                                      cl_event *event)
 {
-    return enqueue(sorter, queue, keys, values, n, NULL, temp, temp_bytes, opts, num_wait_events,
-                   wait_events, event, "zesort_cl_enqueue_sort");
+    return enqueue_in_place(sorter, queue, keys, values, n, NULL, temp, temp_bytes, opts,
+                            num_wait_events, wait_events, event, "zesort_cl_enqueue_sort");
+}
+
+zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                          cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                          cl_mem values_out, uint64_t n, cl_mem count,
+                                          cl_mem temp, uint64_t temp_bytes,
+                                          const zesort_options *opts, cl_uint num_wait_events,
+                                          const cl_event *wait_events, cl_event *event)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = keys_in;
+    caller[ZS_BUF_VALUES_IN] = values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    return enqueue(sorter, queue, &shape, caller, n, n ? count : NULL, temp, temp_bytes, opts,
+                   num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_copy");
+}
+
+zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                        cl_mem keys, cl_mem indices, cl_mem keys_out, uint64_t n,
+                                        cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                        const zesort_options *opts, cl_uint num_wait_events,
+                                        const cl_event *wait_events, cl_event *event)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = keys;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    return enqueue(sorter, queue, &shape, caller, n, n ? count : NULL, temp, temp_bytes, opts,
+                   num_wait_events, wait_events, event, "zesort_cl_enqueue_argsort");
 }
 
 zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -467,6 +540,7 @@ zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_comma
         pthread_mutex_unlock(&sorter->lock);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }
-    return enqueue(sorter, queue, keys, values, max_n, max_n ? count : NULL, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_indirect");
+    return enqueue_in_place(sorter, queue, keys, values, max_n, max_n ? count : NULL, temp,
+                            temp_bytes, opts, num_wait_events, wait_events, event,
+                            "zesort_cl_enqueue_sort_indirect");
 }

@@ -6,13 +6,29 @@
 
 #include "sort_request.h"
 
-zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, int pairs, zs_flavor flavor,
-                              zs_plan *plan, zesort_algo *algo, zs_error *err)
+zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
+                               const char *fn)
+{
+    if (with_values < ZESORT_KEYS_ONLY || with_values > ZESORT_ARGSORT_NO_KEYS_OUT)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: with_values is %d: ZESORT_KEYS_ONLY (0), ZESORT_WITH_VALUES (1) "
+                            "or ZESORT_ARGSORT_NO_KEYS_OUT (2)", fn, with_values);
+    *shape = (zs_sort_shape){with_values == ZESORT_ARGSORT_NO_KEYS_OUT ? ZS_SORT_ARGSORT
+                                                                       : ZS_SORT_IN_PLACE,
+                             with_values != ZESORT_KEYS_ONLY,
+                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT};
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
+                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err)
 {
     zs_plan_request req;
-    zesort_status st = zs_make_request(opts, n, pairs, flavor, &req, algo, err);
+    zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
     if (st != ZESORT_OK)
         return st;
+    req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
+    req.iota_values = shape->kind == ZS_SORT_ARGSORT;
     if (req.host_scan) /* CM only: onesweep has no separate prefix step */
         return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
                             "the host scan needs a host round trip, which a sort recorded on "
@@ -23,13 +39,32 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, int pairs,
     return ZESORT_OK;
 }
 
-uint64_t zs_interop_temp_layout(const zs_plan *plan, uint64_t align,
+int zs_interop_is_callers(const zs_sort_shape *shape, int b)
+{
+    return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||
+           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN;
+}
+
+const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
+{
+    const int in_place = shape->kind == ZS_SORT_IN_PLACE;
+    switch (b) {
+    case ZS_BUF_KEYS: return in_place ? "keys" : "keys_out";
+    case ZS_BUF_VALUES:
+        return shape->kind == ZS_SORT_ARGSORT ? "indices" : in_place ? "values" : "values_out";
+    case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT ? "keys" : "keys_in";
+    case ZS_BUF_VALUES_IN: return "values_in";
+    default: return "temp";
+    }
+}
+
+uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape, uint64_t align,
                                 uint64_t offsets[ZS_BUF_COUNT])
 {
     uint64_t total = 0;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
         offsets[b] = UINT64_MAX;
-        if (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES || plan->buffer_bytes[b] == 0)
+        if (zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
             continue;
         offsets[b] = total;
         total += (plan->buffer_bytes[b] + align - 1) / align * align;
@@ -37,16 +72,19 @@ uint64_t zs_interop_temp_layout(const zs_plan *plan, uint64_t align,
     return total;
 }
 
-zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int pairs,
+zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
                                     zs_flavor flavor, uint64_t align, uint64_t *bytes,
                                     zs_error *err)
 {
+    zs_sort_shape shape;
     zs_plan plan;
-    zesort_status st = zs_interop_plan(opts, n, pairs, flavor, &plan, NULL, err);
+    zesort_status st = zs_sort_shape_of(with_values, &shape, err, "temp size");
+    if (st == ZESORT_OK)
+        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
-    *bytes = zs_interop_temp_layout(&plan, align, offsets);
+    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
     zs_plan_free(&plan);
     return ZESORT_OK;
 }
@@ -66,8 +104,14 @@ static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, 
         zesort_options_default(&o);
     o.algo = algo;
     zs_plan plan;
-    zesort_status st = zs_interop_plan(&o, UINT64_C(1) << 20, with_values, flavor, &plan, NULL,
-                                       err);
+    zs_sort_shape shape;
+    zesort_status st = zs_sort_shape_of(with_values, &shape, err, "prepare");
+    if (st != ZESORT_OK)
+        return st;
+    /* the same kernels serve every kind (the plan's buffers differ, not its
+     * programs): the in-place plan names them all */
+    shape.kind = ZS_SORT_IN_PLACE;
+    st = zs_interop_plan(&o, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err);
     if (st == ZESORT_ERROR_UNSUPPORTED && for_auto && o.scan == ZESORT_SCAN_HOST)
         return ZESORT_OK;
     if (st != ZESORT_OK)
@@ -105,6 +149,18 @@ static int overlap(const zs_range *a, const zs_range *b)
     if (!a->root || !b->root || a->root != b->root || a->bytes == 0 || b->bytes == 0)
         return 0;
     return a->off < b->off ? b->off - a->off < a->bytes : a->off - b->off < b->bytes;
+}
+
+int zs_ranges_overlap(const zs_named_range *r, int count, const char **a, const char **b)
+{
+    for (int i = 0; i < count; i++)
+        for (int j = i + 1; j < count; j++)
+            if (overlap(&r[i].range, &r[j].range)) {
+                *a = r[i].name;
+                *b = r[j].name;
+                return 1;
+            }
+    return 0;
 }
 
 const char *zs_interop_overlap(const zs_range *keys, const zs_range *values,

@@ -14,27 +14,59 @@
 #include "plan.h"
 #include "zesort.h"
 
-/* Validates the options for n keys (pairs: with values) as zesort_sort does
- * and builds the plan; refuses the host scan (UNSUPPORTED: a recorded sort
- * cannot make a host round trip). *algo (may be NULL): what AUTO chose. */
-zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, int pairs, zs_flavor flavor,
-                              zs_plan *plan, zesort_algo *algo, zs_error *err);
+/* What a recorded sort reads and writes: the interop entry points. */
+typedef enum zs_sort_kind {
+    ZS_SORT_IN_PLACE, /* keys (and values) sorted where they are */
+    ZS_SORT_COPY,     /* keys_in (values_in), never written, into keys_out (values_out) */
+    ZS_SORT_ARGSORT   /* keys_in into indices (the plan's VALUES) and keys_out: KEYS, the
+                         caller's or, without keys_out, temp memory */
+} zs_sort_kind;
 
-/* Offsets in the caller's temp memory of the plan's buffers (not KEYS and
- * VALUES, which are the caller's own; UINT64_MAX for unused ones), each a
- * multiple of `align`; returns the bytes temp must have. */
-uint64_t zs_interop_temp_layout(const zs_plan *plan, uint64_t align,
+/* A sort's shape: the with_values argument of the temp-size queries,
+ * prepare and chain-event counts (ZESORT_KEYS_ONLY, ZESORT_WITH_VALUES,
+ * ZESORT_ARGSORT_NO_KEYS_OUT of zesort.h), or an append's arguments. */
+typedef struct zs_sort_shape {
+    zs_sort_kind kind;
+    int pairs;        /* values (argsort: indices) move with the keys */
+    int keys_in_temp; /* argsort without keys_out: KEYS is temp memory */
+} zs_sort_shape;
+
+/* The shape a with_values argument names (0, 1, or 2: an argsort without
+ * keys_out); INVALID_ARGUMENT for any other value. */
+zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
+                               const char *fn);
+
+/* Validates the options for n keys of this shape as zesort_sort does and
+ * builds the plan; refuses the host scan (UNSUPPORTED: a recorded sort
+ * cannot make a host round trip). *algo (may be NULL): what AUTO chose. */
+zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
+                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err);
+
+/* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
+ * VALUES_IN; not KEYS when shape->keys_in_temp), not temp memory. */
+int zs_interop_is_callers(const zs_sort_shape *shape, int b);
+
+/* Offsets in the caller's temp memory of the plan's buffers (not the
+ * caller's own, zs_interop_is_callers; UINT64_MAX for those and unused
+ * ones), each a multiple of `align`; returns the bytes temp must have. */
+uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape, uint64_t align,
                                 uint64_t offsets[ZS_BUF_COUNT]);
 
-/* The bytes of temp memory a sort of n keys with these options needs (its
- * plan's layout with `align`), in *bytes. */
-zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int pairs,
+/* The bytes of temp memory a sort of n keys with these options and this
+ * with_values (zs_sort_shape_of) needs (its plan's layout with `align`), in
+ * *bytes. */
+zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
                                     zs_flavor flavor, uint64_t align, uint64_t *bytes,
                                     zs_error *err);
 
+/* The name of a caller buffer in messages: "keys", "values", "keys_in",
+ * "values_in", "indices" (an argsort's VALUES), "keys_out" (out of place). */
+const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
+
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and
- * with_values needs (what zesort_*_prepare promise). */
+ * with_values (zs_sort_shape_of) needs, in place, out of place or argsort
+ * (what zesort_*_prepare promise). */
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err);
@@ -56,5 +88,13 @@ zs_range zs_address_range(const void *p, uint64_t bytes);
 /* Which of the caller's buffers overlap ("keys and temp", ...), or NULL. */
 const char *zs_interop_overlap(const zs_range *keys, const zs_range *values,
                                const zs_range *temp, const zs_range *count);
+
+/* The first two of `count` named ranges that share a byte: 1 with their
+ * names in *a and *b, or 0. */
+typedef struct zs_named_range {
+    const char *name;
+    zs_range range;
+} zs_named_range;
+int zs_ranges_overlap(const zs_named_range *r, int count, const char **a, const char **b);
 
 #endif

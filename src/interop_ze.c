@@ -3,9 +3,11 @@
  * the launches of a plan to a caller's command list, on caller memory.
  *
  * Layout of the caller's temporary memory: every buffer the plan uses except
- * the caller's KEYS and VALUES — TMP, TABLE, PARAMS, SUMS0..3, VALUES_TMP,
- * OS_HIST, OS_STATUS (zs_buffer order, unused ones skipped) — each starting on
- * a 256-byte boundary relative to the start of temp.
+ * the caller's own (KEYS, VALUES, and out of place KEYS_IN, VALUES_IN; an
+ * argsort without keys_out keeps KEYS in temp) — TMP, TABLE, PARAMS,
+ * SUMS0..3, VALUES_TMP, OS_HIST, OS_STATUS (zs_buffer order, unused ones
+ * skipped) — each starting on a 256-byte boundary relative to the start of
+ * temp (interop_common.c).
  *
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
@@ -86,11 +88,11 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
 }
 
 
-/* The plan of a sort of n keys (with values when `pairs`). */
-static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, int pairs,
+/* The plan of a sort of n keys of this shape. */
+static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, const zs_sort_shape *shape,
                                 const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
 {
-    return zs_interop_plan(opts, n, pairs, zs_ze_flavor(&s->kernels), plan, algo, &s->err);
+    return zs_interop_plan(opts, n, shape, zs_ze_flavor(&s->kernels), plan, algo, &s->err);
 }
 
 static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
@@ -219,16 +221,18 @@ static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, 
     return ZESORT_OK;
 }
 
-/* Every caller buffer of a sort: keys, values, temp (the bytes the caller
- * gave) and the device-side count. */
-static zesort_status check_caller_memory(zesort_ze_sorter *s, void *keys, uint64_t kbytes,
-                                         uint32_t *values, uint64_t vbytes, void *temp,
+/* Every caller buffer of a sort: keys and values (in and out), temp (the
+ * bytes the caller gave) and the device-side count. */
+static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shape *shape,
+                                         const zs_plan *plan, void *const *caller, void *temp,
                                          uint64_t temp_bytes, const uint32_t *n_devptr,
                                          const char *fn)
 {
-    zesort_status st = check_device_memory(s, "keys", keys, kbytes, fn);
-    if (st == ZESORT_OK)
-        st = check_device_memory(s, "values", values, vbytes, fn);
+    zesort_status st = ZESORT_OK;
+    for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++)
+        if (zs_interop_is_callers(shape, b))
+            st = check_device_memory(s, zs_interop_buffer_name(shape, b), caller[b],
+                                     plan->buffer_bytes[b], fn);
     if (st == ZESORT_OK)
         st = check_device_memory(s, "temp", temp, temp_bytes, fn);
     if (st == ZESORT_OK)
@@ -288,14 +292,67 @@ static zesort_status check_chain(zesort_ze_sorter *s, const event_chain *c, cons
     return ZESORT_OK;
 }
 
-/* Shared body of the direct (n_devptr NULL) and indirect variants, barrier
- * ordered (ch NULL) or chained by the caller's events, under the sorter's
- * lock. */
-static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
-                                   uint32_t *values, uint64_t n, const uint32_t *n_devptr,
-                                   void *temp, uint64_t temp_bytes, const zesort_options *opts,
-                                   ze_event_handle_t signal, uint32_t nwait,
-                                   ze_event_handle_t *wait, event_chain *ch, const char *fn)
+/* The caller's buffers of a sort, checked before any driver call: given,
+ * aligned to their element size, temp large enough and 8-byte aligned, and
+ * no two of them (temp and the count included) sharing a byte. */
+static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *shape,
+                                     const zs_plan *plan, void *const *caller, uint64_t n,
+                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                     uint64_t need, const char *fn)
+{
+    zs_named_range r[ZS_BUF_COUNT + 2];
+    int count = 0;
+    for (int b = 0; n > 0 && b < ZS_BUF_COUNT; b++) {
+        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+            continue;
+        const char *name = zs_interop_buffer_name(shape, b);
+        const uint64_t elem = plan->buffer_bytes[b] / n;
+        if (!caller[b])
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
+        if ((uintptr_t)caller[b] % elem)
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s must be aligned to its element size (%llu bytes); "
+                                "the count to 4 bytes, temp to 8", fn, name,
+                                (unsigned long long)elem);
+        r[count++] = (zs_named_range){name, zs_address_range(caller[b], plan->buffer_bytes[b])};
+    }
+    if (((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: keys must be aligned to the key size, values to theirs, the "
+                            "count to 4 bytes, temp to 8 bytes", fn);
+    if (need > 0 && !temp)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp "
+                            "memory", fn, (unsigned long long)n, (unsigned long long)need);
+    if (temp_bytes < need)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp memory of %llu bytes is too small: a sort of %llu keys "
+                            "needs %llu bytes (see zesort_ze_temp_bytes)", fn,
+                            (unsigned long long)temp_bytes, (unsigned long long)n,
+                            (unsigned long long)need);
+    if (n == 0)
+        return ZESORT_OK;
+    /* device pointers share one address space */
+    r[count++] = (zs_named_range){"temp", zs_address_range(temp, temp_bytes)};
+    r[count++] = (zs_named_range){"the count", zs_address_range(n_devptr, 4)};
+    const char *a, *b;
+    if (zs_ranges_overlap(r, count, &a, &b))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s and %s overlap: they must be separate memory", fn, a, b);
+    return ZESORT_OK;
+}
+
+/* Shared body of every append: in place, out of place or argsort (shape,
+ * with the caller's buffers by plan buffer in caller[]), direct (n_devptr
+ * NULL) or indirect, barrier ordered (ch NULL) or chained by the caller's
+ * events, under the sorter's lock. */
+static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                   const zs_sort_shape *shape, void *const *caller, uint64_t n,
+                                   const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                   const zesort_options *opts, ze_event_handle_t signal,
+                                   uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                   const char *fn)
 {
     if (!list) {
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: command list handle is NULL", fn);
@@ -310,41 +367,14 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     }
     zs_plan plan;
     zesort_algo algo = ZESORT_ALGO_AUTO;
-    zesort_status st = build_plan(s, n, values != NULL, opts, &plan, &algo);
+    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
-    uint64_t need = zs_interop_temp_layout(&plan, TEMP_ALIGN, offsets);
+    uint64_t need = zs_interop_temp_layout(&plan, shape, TEMP_ALIGN, offsets);
     void *buffers[ZS_BUF_COUNT] = {0};
     zs_ze_recorder rec = {.kernels = &s->kernels, .list = list, .callers_list = 1, .err = &s->err};
-    if (n > 0 && !keys) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL for %llu keys", fn, (unsigned long long)n);
-    } else if (((uintptr_t)keys % (n ? plan.buffer_bytes[ZS_BUF_KEYS] / n : 4)) ||
-               ((uintptr_t)values & 3u) || ((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u)) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys must be aligned to the key size, values and the count to 4 bytes, "
-                "temp to 8 bytes", fn);
-    } else if (need > 0 && !temp) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp memory",
-                fn, (unsigned long long)n, (unsigned long long)need);
-    } else if (temp_bytes < need) {
-        st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                          "%s: temp memory of %llu bytes is too small: a sort of %llu keys needs "
-                          "%llu bytes (see zesort_ze_temp_bytes)", fn,
-                          (unsigned long long)temp_bytes, (unsigned long long)n,
-                          (unsigned long long)need);
-    } else if (n > 0) {
-        const uint64_t kbytes = plan.buffer_bytes[ZS_BUF_KEYS], vbytes = values ? 4 * n : 0;
-        /* device pointers share one address space */
-        const zs_range k = zs_address_range(keys, kbytes), v = zs_address_range(values, vbytes),
-                       t = zs_address_range(temp, temp_bytes), c = zs_address_range(n_devptr, 4);
-        const char *what = zs_interop_overlap(&k, &v, &t, &c);
-        if (what)
-            st = zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                              "%s: %s overlap (keys: %llu bytes, values: %llu, temp: %llu): "
-                              "they must be separate memory", fn, what,
-                              (unsigned long long)kbytes, (unsigned long long)vbytes,
-                              (unsigned long long)temp_bytes);
-    }
+    st = check_arguments(s, shape, &plan, caller, n, n_devptr, temp, temp_bytes, need, fn);
     if (st == ZESORT_OK && ch) {
         ch->total = command_count(&plan, n_devptr != NULL);
         ch->signal = signal;
@@ -357,15 +387,13 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     }
     /* The first driver calls: every check without one is made already. */
     if (st == ZESORT_OK && n > 0)
-        st = check_caller_memory(s, keys, plan.buffer_bytes[ZS_BUF_KEYS], values,
-                                 values ? 4 * n : 0, temp, need > 0 ? temp_bytes : 0, n_devptr,
-                                 fn);
+        st = check_caller_memory(s, shape, &plan, caller, temp, need > 0 ? temp_bytes : 0,
+                                 n_devptr, fn);
     if (st == ZESORT_OK) {
-        buffers[ZS_BUF_KEYS] = keys;
-        buffers[ZS_BUF_VALUES] = values;
         for (int b = 0; b < ZS_BUF_COUNT; b++)
-            if (b != ZS_BUF_KEYS && b != ZS_BUF_VALUES && offsets[b] != UINT64_MAX)
-                buffers[b] = (char *)temp + offsets[b];
+            buffers[b] = zs_interop_is_callers(shape, b) ? caller[b]
+                         : offsets[b] != UINT64_MAX      ? (char *)temp + offsets[b]
+                                                         : NULL;
         st = zs_ze_record_check(&rec, &plan, buffers);
     }
     if (st != ZESORT_OK) {
@@ -423,18 +451,19 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     return st;
 }
 
-static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list, void *keys,
-                                 uint32_t *values, uint64_t n, const uint32_t *n_devptr, void *temp,
-                                 uint64_t temp_bytes, const zesort_options *opts,
-                                 ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait,
-                                 event_chain *ch, const char *fn)
+static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                 const zs_sort_shape *shape, void *const *caller, uint64_t n,
+                                 const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                 const zesort_options *opts, ze_event_handle_t signal,
+                                 uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                 const char *fn)
 {
     if (!s) {
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     }
     pthread_mutex_lock(&s->lock);
     zs_ze_take_failure();
-    zesort_status st = append_locked(s, list, keys, values, n, n_devptr, temp, temp_bytes, opts,
+    zesort_status st = append_locked(s, list, shape, caller, n, n_devptr, temp, temp_bytes, opts,
                                      signal, nwait, wait, ch, fn);
     ze_result_t r = zs_ze_take_failure();
     if (r != ZE_RESULT_SUCCESS)
@@ -443,19 +472,72 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     return st;
 }
 
+/* An in-place sort of keys (and values) through append_sort. */
+static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                     void *keys, void *values, uint64_t n,
+                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                     const zesort_options *opts, ze_event_handle_t signal,
+                                     uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                     const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    return append_sort(s, list, &shape, caller, n, n_devptr, temp, temp_bytes, opts, signal,
+                       nwait, wait, ch, fn);
+}
+
 zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                    void *keys, uint32_t *values, uint64_t n,
+                                    void *keys, void *values, uint64_t n,
                                     void *temp, uint64_t temp_bytes,
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events)
 {
-    return append_sort(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts, signal_event,
-                       num_wait_events, wait_events, NULL, "zesort_ze_append_sort");
+    return append_in_place(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts,
+                           signal_event, num_wait_events, wait_events, NULL,
+                           "zesort_ze_append_sort");
+}
+
+zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
+                                         ze_command_list_handle_t cmdlist, const void *keys_in,
+                                         const void *values_in, void *keys_out, void *values_out,
+                                         uint64_t n, const uint32_t *n_devptr, void *temp,
+                                         uint64_t temp_bytes, const zesort_options *opts,
+                                         ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                         ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
+                       opts, signal_event, num_wait_events, wait_events, NULL,
+                       "zesort_ze_append_sort_copy");
+}
+
+zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                       const void *keys, void *indices, void *keys_out,
+                                       uint64_t n, const uint32_t *n_devptr, void *temp,
+                                       uint64_t temp_bytes, const zesort_options *opts,
+                                       ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                       ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
+                       opts, signal_event, num_wait_events, wait_events, NULL,
+                       "zesort_ze_append_argsort");
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
-                                             uint32_t *values, const uint32_t *n_devptr,
+                                             void *values, const uint32_t *n_devptr,
                                              uint64_t max_n,
                                              void *temp, uint64_t temp_bytes,
                                              const zesort_options *opts,
@@ -471,9 +553,9 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
     }
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;
-    return append_sort(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events, NULL,
-                       "zesort_ze_append_sort_indirect");
+    return append_in_place(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes,
+                           opts, signal_event, num_wait_events, wait_events, NULL,
+                           "zesort_ze_append_sort_indirect");
 }
 
 zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
@@ -490,7 +572,10 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
     } else {
         *count = 0;
         zs_plan plan;
-        st = build_plan(sorter, n, with_values, opts, &plan, NULL);
+        zs_sort_shape shape;
+        st = zs_sort_shape_of(with_values, &shape, &sorter->err, "zesort_ze_chain_events");
+        if (st == ZESORT_OK)
+            st = build_plan(sorter, n, &shape, opts, &plan, NULL);
         if (st == ZESORT_OK) {
             uint32_t commands = command_count(&plan, indirect && n > 0);
             *count = commands ? commands - 1 : 0;
@@ -504,7 +589,7 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
 
 zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             ze_command_list_handle_t cmdlist, void *keys,
-                                            uint32_t *values, uint64_t n,
+                                            void *values, uint64_t n,
                                             const uint32_t *n_devptr, void *temp,
                                             uint64_t temp_bytes, const zesort_options *opts,
                                             ze_event_handle_t signal_event,
@@ -516,7 +601,7 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
     event_chain ch = {.events = chain_events, .count = num_chain_events};
     if (n == 0) /* indirect with max_n 0: nothing can be sorted */
         n_devptr = NULL;
-    return append_sort(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events, &ch,
-                       "zesort_ze_append_sort_chained");
+    return append_in_place(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
+                           signal_event, num_wait_events, wait_events, &ch,
+                           "zesort_ze_append_sort_chained");
 }

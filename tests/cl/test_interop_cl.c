@@ -346,6 +346,80 @@ static void test_prepare(cl_command_queue q)
     zesort_cl_destroy(s);
 }
 
+/* ---- issue 21: 8-byte values, out of place, argsort (interop_cases.h) -- */
+
+#include "interop_cases.h" /* after `failures`: its checks count them */
+
+static zesort_cl_sorter *ic_sorter;
+static cl_command_queue ic_queue;
+
+static void *ic_alloc(size_t bytes) { return buf(bytes); }
+static void ic_release(void *m) { clReleaseMemObject(m); }
+
+static void ic_upload(void *m, const void *src, size_t bytes)
+{
+    CL_OK(clEnqueueWriteBuffer(ic_queue, m, CL_TRUE, 0, bytes, src, 0, NULL, NULL));
+}
+
+static void ic_download(void *dst, void *m, size_t bytes)
+{
+    CL_OK(clEnqueueReadBuffer(ic_queue, m, CL_TRUE, 0, bytes, dst, 0, NULL, NULL));
+}
+
+static zesort_status ic_temp_bytes(uint64_t n, int with_values, const zesort_options *o,
+                                   uint64_t *bytes)
+{
+    return zesort_cl_temp_bytes(ic_sorter, n, with_values, o, bytes);
+}
+
+/* A successful enqueue is waited for: the case reads the results next. */
+static zesort_status ic_wait(zesort_status st, cl_event *ev)
+{
+    if (st == ZESORT_OK) {
+        CL_OK(clWaitForEvents(1, ev));
+        clReleaseEvent(*ev);
+    }
+    return st;
+}
+
+static zesort_status ic_sort(void *keys, void *values, uint64_t n, void *temp, uint64_t tb,
+                             const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort(ic_sorter, ic_queue, keys, values, n, temp, tb, o, 0,
+                                          NULL, &ev), &ev);
+}
+
+static zesort_status ic_copy(void *keys_in, void *values_in, void *keys_out, void *values_out,
+                             uint64_t n, void *count, void *temp, uint64_t tb,
+                             const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_copy(ic_sorter, ic_queue, keys_in, values_in, keys_out,
+                                               values_out, n, count, temp, tb, o, 0, NULL, &ev),
+                   &ev);
+}
+
+static zesort_status ic_argsort(void *keys, void *indices, void *keys_out, uint64_t n,
+                                void *count, void *temp, uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_argsort(ic_sorter, ic_queue, keys, indices, keys_out, n,
+                                             count, temp, tb, o, 0, NULL, &ev), &ev);
+}
+
+static const char *ic_error(void) { return zesort_cl_last_error(ic_sorter); }
+
+static void test_copy_argsort(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const interop_api api = {"opencl", ic_alloc, ic_release, ic_upload, ic_download,
+                                    ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+    ic_sorter = s;
+    ic_queue = q;
+    interop_matrix(&api);
+    printf("copy-argsort: %d failures\n", failures);
+}
+
 int main(void)
 {
     cl_platform_id plat;
@@ -386,6 +460,7 @@ int main(void)
     test_overlap(s, inorder);
     test_threads(s);
     test_prepare(inorder);
+    test_copy_argsort(s, ooo ? ooo : inorder);
     zesort_cl_destroy(s);
     EXPECT(zesort_cl_create(NULL, dev, &s) == ZESORT_ERROR_INVALID_ARGUMENT, "NULL context");
     EXPECT(s == NULL, "out not cleared");

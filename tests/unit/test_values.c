@@ -13,7 +13,7 @@
  * carry the input position in their bits, so a value that moved wrong or
  * an unstable order shows), zesort_sort_copy (inputs compared byte for byte
  * afterwards), and zesort_argsort with u32 and u64 indices, with and without
- * keys_out.
+ * keys_out. The oracle: tests/common/sort_oracle.h.
  */
 #include <check.h>
 #include <stdio.h>
@@ -21,97 +21,21 @@
 #include <string.h>
 #include <zesort.h>
 
+#include "sort_oracle.h"
+
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;
 static zesort_context *g_ctx;
 
-static unsigned key_bytes(zesort_key_type t) { return t >= ZESORT_KEY_U64 ? 8u : 4u; }
-
-/* The ordered key (README, "Orders") of the key at p, as an unsigned value. */
-static uint64_t ordered(const void *p, zesort_key_type t, int descending)
-{
-    const unsigned bits = 8 * key_bytes(t);
-    uint64_t k = 0;
-    memcpy(&k, p, key_bytes(t));
-    const uint64_t sign = UINT64_C(1) << (bits - 1);
-    const uint64_t all = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-    const int kind = (int)t % 3;
-    if (kind == 1)
-        k ^= sign;
-    else if (kind == 2)
-        k = (k & sign) ? ~k & all : k | sign;
-    return descending ? ~k & all : k;
-}
-
-typedef struct entry {
-    uint64_t bits;
-    uint64_t pos;
-} entry;
-
-static int cmp_entry(const void *a, const void *b)
-{
-    const entry *x = a, *y = b;
-    if (x->bits != y->bits)
-        return x->bits < y->bits ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos; /* stable: input order */
-}
-
-/* The stable permutation the sort must produce. */
-static uint64_t *oracle(const void *keys, uint64_t n, const zesort_options *o)
-{
-    const unsigned kb = key_bytes(o->key_type), hi = o->bit_hi ? o->bit_hi : 8 * kb;
-    entry *e = malloc((n ? n : 1) * sizeof *e);
-    uint64_t *perm = malloc((n ? n : 1) * sizeof *perm);
-    ck_assert(e && perm);
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t k = ordered((const char *)keys + i * kb, o->key_type, o->descending) >> o->bit_lo;
-        if (hi - o->bit_lo < 64)
-            k &= (UINT64_C(1) << (hi - o->bit_lo)) - 1;
-        e[i] = (entry){k, i};
-    }
-    qsort(e, n, sizeof *e, cmp_entry);
-    for (uint64_t i = 0; i < n; i++)
-        perm[i] = e[i].pos;
-    free(e);
-    return perm;
-}
-
-/* Keys with many ties (stability shows) and the awkward values of each type. */
-static void make_keys(void *keys, uint64_t n, zesort_key_type t, int dist, uint64_t seed)
-{
-    const unsigned kb = key_bytes(t);
-    uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
-    for (uint64_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        uint64_t k = dist == 0 ? x : dist == 1 ? x % 5 : (x % 3) << (8 * kb - 2);
-        if (dist == 1 && kb == 8)
-            k |= (x % 2) << 63; /* negative and positive ties of signed/float keys */
-        memcpy((char *)keys + i * kb, &k, kb);
-    }
-}
-
-/* values[i] made from i: u32 or u64 with the high half set too. */
-static uint64_t value_of(uint64_t i, unsigned vb)
-{
-    return vb == 8 ? (i * UINT64_C(0x100000001)) ^ UINT64_C(0xA5A5000000000000) : (uint32_t)(i ^ 0x5A5A0000u);
-}
+static unsigned key_bytes(zesort_key_type t) { return oracle_key_bytes(t); }
 
 static void check_result(const void *keys, const uint64_t *perm, const void *keys_out,
-                         const void *values_out, int values_are_indices, uint64_t n,
-                         unsigned kb, unsigned vb, const char *what)
+                         const void *values_out, int indices, uint64_t n, unsigned kb,
+                         unsigned vb, const char *what)
 {
-    for (uint64_t i = 0; i < n; i++) {
-        if (keys_out)
-            ck_assert_msg(memcmp((const char *)keys_out + i * kb, (const char *)keys + perm[i] * kb,
-                                 kb) == 0, "%s: key %llu wrong", what, (unsigned long long)i);
-        if (values_out) {
-            uint64_t got = 0, want = values_are_indices ? perm[i] : value_of(perm[i], vb);
-            memcpy(&got, (const char *)values_out + i * vb, vb);
-            ck_assert_msg(got == want, "%s: value %llu is 0x%llx, want 0x%llx", what,
-                          (unsigned long long)i, (unsigned long long)got,
-                          (unsigned long long)want);
-        }
-    }
+    const uint64_t bad = oracle_check(keys, perm, keys_out, values_out, indices, n, kb, vb);
+    ck_assert_msg(bad == 0, "%s vb=%u: position %llu is wrong", what, vb,
+                  (unsigned long long)bad - 1);
 }
 
 /* One key set, one option set: in place, out of place, argsort (both index
@@ -134,14 +58,15 @@ static void run_case(uint64_t n, zesort_key_type t, int descending, unsigned lo,
     void *keys = malloc(cap * kb), *keys_copy = malloc(cap * kb), *work = malloc(cap * kb);
     uint64_t *vals_in = malloc(cap * 8), *vals_copy = malloc(cap * 8), *vals = malloc(cap * 8);
     ck_assert(keys && keys_copy && work && vals_in && vals_copy && vals);
-    make_keys(keys, n, t, dist, n + (uint64_t)t * 7 + (uint64_t)lo);
+    oracle_make_keys(keys, n, t, dist, n + (uint64_t)t * 7 + (uint64_t)lo);
     memcpy(keys_copy, keys, n * kb);
-    uint64_t *perm = oracle(keys, n, &o);
+    uint64_t *perm = oracle_permutation(keys, n, &o);
+    ck_assert(perm);
 
     for (unsigned vb = 4; vb <= 8; vb += 4) {
         o.value_type = vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
         for (uint64_t i = 0; i < n; i++) {
-            uint64_t v = value_of(i, vb);
+            uint64_t v = oracle_value(i, vb);
             memcpy((char *)vals_in + i * vb, &v, vb);
         }
         memcpy(vals_copy, vals_in, n * vb);

@@ -568,6 +568,77 @@ static void test_prepare(lane *l)
     printf("prepare: done\n");
 }
 
+/* ---- issue 21: 8-byte values, out of place, argsort (interop_cases.h) -- */
+
+#include "interop_cases.h" /* after `failures`: its checks count them */
+
+static zesort_ze_sorter *ic_sorter;
+static lane *ic_lane;
+
+static void *ic_alloc(size_t bytes) { return device_alloc(ctx, bytes); }
+static void ic_release(void *buf) { zeMemFree(ctx, buf); }
+
+static void ic_upload(void *buf, const void *src, size_t bytes)
+{
+    ZE_OK(zeCommandListAppendMemoryCopy(ic_lane->list, buf, src, bytes, NULL, 0, NULL));
+    lane_sync(ic_lane);
+}
+
+static void ic_download(void *dst, void *buf, size_t bytes)
+{
+    ZE_OK(zeCommandListAppendMemoryCopy(ic_lane->list, dst, buf, bytes, NULL, 0, NULL));
+    lane_sync(ic_lane);
+}
+
+static zesort_status ic_temp_bytes(uint64_t n, int with_values, const zesort_options *o,
+                                   uint64_t *bytes)
+{
+    return zesort_ze_temp_bytes(ic_sorter, n, with_values, o, bytes);
+}
+
+/* A successful append is waited for: the case reads the results next. */
+static zesort_status ic_wait(zesort_status st)
+{
+    if (st == ZESORT_OK)
+        lane_sync(ic_lane);
+    return st;
+}
+
+static zesort_status ic_sort(void *keys, void *values, uint64_t n, void *temp, uint64_t tb,
+                             const zesort_options *o)
+{
+    return ic_wait(zesort_ze_append_sort(ic_sorter, ic_lane->list, keys, values, n, temp, tb, o,
+                                         NULL, 0, NULL));
+}
+
+static zesort_status ic_copy(void *keys_in, void *values_in, void *keys_out, void *values_out,
+                             uint64_t n, void *count, void *temp, uint64_t tb,
+                             const zesort_options *o)
+{
+    return ic_wait(zesort_ze_append_sort_copy(ic_sorter, ic_lane->list, keys_in, values_in,
+                                              keys_out, values_out, n, count, temp, tb, o, NULL,
+                                              0, NULL));
+}
+
+static zesort_status ic_argsort(void *keys, void *indices, void *keys_out, uint64_t n,
+                                void *count, void *temp, uint64_t tb, const zesort_options *o)
+{
+    return ic_wait(zesort_ze_append_argsort(ic_sorter, ic_lane->list, keys, indices, keys_out, n,
+                                            count, temp, tb, o, NULL, 0, NULL));
+}
+
+static const char *ic_error(void) { return zesort_ze_last_error(ic_sorter); }
+
+static void test_copy_argsort(zesort_ze_sorter *s, lane *l)
+{
+    static const interop_api api = {"level-zero", ic_alloc, ic_release, ic_upload, ic_download,
+                                    ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+    ic_sorter = s;
+    ic_lane = l;
+    interop_matrix(&api);
+    printf("copy-argsort: done\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -598,6 +669,8 @@ int main(int argc, char **argv)
         test_create();
     if (!only || !strcmp(only, "prepare"))
         test_prepare(&l);
+    if (!only || !strcmp(only, "copy-argsort"))
+        test_copy_argsort(s, &l);
     zesort_ze_destroy(s);
     lane_close(&l);
     zeContextDestroy(ctx);
