@@ -41,8 +41,9 @@ static double best_ms(const void *in, void *work, unsigned kb, int vq)
     for (int r = 0; r < ZS_CAL_ROUNDS; ++r) {
         memcpy(work, in, (size_t)ZS_CAL_KEYS * kb);
         const double t0 = now_ms();
-        const zesort_status st = vq ? zs_cpu_vq_sort(work, ZS_CAL_KEYS, kb, 0, 1, 0)
-                                    : zs_cpu_sort_with(work, NULL, ZS_CAL_KEYS, kb, 0, 0, 0, kb * 8u, &cfg);
+        const zesort_status st =
+            vq ? zs_cpu_vq_sort(work, ZS_CAL_KEYS, kb, 0, 1, 0)
+               : zs_cpu_sort_with(work, NULL, ZS_CAL_KEYS, kb, 0, 0, 0, kb * 8u, &cfg);
         const double t = now_ms() - t0;
         if (st != ZESORT_OK)
             return 1e30;
