@@ -106,6 +106,29 @@ int cli_parse_key_type(const char *text, zesort_key_type *out)
     return -1;
 }
 
+static const char *const value_type_names[] = {"u32", "u64"};
+
+const char *cli_value_type_name(zesort_value_type type)
+{
+    return (unsigned)type < 2 ? value_type_names[type] : "?";
+}
+
+size_t cli_value_size(zesort_value_type type)
+{
+    return type == ZESORT_VALUE_U64 ? 8 : 4;
+}
+
+int cli_parse_value_type(const char *text, zesort_value_type *out)
+{
+    for (unsigned i = 0; i < 2; ++i) {
+        if (strcmp(text, value_type_names[i]) == 0) {
+            *out = (zesort_value_type)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 const char *cli_scan_name(zesort_scan scan)
 {
     return scan == ZESORT_SCAN_HOST ? "host" : "device";

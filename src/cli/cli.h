@@ -99,6 +99,8 @@ int cli_wants_help(int argc, char **argv);
 
 /* Value parsers: return 0 on success, -1 when the text is not valid. */
 int cli_parse_key_type(const char *text, zesort_key_type *out);
+/* "u32" or "u64": values moved with the keys, argsort's indices */
+int cli_parse_value_type(const char *text, zesort_value_type *out);
 int cli_parse_scan(const char *text, zesort_scan *out);
 /* "LO:HI" with 0 <= LO < HI <= key_bits, decimal digits only. */
 int cli_parse_bits(const char *text, unsigned key_bits, unsigned *lo, unsigned *hi);
@@ -112,7 +114,10 @@ int cli_split_list(const char *text, char *storage, const char **pieces, int max
 
 /* ---- names ---------------------------------------------------------------- */
 const char *cli_key_type_name(zesort_key_type type);
+const char *cli_value_type_name(zesort_value_type type);
 const char *cli_scan_name(zesort_scan scan);
+/* Bytes per value (4 or 8). */
+size_t cli_value_size(zesort_value_type type);
 
 /* ---- keys.c: key arrays of any type --------------------------------------- */
 
@@ -255,6 +260,7 @@ int cli_same_file(const char *a, const char *b);
 
 /* ---- commands ------------------------------------------------------------- */
 int cli_cmd_sort(int argc, char **argv);
+int cli_cmd_argsort(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 int cli_cmd_info(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);

@@ -1,7 +1,11 @@
 /*
  * cmd_sort.c — `zesort sort INPUT OUTPUT [options]`: sorts a raw little-endian
- * key file (and optionally a u32 values file moved along) with the library,
- * writing the outputs atomically.
+ * key file (and optionally a values file of u32 or u64 moved along) with the
+ * library, writing the outputs atomically; and `zesort argsort INPUT
+ * INDICES_OUT [--keys-out KEYS_OUT] [options]`, the stable permutation (u32
+ * or u64 indices) and optionally the sorted keys. One reader, one writer
+ * and one set of checks serve both: an argsort is a sort whose first output
+ * is the indices and whose values come from the device.
  *
  * Order of checks, so the exit code says what is wrong: arguments (usage, 2),
  * then files (1; a values file whose count differs from the keys' is a data
@@ -14,20 +18,51 @@
 
 #include "cli.h"
 
-static const char CMD[] = "sort";
-
 typedef struct sort_request {
-    const char *input, *output;
+    const char *cmd;     /* "sort" or "argsort" */
+    int argsort;
+    const char *input, *output;         /* argsort: output is INDICES_OUT */
     const char *values_in, *values_out; /* both NULL without --values */
+    const char *keys_out;               /* argsort --keys-out, or NULL */
     zesort_backend backend;
     int64_t device; /* --device, -1: the backend's choice */
     zesort_options opts;
     const char *bits_text; /* checked once the key type is known */
 } sort_request;
 
-static int parse_sort_args(int argc, char **argv, sort_request *req)
+/* The flags only one of the two commands has; 1 when f was one of them. */
+static int parse_own_flag(cli_args *a, char **argv, const char *f, sort_request *req, int *rc)
+{
+    const char *CMD = req->cmd, *v;
+    if (!req->argsort && strcmp(f, "--values") == 0) {
+        /* Two values after the flag; "--values=IN" would leave OUT ambiguous. */
+        if (a->inline_value)
+            *rc = cli_usage(CMD, "--values takes two operands: --values VALUES_IN VALUES_OUT");
+        else if (a->pos + 2 > a->argc)
+            *rc = cli_usage(CMD, "--values needs two operands: VALUES_IN VALUES_OUT");
+        else if (!(*rc = cli_args_once(CMD, "--values", req->values_in))) {
+            req->values_in = argv[a->pos++];
+            req->values_out = argv[a->pos++];
+        }
+    } else if (strcmp(f, req->argsort ? "--index-type" : "--value-type") == 0) {
+        if (!(*rc = cli_args_value(a, CMD, &v)) && cli_parse_value_type(v, &req->opts.value_type))
+            *rc = cli_usage(CMD, "unknown %s '%s' (u32, u64)",
+                            req->argsort ? "index type" : "value type", v);
+    } else if (req->argsort && strcmp(f, "--keys-out") == 0) {
+        if (!(*rc = cli_args_once(CMD, "--keys-out", req->keys_out)))
+            *rc = cli_args_value(a, CMD, &req->keys_out);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort)
 {
     memset(req, 0, sizeof *req);
+    req->cmd = argsort ? "argsort" : "sort";
+    req->argsort = argsort;
+    const char *CMD = req->cmd;
     zesort_options_default(&req->opts);
     req->opts.key_type = ZESORT_KEY_U32;
     req->backend = ZESORT_BACKEND_AUTO;
@@ -49,21 +84,15 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
             continue;
         }
         const char *f = a.flag;
-        if (strcmp(f, "--type") == 0) {
+        rc = 0;
+        if (parse_own_flag(&a, argv, f, req, &rc)) {
+            if (rc)
+                return rc;
+        } else if (strcmp(f, "--type") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
             if (cli_parse_key_type(v, &req->opts.key_type))
                 return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
-        } else if (strcmp(f, "--values") == 0) {
-            /* Two values after the flag; "--values=IN" would leave OUT ambiguous. */
-            if (a.inline_value)
-                return cli_usage(CMD, "--values takes two operands: --values VALUES_IN VALUES_OUT");
-            if (a.pos + 2 > a.argc)
-                return cli_usage(CMD, "--values needs two operands: VALUES_IN VALUES_OUT");
-            if ((rc = cli_args_once(CMD, "--values", req->values_in)))
-                return rc;
-            req->values_in = argv[a.pos++];
-            req->values_out = argv[a.pos++];
         } else if (strcmp(f, "--algo") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
@@ -97,14 +126,18 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
             return cli_usage(CMD, "unknown option '%s'", f);
         }
     }
+    const char *out_name = argsort ? "INDICES_OUT" : "OUTPUT";
     if (!req->input)
-        return cli_usage(CMD, "missing operands INPUT and OUTPUT");
+        return cli_usage(CMD, "missing operands INPUT and %s", out_name);
     if (!req->output)
-        return cli_usage(CMD, "missing operand OUTPUT");
+        return cli_usage(CMD, "missing operand %s", out_name);
+    if (argsort) { /* the second output: the sorted keys, written like sort's values */
+        req->values_out = req->keys_out;
+    }
     if ((rc = cli_args_path(CMD, "INPUT", req->input)) ||
-        (rc = cli_args_path(CMD, "OUTPUT", req->output)) ||
+        (rc = cli_args_path(CMD, out_name, req->output)) ||
         (rc = cli_args_path(CMD, "VALUES_IN", req->values_in)) ||
-        (rc = cli_args_path(CMD, "VALUES_OUT", req->values_out)) ||
+        (rc = cli_args_path(CMD, argsort ? "KEYS_OUT" : "VALUES_OUT", req->values_out)) ||
         (rc = cli_check_device_backend(CMD, req->backend, req->device)))
         return rc;
 
@@ -121,13 +154,15 @@ static int parse_sort_args(int argc, char **argv, sort_request *req)
     /* Both to /dev/null (or another device) is fine: nothing is replaced. */
     if (req->values_out && cli_same_file(req->values_out, req->output) &&
         !cli_is_special_file(req->output))
-        return cli_usage(CMD, "OUTPUT and VALUES_OUT must be different files");
+        return cli_usage(CMD, argsort ? "INDICES_OUT and KEYS_OUT must be different files"
+                                      : "OUTPUT and VALUES_OUT must be different files");
     return 0;
 }
 
-/* The outputs being written. They are created before the sort so an
- * unwritable destination fails in a moment, not after a long sort; both are
- * complete before either is renamed into place. */
+/* The outputs being written (sort: keys, then values; argsort: indices,
+ * then keys). They are created before the sort so an unwritable destination
+ * fails in a moment, not after a long sort; both are complete before either
+ * is renamed into place. */
 typedef struct sort_outputs {
     cli_output keys, values;
     int have_keys, have_values;
@@ -200,7 +235,7 @@ static uint64_t keys_in(const input_budget *b, uint64_t bytes)
 static int check_values(input_budget *b, const char *path, uint64_t bytes)
 {
     uint64_t n = b->key_bytes / cli_key_size(b->req->opts.key_type);
-    if (bytes > n * sizeof(uint32_t))
+    if (bytes > n * cli_value_size(b->req->opts.value_type))
         return cli_fail("'%s' holds more values than '%s' holds keys (%llu)", path, b->req->input,
                         (unsigned long long)n);
     return 0;
@@ -214,7 +249,9 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
         if (st != ZESORT_OK)
             return cli_fail_status("backend set-up", st, NULL);
     }
-    zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL, &b->req->opts, NULL);
+    /* an argsort's indices need what values of their type need */
+    zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL || b->req->argsort,
+                                    &b->req->opts, NULL);
     if (st == ZESORT_OK)
         return 0;
     if (st == ZESORT_ERROR_UNSUPPORTED)
@@ -265,21 +302,38 @@ static int read_inputs(const sort_request *req, input_budget *b, void **keys, si
     b->key_bytes = *key_bytes;
     b->reading_values = 1;
     uint64_t n = *key_bytes / ksize;
-    lim.max_bytes = n * sizeof(uint32_t) + 1;
+    const size_t vsize = cli_value_size(req->opts.value_type);
+    lim.max_bytes = n * vsize + 1;
     if ((rc = cli_read_input(req->values_in, &lim, values, value_bytes)))
         return rc;
-    if (*value_bytes % sizeof(uint32_t))
-        return cli_fail("'%s' has %zu bytes, not a multiple of 4 (values are u32)", req->values_in,
-                        *value_bytes);
-    if (*value_bytes / sizeof(uint32_t) != n)
+    if (*value_bytes % vsize)
+        return cli_fail("'%s' has %zu bytes, not a multiple of %zu (values are %s)",
+                        req->values_in, *value_bytes, vsize,
+                        cli_value_type_name(req->opts.value_type));
+    if (*value_bytes / vsize != n)
         return cli_fail("'%s' holds %zu values but '%s' holds %llu keys", req->values_in,
-                        *value_bytes / sizeof(uint32_t), req->input, (unsigned long long)n);
+                        *value_bytes / vsize, req->input, (unsigned long long)n);
     return 0;
+}
+
+/* An argsort's results: indices first, the sorted keys (--keys-out) second,
+ * in buffers of their own. */
+static zesort_status argsort(zesort_context *ctx, const sort_request *req, const void *keys,
+                             uint64_t n, void **first, size_t *first_bytes, void **second,
+                             size_t *second_bytes)
+{
+    *first_bytes = (size_t)n * cli_value_size(req->opts.value_type);
+    *second_bytes = req->keys_out ? (size_t)n * cli_key_size(req->opts.key_type) : 0;
+    *first = malloc(*first_bytes ? *first_bytes : 1);
+    *second = req->keys_out ? malloc(*second_bytes ? *second_bytes : 1) : NULL;
+    if (!*first || (req->keys_out && !*second))
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    return zesort_argsort(ctx, keys, *first, *second, n, &req->opts);
 }
 
 static int run_sort(const sort_request *req)
 {
-    void *keys = NULL, *values = NULL;
+    void *keys = NULL, *values = NULL, *indices = NULL, *sorted = NULL; /* argsort's results */
     size_t key_bytes = 0, value_bytes = 0;
     input_budget budget;
     sort_outputs outs;
@@ -289,25 +343,44 @@ static int run_sort(const sort_request *req)
     if (rc || (rc = open_outputs(req, &outs)))
         goto done;
     uint64_t n = key_bytes / cli_key_size(req->opts.key_type);
-    zesort_status st = zesort_sort(ctx, keys, values, n, &req->opts);
+    void *first = keys, *second = values;
+    size_t first_bytes = key_bytes, second_bytes = value_bytes;
+    zesort_status st = req->argsort ? argsort(ctx, req, keys, n, &indices, &first_bytes, &sorted,
+                                              &second_bytes)
+                                    : zesort_sort(ctx, keys, values, n, &req->opts);
     cli_signals_reclaim(); /* (a driver may start its compiler only now) */
     if (st != ZESORT_OK) {
-        rc = cli_fail_status("sort", st, ctx);
+        rc = st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && !zesort_last_error(ctx)[0]
+                 ? cli_fail("out of host memory for the results")
+                 : cli_fail_status(req->cmd, st, ctx);
         goto done;
     }
-    rc = finish_outputs(&outs, keys, key_bytes, values, value_bytes);
+    if (req->argsort)
+        first = indices, second = sorted;
+    rc = finish_outputs(&outs, first, first_bytes, second, second_bytes);
 done:
     abort_outputs(&outs);
     zesort_destroy(ctx);
     free(keys);
     free(values);
+    free(indices);
+    free(sorted);
     return rc;
 }
 
 int cli_cmd_sort(int argc, char **argv)
 {
     sort_request req;
-    int rc = parse_sort_args(argc, argv, &req);
+    int rc = parse_sort_args(argc, argv, &req, 0);
+    if (rc)
+        return rc;
+    return run_sort(&req);
+}
+
+int cli_cmd_argsort(int argc, char **argv)
+{
+    sort_request req;
+    int rc = parse_sort_args(argc, argv, &req, 1);
     if (rc)
         return rc;
     return run_sort(&req);

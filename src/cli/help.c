@@ -15,6 +15,8 @@ static const char top_help[] =
     "\n"
     "commands:\n"
     "  sort INPUT OUTPUT [options]   sort a key file (optionally with a values file)\n"
+    "  argsort INPUT INDICES_OUT [options]\n"
+    "                                the stable sorting permutation of a key file\n"
     "  bench [options]               measure sort speed per algorithm, n and scan mode\n"
     "  info                          show version, usable backends and devices, build facts\n"
     "  demo [options]                sort a few million random keys with every algorithm\n"
@@ -30,11 +32,12 @@ static const char top_help[] =
 
 static const char sort_help[] =
     "usage: zesort sort INPUT OUTPUT [--type T] [--values VALUES_IN VALUES_OUT]\n"
-    "                   [--algo A] [--backend B [--device N]] [--scan S] [--descending]\n"
-    "                   [--bits LO:HI]\n"
+    "                   [--value-type u32|u64] [--algo A] [--backend B [--device N]]\n"
+    "                   [--scan S] [--descending] [--bits LO:HI]\n"
     "\n"
     "Sorts the keys in INPUT and writes them to OUTPUT. Files are raw little-endian\n"
-    "arrays of the key type (no header); values are u32. The sort is stable.\n"
+    "arrays of the key type (no header); values are u32 or, with --value-type u64,\n"
+    "u64 (any 8-byte data, moved as bits). The sort is stable.\n"
     "OUTPUT is written to a temporary file in its directory and renamed when\n"
     "complete: after an error an existing OUTPUT is untouched and no partial file is\n"
     "left. A symlink OUTPUT is followed; a replaced file keeps its mode (and, as\n"
@@ -51,6 +54,8 @@ static const char sort_help[] =
     "                    hold exactly as many values as INPUT holds keys (else exit 1).\n"
     "                    VALUES_OUT is written like OUTPUT and must differ from it;\n"
     "                    after an error neither is replaced\n"
+    "  --value-type V    the values' type: u32 (default) or u64; VALUES_IN's size\n"
+    "                    must be a multiple of 4 or 8 bytes and hold one per key\n"
     "  --algo A          cm2 (2-bit digits, 16 passes for 32-bit keys), cm4 (4-bit\n"
     "                    digits, 8 passes), onesweep (8-bit digits), auto (default:\n"
     "                    the library picks for the device)\n"
@@ -74,6 +79,25 @@ static const char sort_help[] =
     "yet (see 'zesort info' for its algorithms and key types) fails with 'not\n"
     "supported yet' and exit 2. A file whose size is not a multiple of the element\n"
     "size, or a missing or unreadable file, is exit 1.\n";
+
+static const char argsort_help[] =
+    "usage: zesort argsort INPUT INDICES_OUT [--keys-out KEYS_OUT] [--type T]\n"
+    "                      [--index-type u32|u64] [--descending] [--bits LO:HI]\n"
+    "                      [--algo A] [--backend B [--device N]] [--scan S]\n"
+    "\n"
+    "Writes the stable sorting permutation of the keys in INPUT to INDICES_OUT:\n"
+    "index i is the position in INPUT of the i-th key in sorted order, equal keys\n"
+    "in input order (numpy.argsort(kind='stable')). INPUT is only read. Indices\n"
+    "are made on the device, in the sort's first pass. Outputs are written as\n"
+    "'zesort sort' writes them (temporary file, then rename; both or neither).\n"
+    "\n"
+    "options:\n"
+    "  --keys-out KEYS_OUT\n"
+    "                    also write the sorted keys; must differ from INDICES_OUT\n"
+    "  --index-type I    u32 (default) or u64 indices\n"
+    "  --type, --descending, --bits, --algo, --backend, --device, --scan\n"
+    "                    as for 'zesort sort' (zesort sort --help)\n"
+    "  -h, --help        show this help\n";
 
 static const char bench_help[] =
     "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"
@@ -174,6 +198,8 @@ int cli_print_help(const char *cmd)
         text = top_help;
     else if (strcmp(cmd, "sort") == 0)
         text = sort_help;
+    else if (strcmp(cmd, "argsort") == 0)
+        text = argsort_help;
     else if (strcmp(cmd, "bench") == 0)
         text = bench_help;
     else if (strcmp(cmd, "info") == 0)

@@ -15,6 +15,7 @@ static const struct {
     command_fn run;
 } commands[] = {
     {"sort", cli_cmd_sort},
+    {"argsort", cli_cmd_argsort},
     {"bench", cli_cmd_bench},
     {"info", cli_cmd_info},
     {"demo", cli_cmd_demo},
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
      * inherited "ignore") is respected, what a driver installs later is not. */
     cli_signals_init();
     if (argc < 2)
-        return cli_usage(NULL, "missing command (sort, bench, info, demo)");
+        return cli_usage(NULL, "missing command (sort, argsort, bench, info, demo)");
     const char *cmd = argv[1];
 
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)

@@ -4,10 +4,14 @@ checks `zesort sort` results against Python's (stable) sort.
 
   keyfile.py gen TYPE N SEED PATH [--dups]     random keys (floats include
                                               +-0, +-inf and NaNs of both signs)
-  keyfile.py iota N PATH                      u32 values 0..N-1
+  keyfile.py iota N PATH [u32|u64]            values 0..N-1
   keyfile.py check TYPE IN OUT [--descending] [--bits LO:HI] [--values VIN VOUT]
-                                              exit 0 when OUT (and VOUT) is what a
+                 [--value-type u32|u64]       exit 0 when OUT (and VOUT) is what a
                                               stable sort of IN must give
+  keyfile.py argsort TYPE IN INDICES [--index-type u32|u64] [--keys-out KOUT]
+                 [--descending] [--bits LO:HI]
+                                              exit 0 when INDICES (and KOUT) is the
+                                              stable permutation of IN (sorted IN)
 """
 import random
 import struct
@@ -62,9 +66,8 @@ def gen(t, n, seed, path, dups):
     write(t, path, keys)
 
 
-def check(t, inp, out, descending, bits, values):
-    keys = read(t, inp)
-    got = read(t, out)
+def permutation(t, keys, descending, bits):
+    """The stable sorting permutation."""
     lo, hi = bits if bits else (0, width(t) * 8)
     mask = (1 << (hi - lo)) - 1
 
@@ -74,33 +77,62 @@ def check(t, inp, out, descending, bits, values):
     idx = list(range(len(keys)))
     # Stable descending: sort by the negated key, keeping input order for ties.
     idx.sort(key=(lambda i: -sort_key(i)) if descending else sort_key)
+    return idx
+
+
+def check(t, inp, out, descending, bits, values, vtype="u32"):
+    keys = read(t, inp)
+    got = read(t, out)
+    idx = permutation(t, keys, descending, bits)
     want = [keys[i] for i in idx]
     if got != want:
         bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
         sys.exit(f"keys differ at index {bad} (got {len(got)} keys, want {len(want)})")
     if values:
-        vin = read("u32", values[0])
-        vout = read("u32", values[1])
+        vin = read(vtype, values[0])
+        vout = read(vtype, values[1])
         if vout != [vin[i] for i in idx]:
             sys.exit("values differ from a stable sort")
+
+
+def check_argsort(t, inp, indices, itype, keys_out, descending, bits):
+    keys = read(t, inp)
+    idx = permutation(t, keys, descending, bits)
+    if read(itype, indices) != idx:
+        sys.exit("indices differ from the stable permutation")
+    if keys_out and read(t, keys_out) != [keys[i] for i in idx]:
+        sys.exit("keys_out differs from the sorted keys")
+
+
+def option(rest, name, default=None):
+    return rest[rest.index(name) + 1] if name in rest else default
+
+
+def bits_of(rest):
+    if "--bits" not in rest:
+        return None
+    lo, hi = option(rest, "--bits").split(":")
+    return (int(lo), int(hi))
 
 
 def main(argv):
     if argv[1] == "gen":
         gen(argv[2], int(argv[3]), int(argv[4]), argv[5], "--dups" in argv)
-    elif argv[1] == "iota":
-        write("u32", argv[3], list(range(int(argv[2]))))
+    elif argv[1] == "iota":  # iota N PATH [u32|u64]: values 0..N-1
+        write(argv[4] if len(argv) > 4 else "u32", argv[3], list(range(int(argv[2]))))
     elif argv[1] == "check":
         t, inp, out = argv[2], argv[3], argv[4]
         rest = argv[5:]
-        bits = values = None
-        if "--bits" in rest:
-            lo, hi = rest[rest.index("--bits") + 1].split(":")
-            bits = (int(lo), int(hi))
+        values = None
         if "--values" in rest:
             i = rest.index("--values")
             values = (rest[i + 1], rest[i + 2])
-        check(t, inp, out, "--descending" in rest, bits, values)
+        check(t, inp, out, "--descending" in rest, bits_of(rest), values,
+              option(rest, "--value-type", "u32"))
+    elif argv[1] == "argsort":
+        rest = argv[5:]
+        check_argsort(argv[2], argv[3], argv[4], option(rest, "--index-type", "u32"),
+                      option(rest, "--keys-out"), "--descending" in rest, bits_of(rest))
     else:
         sys.exit(__doc__)
 
