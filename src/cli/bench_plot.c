@@ -65,14 +65,20 @@ static void sh_quote(char *buf, size_t cap, const char *s)
     buf[len] = '\0';
 }
 
-/* The distinct algo/scan series, in order of first appearance. */
+/* 1 when a and b belong to one series: same algo, scan and values. */
+static int same_series(const cli_measurement *a, const cli_measurement *b)
+{
+    return strcmp(a->algo, b->algo) == 0 && strcmp(a->scan, b->scan) == 0 &&
+           strcmp(a->values, b->values) == 0;
+}
+
+/* The distinct algo/scan/values series, in order of first appearance. */
 static size_t series_of(const cli_measurement *m, size_t count, size_t *first)
 {
     size_t series = 0;
     for (size_t i = 0; i < count; ++i) {
         size_t s = 0;
-        while (s < series && !(strcmp(m[first[s]].algo, m[i].algo) == 0 &&
-                               strcmp(m[first[s]].scan, m[i].scan) == 0))
+        while (s < series && !same_series(&m[first[s]], &m[i]))
             ++s;
         if (s == series)
             first[series++] = i;
@@ -110,7 +116,7 @@ static void write_script(FILE *gp, const char *png, const cli_measurement *m, si
         for (;;) {
             const cli_measurement *next = NULL;
             for (size_t i = 0; i < count; ++i) {
-                if (strcmp(m[i].algo, m[first[s]].algo) || strcmp(m[i].scan, m[first[s]].scan))
+                if (!same_series(&m[i], &m[first[s]]))
                     continue;
                 if (m[i].n > last && (!next || m[i].n < next->n))
                     next = &m[i];
@@ -124,12 +130,14 @@ static void write_script(FILE *gp, const char *png, const cli_measurement *m, si
     }
     fputs("plot ", gp);
     for (size_t s = 0; s < series; ++s) {
-        char label[64];
+        char label[96];
         if (m[first[s]].backend) /* a peer (bench --peer): scan says how it was timed */
             snprintf(label, sizeof label, "%s sort (peer, %s)", m[first[s]].algo,
                      m[first[s]].scan);
         else
-            snprintf(label, sizeof label, "%s, %s scan", m[first[s]].algo, m[first[s]].scan);
+            snprintf(label, sizeof label, "%s, %s scan%s%s", m[first[s]].algo, m[first[s]].scan,
+                     strcmp(m[first[s]].values, "none") ? ", values " : "",
+                     strcmp(m[first[s]].values, "none") ? m[first[s]].values : "");
         fprintf(gp, "%s$s%zu using 1:2 with linespoints lw 2 pt 7 title ", s ? ", " : "", s);
         gp_string(gp, label);
         fputs(" noenhanced", gp);

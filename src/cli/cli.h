@@ -159,11 +159,11 @@ typedef struct cli_expected {
 
 /* Checks that `keys` (n keys) is the sorted input: in order, and bit-equal to
  * the reference (or, without one, the same multiset by hash). With `values`
- * (sorted along, initially 0..n-1): each value names the input position of
- * its key, and equal keys keep input order (stability). Returns 0, or -1
- * with a one-line reason in msg. */
-int cli_verify_sort(const cli_expected *exp, const void *keys, const uint32_t *values, uint64_t n,
-                    char *msg, size_t msg_cap);
+ * (value_bytes 4 or 8 each, sorted along, initially 0..n-1): each value
+ * names the input position of its key, and equal keys keep input order
+ * (stability). Returns 0, or -1 with a one-line reason in msg. */
+int cli_verify_sort(const cli_expected *exp, const void *keys, const void *values,
+                    unsigned value_bytes, uint64_t n, char *msg, size_t msg_cap);
 
 /* ---- host_memory.c --------------------------------------------------------- */
 
@@ -274,6 +274,8 @@ typedef struct cli_measurement {
     uint64_t n;
     double median_ms;
     double mkeys_per_s;
+    const char *values;  /* what moved with the keys: "none", "u32", "u64", or
+                            "u32+gather" (u32 indices sorted, u64 values gathered) */
     const char *backend; /* NULL: the run's backend and device; set for a peer */
     const char *device;  /* (bench --peer) that ran elsewhere */
 } cli_measurement;

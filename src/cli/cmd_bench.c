@@ -34,6 +34,8 @@ typedef struct bench_request {
     int scan_count; /* 0: default (host+device for cm2/cm4, device otherwise) */
     zesort_key_type type;
     int pairs;
+    int value_type_set; /* --value-type given */
+    zesort_value_type value_type; /* of --pairs: u32 (default), u64 */
     zesort_backend backend;
     int64_t device; /* --device, -1: the backend's choice */
     int repeat;
@@ -116,7 +118,7 @@ static int takes_value(const char *flag)
 {
     static const char *const flags[] = {"--n",      "--algo", "--scan", "--type",
                                         "--backend", "--repeat", "--csv", "--plot",
-                                        "--peer", "--device"};
+                                        "--peer", "--device", "--value-type"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
         if (strcmp(flag, flags[i]) == 0)
             return 1;
@@ -173,6 +175,10 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
         } else if (strcmp(f, "--type") == 0) {
             if (cli_parse_key_type(v, &req->type))
                 return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
+        } else if (strcmp(f, "--value-type") == 0) {
+            if (cli_parse_value_type(v, &req->value_type))
+                return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
+            req->pairs = req->value_type_set = 1;
         } else if (strcmp(f, "--backend") == 0) {
             if (zesort_parse_backend(v, &req->backend))
                 return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
@@ -215,27 +221,57 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
 
 /* ---- measuring ---------------------------------------------------------------- */
 
+/* What moves with the keys in one measurement. --value-type u64 measures
+ * the last three side by side: the cost of 8-byte values against 4-byte
+ * ones, and against the old workaround of sorting u32 indices and then
+ * gathering the 8-byte values by them (issue 21). */
+typedef enum value_kind { VALUES_NONE, VALUES_U32, VALUES_U64, VALUES_U32_GATHER } value_kind;
+static const char *const value_kind_names[] = {"none", "u32", "u64", "u32+gather"};
+
 /* One configuration to measure at every n. */
 typedef struct bench_combo {
     zesort_algo algo;
     zesort_scan scan;
+    value_kind values;
 } bench_combo;
+
+/* The value kinds of the request, in measuring order. */
+static int value_kinds(const bench_request *req, value_kind *kinds)
+{
+    if (!req->pairs) {
+        kinds[0] = VALUES_NONE;
+        return 1;
+    }
+    kinds[0] = VALUES_U32;
+    if (req->value_type != ZESORT_VALUE_U64)
+        return 1;
+    kinds[1] = VALUES_U64;
+    kinds[2] = VALUES_U32_GATHER;
+    return 3;
+}
 
 static int build_combos(const bench_request *req, bench_combo *combo)
 {
+    value_kind kinds[3];
+    const int nk = value_kinds(req, kinds);
     int count = 0;
     for (int i = 0; i < req->algo_count; ++i) {
         zesort_algo algo = req->algo[i];
+        zesort_scan scans[2];
+        int ns = 0;
         if (req->scan_count > 0) {
             for (int s = 0; s < req->scan_count; ++s)
-                combo[count++] = (bench_combo){algo, req->scan[s]};
+                scans[ns++] = req->scan[s];
         } else if (algo == ZESORT_ALGO_CM2 || algo == ZESORT_ALGO_CM4) {
             /* The CM tutorial's host scan next to the device scan: both kept. */
-            combo[count++] = (bench_combo){algo, ZESORT_SCAN_HOST};
-            combo[count++] = (bench_combo){algo, ZESORT_SCAN_DEVICE};
+            scans[ns++] = ZESORT_SCAN_HOST;
+            scans[ns++] = ZESORT_SCAN_DEVICE;
         } else {
-            combo[count++] = (bench_combo){algo, ZESORT_SCAN_DEVICE};
+            scans[ns++] = ZESORT_SCAN_DEVICE;
         }
+        for (int s = 0; s < ns; ++s)
+            for (int k = 0; k < nk; ++k)
+                combo[count++] = (bench_combo){algo, scans[s], kinds[k]};
     }
     return count;
 }
@@ -249,8 +285,11 @@ static zesort_options combo_options(const bench_request *req, const bench_combo 
     o.scan = c->scan;
     o.bit_lo = 0;
     o.bit_hi = cli_key_bits(req->type);
+    o.value_type = c->values == VALUES_U64 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
     return o;
 }
+
+static unsigned value_bytes(value_kind k) { return k == VALUES_U64 ? 8u : k == VALUES_NONE ? 0u : 4u; }
 
 /* Before the long runs, every combination sorts a few keys (so an
  * unsupported one fails in a second instead of after minutes of measuring)
@@ -261,12 +300,11 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
 {
     enum { PROBE_N = 1000 };
     uint64_t keys[PROBE_N];
-    uint32_t values[PROBE_N];
+    uint64_t values[PROBE_N];
     for (int i = 0; i < count; ++i) {
         zesort_options o = combo_options(req, &combo[i]);
         cli_random_keys(keys, PROBE_N, req->type, BENCH_SEED);
-        for (uint32_t j = 0; j < PROBE_N; ++j)
-            values[j] = j;
+        memset(values, 0, sizeof values);
         zesort_status st = zesort_sort(ctx, keys, req->pairs ? values : NULL, PROBE_N, &o);
         /* and every n must fit the device: checked before any data is made */
         for (int k = 0; k < req->n_count && st == ZESORT_OK; ++k)
@@ -298,7 +336,9 @@ static double median(double *v, int count)
 typedef struct bench_data {
     uint64_t n;
     void *input, *work, *reference;
-    uint32_t *values; /* pairs only */
+    void *values;       /* pairs only: 0..n-1, of the widest value measured */
+    uint64_t *payload;  /* --value-type u64: the 8-byte values a gather moves */
+    uint64_t *gathered; /* ... and where it moves them */
     cli_expected expected;
 } bench_data;
 
@@ -308,7 +348,15 @@ static void free_data(bench_data *d)
     free(d->work);
     free(d->reference);
     free(d->values);
+    free(d->payload);
+    free(d->gathered);
     memset(d, 0, sizeof *d);
+}
+
+/* Bytes of the values of a request: the widest measured. */
+static size_t values_size(const bench_request *req)
+{
+    return !req->pairs ? 0 : req->value_type == ZESORT_VALUE_U64 ? 8 : 4;
 }
 
 static int make_data(const bench_request *req, uint64_t n, bench_data *d)
@@ -318,16 +366,24 @@ static int make_data(const bench_request *req, uint64_t n, bench_data *d)
     d->n = n;
     d->input = malloc(bytes);
     d->work = malloc(bytes);
+    const int gather = req->value_type == ZESORT_VALUE_U64 && req->pairs;
     if (req->pairs)
-        d->values = malloc((size_t)n * sizeof(uint32_t));
+        d->values = malloc((size_t)n * values_size(req));
     else if (n <= REFERENCE_MAX_N)
         d->reference = malloc(bytes);
+    if (gather) {
+        d->payload = malloc((size_t)n * sizeof *d->payload);
+        d->gathered = malloc((size_t)n * sizeof *d->gathered);
+    }
     if (!d->input || !d->work || (req->pairs && !d->values) ||
-        (!req->pairs && n <= REFERENCE_MAX_N && !d->reference)) {
+        (!req->pairs && n <= REFERENCE_MAX_N && !d->reference) ||
+        (gather && (!d->payload || !d->gathered))) {
         free_data(d);
         return cli_fail("out of host memory for %llu keys", (unsigned long long)n);
     }
     cli_random_keys(d->input, n, req->type, BENCH_SEED);
+    for (uint64_t i = 0; d->payload && i < n; ++i)
+        d->payload[i] = i * UINT64_C(0x9E3779B97F4A7C15);
     if (d->reference) {
         memcpy(d->reference, d->input, bytes);
         cli_reference_sort(d->reference, n, req->type);
@@ -337,20 +393,38 @@ static int make_data(const bench_request *req, uint64_t n, bench_data *d)
     return 0;
 }
 
-static void reset_work(const bench_request *req, bench_data *d)
+static void reset_work(const bench_request *req, value_kind kind, bench_data *d)
 {
     memcpy(d->work, d->input, (size_t)d->n * cli_key_size(req->type));
-    if (d->values) {
-        for (uint64_t i = 0; i < d->n; ++i)
-            d->values[i] = (uint32_t)i;
+    for (uint64_t i = 0; kind != VALUES_NONE && i < d->n; ++i) {
+        if (kind == VALUES_U64)
+            ((uint64_t *)d->values)[i] = i;
+        else
+            ((uint32_t *)d->values)[i] = (uint32_t)i;
     }
+}
+
+/* The workaround 8-byte values had before: the u32 indices the sort moved
+ * name each key's input position; gather the 8-byte values by them. On the
+ * host, timed by the host clock: the device of this machine's backends is
+ * its CPU (the C fallback, PoCL); a GPU would run it as a kernel (README,
+ * "8-byte values"). */
+static double gather(bench_data *d)
+{
+    const double t0 = cli_now_ms();
+    const uint32_t *idx = d->values;
+    for (uint64_t i = 0; i < d->n; ++i)
+        d->gathered[i] = d->payload[idx[i]];
+    return cli_now_ms() - t0;
 }
 
 /* Host bytes make_data allocates for n keys. */
 static uint64_t data_bytes(const bench_request *req, uint64_t n)
 {
     uint64_t keys = n * cli_key_size(req->type);
-    return 2 * keys + (req->pairs ? n * sizeof(uint32_t) : n <= REFERENCE_MAX_N ? keys : 0);
+    const uint64_t gather = req->value_type == ZESORT_VALUE_U64 && req->pairs ? 16 * n : 0;
+    return 2 * keys + (req->pairs ? n * values_size(req) : n <= REFERENCE_MAX_N ? keys : 0) +
+           gather;
 }
 
 /* Every n's data must fit in this machine's memory: checked before anything
@@ -374,18 +448,22 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
     if (!times)
         return cli_fail("out of host memory");
     int rc = 0;
+    void *values = c->values == VALUES_NONE ? NULL : d->values;
     for (int r = -1; r < req->repeat && rc == 0; ++r) { /* r == -1: warm-up */
-        reset_work(req, d);
+        reset_work(req, c->values, d);
         double ms = 0;
-        zesort_status st = zesort_sort_timed(ctx, d->work, d->values, d->n, &o, &ms);
+        zesort_status st = zesort_sort_timed(ctx, d->work, values, d->n, &o, &ms);
         if (st != ZESORT_OK)
             rc = cli_fail_status("bench sort", st, ctx);
-        else if (r >= 0)
+        if (st == ZESORT_OK && c->values == VALUES_U32_GATHER)
+            ms += gather(d);
+        if (st == ZESORT_OK && r >= 0)
             times[r] = ms;
     }
     if (rc == 0) {
         char why[160];
-        if (cli_verify_sort(&d->expected, d->work, d->values, d->n, why, sizeof why) != 0)
+        if (cli_verify_sort(&d->expected, d->work, values, value_bytes(c->values), d->n, why,
+                            sizeof why) != 0)
             rc = cli_fail("bench: %s scan=%s n=%llu: result is wrong: %s", zesort_algo_name(c->algo),
                           cli_scan_name(c->scan), (unsigned long long)d->n, why);
         else
@@ -410,11 +488,12 @@ static int measure_peer(const bench_request *req, const char *device_hint, bench
                                sizeof err) != 0)
         return cli_fail("bench --peer boost n=%llu: %s", (unsigned long long)d->n, err);
     char why[160];
-    if (cli_verify_sort(&d->expected, d->work, NULL, d->n, why, sizeof why) != 0)
+    if (cli_verify_sort(&d->expected, d->work, NULL, 0, d->n, why, sizeof why) != 0)
         return cli_fail("bench: %s n=%llu: result is wrong: %s", PEER_ALGO,
                         (unsigned long long)d->n, why);
     snprintf(peer_device, sizeof peer_device, "%s", res.device);
     x->algo = PEER_ALGO;
+    x->values = "none";
     x->scan = res.device_timed ? PEER_EVENTS : PEER_HOSTCLOCK;
     x->n = d->n;
     x->median_ms = res.median_ms;
@@ -434,8 +513,8 @@ static void print_row(const char *backend, const char *device, const cli_measure
     if (m->device)
         device = m->device;
     /* Device last and untruncated: driver names are long. */
-    printf("%-10s  %-13s  %-9s  %11llu  %10.4f  %11.2f  %s\n", backend, m->algo, m->scan,
-           (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
+    printf("%-10s  %-13s  %-9s  %-10s  %11llu  %10.4f  %11.2f  %s\n", backend, m->algo, m->scan,
+           m->values, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
     fflush(stdout); /* rows appear as they are measured */
 }
 
@@ -463,15 +542,16 @@ static int write_csv(const bench_request *req, const char *backend, const char *
     FILE *f = open_memstream(&text, &size);
     if (!f)
         return cli_fail("out of host memory");
-    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor\n", f);
+    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values\n",
+          f);
     for (size_t i = 0; i < count; ++i) {
         csv_field(f, m[i].backend ? m[i].backend : backend);
         fputc(',', f);
         csv_field(f, m[i].device ? m[i].device : device);
-        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s\n", m[i].algo,
+        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s,%s\n", m[i].algo,
                 cli_key_type_name(req->type), req->pairs, (unsigned long long)m[i].n,
                 m[i].median_ms, m[i].mkeys_per_s, m[i].scan, req->repeat,
-                m[i].backend ? "n/a" : flavor);
+                m[i].backend ? "n/a" : flavor, m[i].values);
     }
     if (fclose(f) != 0) {
         free(text);
@@ -482,14 +562,51 @@ static int write_csv(const bench_request *req, const char *backend, const char *
     return rc;
 }
 
-static const cli_measurement *find(const cli_measurement *m, size_t count, const char *algo,
-                                   const char *scan, uint64_t n)
+/* The measurement of (algo, scan, n) with the request's first value kind,
+ * or with `values` when not NULL. */
+static const cli_measurement *find_values(const cli_measurement *m, size_t count,
+                                          const char *algo, const char *scan, uint64_t n,
+                                          const char *values)
 {
     for (size_t i = 0; i < count; ++i) {
-        if (m[i].n == n && strcmp(m[i].algo, algo) == 0 && strcmp(m[i].scan, scan) == 0)
+        if (m[i].n == n && strcmp(m[i].algo, algo) == 0 && strcmp(m[i].scan, scan) == 0 &&
+            (!values || strcmp(m[i].values, values) == 0))
             return &m[i];
     }
     return NULL;
+}
+
+static const cli_measurement *find(const cli_measurement *m, size_t count, const char *algo,
+                                   const char *scan, uint64_t n)
+{
+    return find_values(m, count, algo, scan, n, NULL);
+}
+
+/* --value-type u64: 8-byte values against 4-byte ones and against u32
+ * indices + gather, per algorithm, scan and n (time ratios: over 1 is
+ * slower). */
+static void print_value_ratios(const bench_request *req, const bench_combo *combo, int combos,
+                               const cli_measurement *m, size_t count)
+{
+    int printed = 0;
+    for (int c = 0; c < combos; ++c) {
+        if (combo[c].values != VALUES_U64)
+            continue;
+        const char *algo = zesort_algo_name(combo[c].algo), *scan = cli_scan_name(combo[c].scan);
+        for (int i = 0; i < req->n_count; ++i) {
+            const cli_measurement *x = find_values(m, count, algo, scan, req->n[i], "u64");
+            const cli_measurement *y = find_values(m, count, algo, scan, req->n[i], "u32");
+            const cli_measurement *g = find_values(m, count, algo, scan, req->n[i], "u32+gather");
+            if (!x || !y || !g || y->median_ms <= 0 || g->median_ms <= 0)
+                continue;
+            if (!printed++)
+                printf("\ncost of 8-byte values (time of u64 values over u32 values, and over "
+                       "sorting u32 indices then gathering u64 values):\n");
+            printf("  %-8s scan=%-6s n=%-11llu  u64/u32 %.2fx   u64/(u32+gather) %.2fx\n", algo,
+                   scan, (unsigned long long)req->n[i], x->median_ms / y->median_ms,
+                   x->median_ms / g->median_ms);
+        }
+    }
 }
 
 /* Speed ratios: every algorithm against the first one given (cm4/cm2 by
@@ -556,7 +673,7 @@ static void print_peer_ratios(const cli_measurement *m, size_t count)
 
 static int run_bench(const bench_request *req)
 {
-    bench_combo combo[2 * MAX_LIST];
+    bench_combo combo[2 * 3 * MAX_LIST];
     int combos = build_combos(req, combo);
     size_t total = (size_t)(combos + 1) * (size_t)req->n_count; /* + 1: the peer */
     cli_measurement *m = calloc(total, sizeof *m);
@@ -577,10 +694,13 @@ static int run_bench(const bench_request *req)
     const char *device = zesort_context_device(ctx);
     const char *flavor = zesort_context_flavor(ctx);
     printf("zesort bench: %s keys%s, backend %s, device %u: %s, kernel flavor %s, median of %d "
-           "after a warm-up\n", cli_key_type_name(req->type), req->pairs ? " + u32 values" : "",
+           "after a warm-up\n", cli_key_type_name(req->type),
+           !req->pairs ? "" : req->value_type == ZESORT_VALUE_U64
+                                  ? " + values (u32, u64, u32 indices + host gather of u64)"
+                                  : " + u32 values",
            backend, zesort_context_device_index(ctx), device, flavor, req->repeat);
-    printf("%-10s  %-13s  %-9s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan", "n",
-           "median_ms", "mkeys_per_s", "device");
+    printf("%-10s  %-13s  %-9s  %-10s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan",
+           "values", "n", "median_ms", "mkeys_per_s", "device");
 
     size_t done_count = 0;
     for (int i = 0; i < req->n_count && rc == 0; ++i) {
@@ -606,6 +726,7 @@ static int run_bench(const bench_request *req)
             cli_measurement *x = &m[done_count++];
             x->algo = zesort_algo_name(combo[c].algo);
             x->scan = cli_scan_name(combo[c].scan);
+            x->values = value_kind_names[combo[c].values];
             x->n = req->n[i];
             x->median_ms = ms;
             x->mkeys_per_s = ms > 0 ? (double)req->n[i] / (ms * 1e3) : 0.0;
@@ -617,6 +738,7 @@ static int run_bench(const bench_request *req)
         goto done;
     print_ratios(req, m, done_count);
     print_peer_ratios(m, done_count);
+    print_value_ratios(req, combo, combos, m, done_count);
     if (req->csv_path && (rc = write_csv(req, backend, device, flavor, m, done_count)))
         goto done;
     if (req->plot_path) {

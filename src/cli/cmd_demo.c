@@ -93,7 +93,7 @@ static int demo_one(zesort_context *ctx, zesort_algo algo, const char *label,
     }
     double ms = median3(times), wall = median3(walls);
     char why[160];
-    int ok = cli_verify_sort(exp, work, NULL, n, why, sizeof why) == 0;
+    int ok = cli_verify_sort(exp, work, NULL, 0, n, why, sizeof why) == 0;
     *mkeys = ms > 0 ? (double)n / (ms * 1e3) : 0.0;
     /* Device last and untruncated: driver names are long ("Portable Computing
      * Language: pthread-skylake-avx512-...") and the columns stay aligned. */

@@ -101,8 +101,8 @@ static const char argsort_help[] =
 
 static const char bench_help[] =
     "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"
-    "                    [--pairs] [--backend B [--device N]] [--repeat R] [--csv FILE]\n"
-    "                    [--plot FILE.png] [--peer boost]\n"
+    "                    [--pairs] [--value-type u32|u64] [--backend B [--device N]]\n"
+    "                    [--repeat R] [--csv FILE] [--plot FILE.png] [--peer boost]\n"
     "\n"
     "For every algorithm, n and scan mode: sorts uniform random keys (fixed seed)\n"
     "once to warm up, then R times, and reports the median device time of the\n"
@@ -122,6 +122,10 @@ static const char bench_help[] =
     "                    cm2 and cm4, device for the others)\n"
     "  --type T          key type: u32 (default), i32, f32, u64, i64, f64\n"
     "  --pairs           also sort u32 values along with the keys\n"
+    "  --value-type V    values (implies --pairs): u32, or u64, which measures three\n"
+    "                    rows side by side: u32 values, u64 values, and u32 indices\n"
+    "                    sorted then u64 values gathered by them on the host (the\n"
+    "                    column values: u32, u64, u32+gather; printed ratios)\n"
     "  --backend B       auto (default: the best device that runs the kernels, an\n"
     "                    OpenCL CPU one included, else the C fallback), level-zero,\n"
     "                    opencl, cpu\n"

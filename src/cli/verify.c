@@ -11,8 +11,13 @@
 
 /* Pairs: values started as 0..n-1, so value v must carry input key v, every v
  * must appear once, and equal keys must keep increasing values (stable). */
-static int verify_pairs(const cli_expected *exp, const void *keys, const uint32_t *values,
-                        uint64_t n, char *msg, size_t cap)
+static uint64_t value_at(const void *values, unsigned value_bytes, uint64_t i)
+{
+    return value_bytes == 8 ? ((const uint64_t *)values)[i] : ((const uint32_t *)values)[i];
+}
+
+static int verify_pairs(const cli_expected *exp, const void *keys, const void *values,
+                        unsigned value_bytes, uint64_t n, char *msg, size_t cap)
 {
     size_t ksize = cli_key_size(exp->type);
     unsigned char *seen = calloc(n ? (size_t)n : 1, 1);
@@ -22,17 +27,17 @@ static int verify_pairs(const cli_expected *exp, const void *keys, const uint32_
     }
     int rc = 0;
     for (uint64_t i = 0; i < n && rc == 0; ++i) {
-        uint32_t v = values[i];
+        const uint64_t v = value_at(values, value_bytes, i);
         if (v >= n || seen[v]) {
-            snprintf(msg, cap, "values are not a permutation (value %u at index %llu)", v,
-                     (unsigned long long)i);
+            snprintf(msg, cap, "values are not a permutation (value %llu at index %llu)",
+                     (unsigned long long)v, (unsigned long long)i);
             rc = -1;
         } else if (memcmp((const unsigned char *)keys + i * ksize,
                           (const unsigned char *)exp->input + (uint64_t)v * ksize, ksize) != 0) {
-            snprintf(msg, cap, "key at index %llu did not move with its value %u",
-                     (unsigned long long)i, v);
+            snprintf(msg, cap, "key at index %llu did not move with its value %llu",
+                     (unsigned long long)i, (unsigned long long)v);
             rc = -1;
-        } else if (i > 0 && values[i - 1] > v &&
+        } else if (i > 0 && value_at(values, value_bytes, i - 1) > v &&
                    cli_key_order(keys, i - 1, exp->type) == cli_key_order(keys, i, exp->type)) {
             snprintf(msg, cap, "not stable: equal keys at index %llu swapped",
                      (unsigned long long)i);
@@ -45,8 +50,8 @@ static int verify_pairs(const cli_expected *exp, const void *keys, const uint32_
     return rc;
 }
 
-int cli_verify_sort(const cli_expected *exp, const void *keys, const uint32_t *values, uint64_t n,
-                    char *msg, size_t cap)
+int cli_verify_sort(const cli_expected *exp, const void *keys, const void *values,
+                    unsigned value_bytes, uint64_t n, char *msg, size_t cap)
 {
     uint64_t bad = cli_first_unsorted(keys, n, exp->type, exp->descending);
     if (bad < n) {
@@ -54,7 +59,7 @@ int cli_verify_sort(const cli_expected *exp, const void *keys, const uint32_t *v
         return -1;
     }
     if (values)
-        return verify_pairs(exp, keys, values, n, msg, cap);
+        return verify_pairs(exp, keys, values, value_bytes, n, msg, cap);
     size_t ksize = cli_key_size(exp->type);
     if (exp->reference && !exp->descending) {
         if (memcmp(keys, exp->reference, (size_t)n * ksize) != 0) {

@@ -320,17 +320,17 @@ fi
 
 # ---------------------------------------------------------------------------
 echo "# bench"
-header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor'
+header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values'
 run bench --backend cpu --n 1000,4k --repeat 2 --csv bench.csv
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 bench.csv)" = "$header" ]; then
     ok "bench --csv header"
 else
     bad "bench --csv: exit $rc, header '$(head -n 1 bench.csv 2>/dev/null)'"
 fi
-# cm2,cm4 x host,device x 2 sizes = 8 rows of 11 fields.
+# cm2,cm4 x host,device x 2 sizes = 8 rows of 12 fields.
 rows=$(tail -n +2 bench.csv 2>/dev/null | wc -l)
 [ "$rows" -eq 8 ] && ok "bench --csv: 8 rows" || bad "bench --csv: $rows rows, want 8"
-if tail -n +2 bench.csv | awk -F, 'NF != 11 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
+if tail -n +2 bench.csv | awk -F, 'NF != 12 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
     ok "bench --csv: rows well formed"
 else
     bad "bench --csv: malformed row"
@@ -342,7 +342,7 @@ else
     bad "bench --csv: a median_ms is 0 (backend did not report its time)"
 fi
 run bench --backend cpu --n 2k --algo cm4 --scan device --repeat 1 --csv one.csv
-[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none$' one.csv &&
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none,none$' one.csv &&
     ok "bench with one algo, one scan" || bad "bench one algo/scan: exit $rc"
 if [ "${backends[*]}" != cpu ]; then
     run bench --backend opencl --n 4096 --repeat 1 --algo cm2,cm4 --scan device
@@ -354,7 +354,7 @@ if [ "${backends[*]}" != cpu ]; then
     ZENV=(ZESORT_FLAVOR=portable)
     run bench --backend opencl --n 4096 --repeat 1 --algo onesweep --csv flavor.csv
     ZENV=()
-    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable$' flavor.csv &&
+    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable,none$' flavor.csv &&
         ok "bench with ZESORT_FLAVOR=portable" || bad "bench ZESORT_FLAVOR=portable: exit $rc"
     # an n the device cannot hold (8 GiB of keys) fails before any data is
     # made (issue 12.5: it used to build gigabytes of keys first)

@@ -96,6 +96,12 @@ check $? "argsort: the message says how many devices there are"
 expect "argsort: missing input" 1 argsort no-such.bin idx.bin
 [ ! -e idx2.bin ] && ! ls -A | grep -q '^\.zesort-tmp-'
 check $? "no output, no temporary file after errors"
+echo "# bench --value-type u64"
+run bench --backend cpu --n 4k --algo cm4 --scan device --value-type u64 --repeat 1 --csv b.csv
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 b.csv | cut -d, -f12 | tr '\n' ' ')" = "u32 u64 u32+gather " ]
+check $? "bench --value-type u64: rows u32, u64, u32+gather"
+grep -q "u64/(u32+gather)" "$T/out"
+check $? "bench --value-type u64: prints the cost ratios"
 run argsort --help
 grep -q -- "--index-type" "$T/out"
 check $? "argsort --help names --index-type"

@@ -79,7 +79,7 @@ check("help-info-lists-every-key", not missing, "info --help lacks %s" % ", ".jo
 # --- the README's CLI synopsis has every option of each command's usage ---
 synopsis = re.search(r"```\n(zesort sort .*?)```", section("The command line"), re.S)
 synopsis = synopsis.group(1) if synopsis else ""
-for cmd in ("sort", "bench", "demo"):
+for cmd in ("sort", "argsort", "bench", "demo"):
     usage = run(cmd, "--help").split("\n\n")[0]
     in_readme = re.search(r"^zesort %s\b.*?(?=^zesort |\Z)" % cmd, synopsis, re.S | re.M)
     flags = set(re.findall(r"\[(--[a-z-]+)", usage))

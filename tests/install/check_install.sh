@@ -47,15 +47,15 @@ version=$(pkg-config --modversion zesort)
 # ---- what is installed ----------------------------------------------------
 for f in "$prefix/bin/zesort" "$prefix/bin/zesort-ze-runner" \
          "$includedir/zesort.h" "$includedir/zesort_ze.h" "$includedir/zesort_version.h" \
-         "$libdir/libzesort.a" "$libdir/libzesort.so.0" "$libdir/libzesort.so.$version" \
+         "$libdir/libzesort.a" "$libdir/libzesort.so.1" "$libdir/libzesort.so.$version" \
          "$libdir/libzesort.so"; do
     [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
 done
 for h in "$src"/include/*.h; do
     [ -e "$includedir/$(basename "$h")" ] || fail "public header not installed: $(basename "$h")"
 done
-soname=$(objdump -p "$libdir/libzesort.so.0" | awk '$1 == "SONAME" {print $2}')
-[ "$soname" = libzesort.so.0 ] || fail "soname is '$soname', want libzesort.so.0"
+soname=$(objdump -p "$libdir/libzesort.so.1" | awk '$1 == "SONAME" {print $2}')
+[ "$soname" = libzesort.so.1 ] || fail "soname is '$soname', want libzesort.so.1"
 exported=$(nm -D --defined-only "$libdir/libzesort.so" | awk '{print $NF}')
 [ -n "$exported" ] || fail "libzesort.so exports nothing"
 others=$(grep -v '^zesort_' <<<"$exported" || true)
@@ -95,7 +95,7 @@ cc -std=c11 $warn ze_interop_example.c $cflags "$libdir/libzesort.a" -lze_loader
 
 needs() { objdump -p "$1" | awk '$1 == "NEEDED" {print $2}'; }
 ! needs ze_only | grep -q OpenCL || fail "ze_only needs libOpenCL"
-needs sort_shared | grep -qx libzesort.so.0 || fail "sort_shared does not load libzesort.so.0"
+needs sort_shared | grep -qx libzesort.so.1 || fail "sort_shared does not load libzesort.so.1"
 # Truly static: neither a NEEDED entry (readelf) nor a library the loader
 # would map (ldd, with libzesort.so findable on LD_LIBRARY_PATH) is libzesort.
 for p in sort_static ze_static cl_static; do
