@@ -279,6 +279,26 @@ template <typename T> void run_kind(const char *kind, uint64_t n, zesort_context
     print_rows(kind, n, ms);
 }
 
+// A count: digits with an optional k, m or g (times 1024, 1024^2, 1024^3);
+// 0 for anything else.
+uint64_t parse_count(const std::string &s)
+{
+    char *end = nullptr;
+    uint64_t v = std::strtoull(s.c_str(), &end, 10);
+    if (end == s.c_str())
+        return 0;
+    const std::string unit = end;
+    if (unit == "k" || unit == "K")
+        v <<= 10;
+    else if (unit == "m" || unit == "M")
+        v <<= 20;
+    else if (unit == "g" || unit == "G")
+        v <<= 30;
+    else if (!unit.empty())
+        return 0;
+    return v;
+}
+
 std::vector<std::string> split(const std::string &s)
 {
     std::vector<std::string> out;
@@ -301,7 +321,7 @@ options parse(int argc, char **argv)
         if (a == "--n" && has) {
             o.sizes.clear();
             for (const std::string &s : split(argv[++i]))
-                o.sizes.push_back(std::strtoull(s.c_str(), nullptr, 0));
+                o.sizes.push_back(parse_count(s));
         } else if (a == "--rounds" && has) {
             o.rounds = std::atoi(argv[++i]);
         } else if (a == "--qsort-rounds" && has) {
@@ -320,7 +340,7 @@ options parse(int argc, char **argv)
     }
     for (uint64_t n : o.sizes)
         if (n < 1)
-            die("--n must be >= 1");
+            die("--n takes counts >= 1 (digits, optionally k, m or g)");
     for (unsigned t : o.threads)
         if (t < 1)
             die("--threads must be >= 1");
