@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.descending = (int)(int32_t)fuzz_take(&in, 4);
     o.bit_lo = (unsigned)fuzz_take(&in, 4);
     o.bit_hi = (unsigned)fuzz_take(&in, 4);
+    o.value_type = (zesort_value_type)(int32_t)fuzz_take(&in, 4);
     unsigned shape = (unsigned)fuzz_take(&in, 1);
     uint64_t n = fuzz_take(&in, 8);
     if (shape & 1) /* mostly small n, which the arrays below hold */
@@ -39,13 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fits = n <= FUZZ_SMALL_N;
     size_t elems = fits ? (size_t)n : 1;
     uint64_t *keys = (shape & 2) ? NULL : malloc(elems * 8 + (elems == 0));
-    uint32_t *values = (shape & 4) ? malloc(elems * 4 + (elems == 0)) : NULL;
+    /* values of 8 bytes: room for either value type */
+    uint64_t *values = (shape & 4) ? malloc(elems * 8 + (elems == 0)) : NULL;
     if (keys)
         for (size_t i = 0; i < elems; i++)
             keys[i] = fuzz_take(&in, 8);
     if (values)
         for (size_t i = 0; i < elems; i++)
-            values[i] = (uint32_t)i;
+            values[i] = i;
     zesort_status st;
     if (!fits && n <= ZESORT_MAX_KEYS) {
         /* a valid n larger than the arrays: only the NULL checks may be tried */
