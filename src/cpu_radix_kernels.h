@@ -56,8 +56,11 @@ static void ZS_FN(zs_small_sort)(const void *src, const void *vsrc, void *dst, v
     }
     for (size_t i = 0; i < n; ++i)
         kd[b + i] = ks[b + at[i]];
-    for (size_t i = 0; vsrc && i < n; ++i)
-        memcpy((char *)vdst + (b + i) * vb, (const char *)vsrc + (b + at[i]) * vb, vb);
+    /* typed copies: a memcpy of a run-time width per value is a call per value */
+    for (size_t i = 0; vsrc && vb == 8 && i < n; ++i)
+        ((uint64_t *)vdst)[b + i] = ((const uint64_t *)vsrc)[b + at[i]];
+    for (size_t i = 0; vsrc && vb == 4 && i < n; ++i)
+        ((uint32_t *)vdst)[b + i] = ((const uint32_t *)vsrc)[b + at[i]];
 }
 
 /* Histograms of every digit d < ndig of keys [b, e): h[d * bins + digit]. */

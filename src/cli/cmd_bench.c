@@ -439,36 +439,49 @@ static int check_host_memory(const bench_request *req)
     return rc;
 }
 
-/* Warm-up + `repeat` timed sorts of fresh copies; verifies the last result. */
-static int measure(const bench_request *req, zesort_context *ctx, const bench_combo *c,
-                   bench_data *d, double *median_ms)
+/* One timed sort of fresh copies (the gather too for VALUES_U32_GATHER),
+ * its result verified when `verify`. */
+static int measure_one(const bench_request *req, zesort_context *ctx, const bench_combo *c,
+                       bench_data *d, int verify, double *ms)
 {
     zesort_options o = combo_options(req, c);
-    double *times = malloc((size_t)req->repeat * sizeof *times);
+    void *values = c->values == VALUES_NONE ? NULL : d->values;
+    reset_work(req, c->values, d);
+    *ms = 0;
+    zesort_status st = zesort_sort_timed(ctx, d->work, values, d->n, &o, ms);
+    if (st != ZESORT_OK)
+        return cli_fail_status("bench sort", st, ctx);
+    if (c->values == VALUES_U32_GATHER)
+        *ms += gather(d);
+    char why[160];
+    if (verify && cli_verify_sort(&d->expected, d->work, values, value_bytes(c->values), d->n,
+                                  why, sizeof why) != 0)
+        return cli_fail("bench: %s scan=%s n=%llu: result is wrong: %s",
+                        zesort_algo_name(c->algo), cli_scan_name(c->scan),
+                        (unsigned long long)d->n, why);
+    return 0;
+}
+
+/* Warm-up + `repeat` timed sorts of the `count` configurations c[0..count)
+ * (the value kinds of one algorithm and scan), taken in turns, so that a
+ * machine whose speed drifts (a shared VM) shifts all of them alike and
+ * their ratios hold; verifies each one's last result. */
+static int measure(const bench_request *req, zesort_context *ctx, const bench_combo *c,
+                   int count, bench_data *d, double *median_ms)
+{
+    double *times = malloc((size_t)req->repeat * (size_t)count * sizeof *times);
     if (!times)
         return cli_fail("out of host memory");
     int rc = 0;
-    void *values = c->values == VALUES_NONE ? NULL : d->values;
-    for (int r = -1; r < req->repeat && rc == 0; ++r) { /* r == -1: warm-up */
-        reset_work(req, c->values, d);
-        double ms = 0;
-        zesort_status st = zesort_sort_timed(ctx, d->work, values, d->n, &o, &ms);
-        if (st != ZESORT_OK)
-            rc = cli_fail_status("bench sort", st, ctx);
-        if (st == ZESORT_OK && c->values == VALUES_U32_GATHER)
-            ms += gather(d);
-        if (st == ZESORT_OK && r >= 0)
-            times[r] = ms;
-    }
-    if (rc == 0) {
-        char why[160];
-        if (cli_verify_sort(&d->expected, d->work, values, value_bytes(c->values), d->n, why,
-                            sizeof why) != 0)
-            rc = cli_fail("bench: %s scan=%s n=%llu: result is wrong: %s", zesort_algo_name(c->algo),
-                          cli_scan_name(c->scan), (unsigned long long)d->n, why);
-        else
-            *median_ms = median(times, req->repeat);
-    }
+    for (int r = -1; r < req->repeat && rc == 0; ++r) /* r == -1: warm-up */
+        for (int k = 0; k < count && rc == 0; ++k) {
+            double ms;
+            rc = measure_one(req, ctx, &c[k], d, r == req->repeat - 1, &ms);
+            if (rc == 0 && r >= 0)
+                times[k * req->repeat + r] = ms;
+        }
+    for (int k = 0; rc == 0 && k < count; ++k)
+        median_ms[k] = median(times + k * req->repeat, req->repeat);
     free(times);
     return rc;
 }
@@ -719,18 +732,23 @@ static int run_bench(const bench_request *req)
             print_row(backend, device, x);
         }
 #endif
-        for (int c = 0; c < combos && rc == 0; ++c) {
-            double ms = 0;
-            if ((rc = measure(req, ctx, &combo[c], &d, &ms)))
+        /* combos come in groups of the value kinds of one algorithm and scan */
+        value_kind kinds[3];
+        const int group = value_kinds(req, kinds);
+        for (int c = 0; c < combos && rc == 0; c += group) {
+            double ms[3];
+            if ((rc = measure(req, ctx, &combo[c], group, &d, ms)))
                 break;
-            cli_measurement *x = &m[done_count++];
-            x->algo = zesort_algo_name(combo[c].algo);
-            x->scan = cli_scan_name(combo[c].scan);
-            x->values = value_kind_names[combo[c].values];
-            x->n = req->n[i];
-            x->median_ms = ms;
-            x->mkeys_per_s = ms > 0 ? (double)req->n[i] / (ms * 1e3) : 0.0;
-            print_row(backend, device, x);
+            for (int k = 0; k < group; ++k) {
+                cli_measurement *x = &m[done_count++];
+                x->algo = zesort_algo_name(combo[c + k].algo);
+                x->scan = cli_scan_name(combo[c + k].scan);
+                x->values = value_kind_names[combo[c + k].values];
+                x->n = req->n[i];
+                x->median_ms = ms[k];
+                x->mkeys_per_s = ms[k] > 0 ? (double)req->n[i] / (ms[k] * 1e3) : 0.0;
+                print_row(backend, device, x);
+            }
         }
         free_data(&d);
     }
