@@ -41,13 +41,14 @@ enum { IC_IN_PLACE, IC_COPY, IC_COPY_KEYS, IC_ARGSORT, IC_ARGSORT_KEYS, IC_KINDS
 static const char *const ic_kind_names[IC_KINDS] = {"in place", "copy", "copy keys only",
                                                     "argsort", "argsort + keys"};
 
-/* One case: n keys (max_n; count <= n keys sorted when indirect). */
+/* One case: n keys (max_n; when indirect, the first min(count, n) keys
+ * sorted: a count above max_n is clamped on the device). */
 static void interop_case(const interop_api *api, int kind, zesort_algo algo, zesort_key_type t,
                          unsigned vb, int descending, unsigned lo, unsigned hi, uint64_t n,
                          int indirect, uint32_t count)
 {
     const unsigned kb = oracle_key_bytes(t);
-    const uint64_t sorted = indirect ? count : n;
+    const uint64_t sorted = indirect && count < n ? count : n;
     char what[200];
     snprintf(what, sizeof what, "%s %s: %s type %d vb %u desc %d bits %u:%u n %llu%s",
              api->name, ic_kind_names[kind], zesort_algo_name(algo), (int)t, vb, descending, lo,
@@ -71,7 +72,6 @@ static void interop_case(const interop_api *api, int kind, zesort_algo algo, zes
         const uint64_t v = oracle_value(i, vb);
         memcpy(vals + i * vb, &v, vb);
     }
-    o.bit_hi = hi;
     uint64_t *perm = oracle_permutation(keys, sorted, &o);
     uint64_t tb = 0;
     zesort_status st = api->temp_bytes(n, with, &o, &tb);
@@ -174,6 +174,7 @@ static void interop_matrix(const interop_api *api)
         for (int kind = IC_COPY; kind < IC_KINDS; kind++) {
             interop_case(api, kind, algos[a], ZESORT_KEY_U64, 8, 1, 5, 47, 3001, 0, 0);
             interop_case(api, kind, algos[a], ZESORT_KEY_I32, 8, 0, 0, 0, 5000, 1, 3333);
+            interop_case(api, kind, algos[a], ZESORT_KEY_F32, 4, 1, 0, 0, 3000, 1, 7000);
         }
     interop_overlaps(api);
 }
