@@ -111,7 +111,8 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
                                           uint64_t *alignment);
 
 /** Builds every program a later enqueue with these options (AUTO: every
- *  algorithm AUTO may pick) and with_values needs. */
+ *  algorithm AUTO may pick) and with_values (as for zesort_cl_temp_bytes)
+ *  needs: in-place and out-of-place sorts and argsorts alike. */
 zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *opts,
                                 int with_values);
 

@@ -171,7 +171,9 @@ zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, 
 
 /** Builds, now, every module and kernel a later append with these options
  *  (NULL = defaults; AUTO: every algorithm AUTO may pick, for any n) and
- *  with_values (1: values passed) needs, so that the append only records.
+ *  with_values (as for zesort_ze_temp_bytes; one preparation serves in-place
+ *  and out-of-place sorts and argsorts alike) needs, so that the append only
+ *  records.
  *  Errors: those of the options (INVALID_ARGUMENT, UNSUPPORTED), and
  *  BACKEND / OUT_OF_*_MEMORY when a module cannot be built (the message has
  *  the build log). */
@@ -267,7 +269,8 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
 
 /** How many chain events zesort_ze_append_sort_chained needs for a sort of n
  *  keys (the indirect variant: its max_n, indirect 1) with these options and
- *  with_values, in *count: one per command of the sort but the last (which
+ *  with_values (ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES: a chained sort is
+ *  in place), in *count: one per command of the sort but the last (which
  *  signals the caller's signal_event). 0 for n == 0. The number depends on
  *  the algorithm, the key type, the bit range and n (the scan's depth), so
  *  ask for the n (max_n) that will be passed.

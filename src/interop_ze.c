@@ -574,6 +574,10 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
         zs_plan plan;
         zs_sort_shape shape;
         st = zs_sort_shape_of(with_values, &shape, &sorter->err, "zesort_ze_chain_events");
+        if (st == ZESORT_OK && shape.kind != ZS_SORT_IN_PLACE) /* the chained append's kind */
+            st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                              "zesort_ze_chain_events: with_values is %d: a chained sort is in "
+                              "place (ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES)", with_values);
         if (st == ZESORT_OK)
             st = build_plan(sorter, n, &shape, opts, &plan, NULL);
         if (st == ZESORT_OK) {

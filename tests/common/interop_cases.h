@@ -150,6 +150,10 @@ static void interop_overlaps(const interop_api *api)
     o.value_type = ZESORT_VALUE_U64; /* u64 indices need more temp than u32 ones gave */
     EXPECT(api->argsort(a, b, NULL, n, NULL, temp, tb, &o) == ZESORT_ERROR_INVALID_ARGUMENT,
            "%s: too little temp for u64 indices accepted", api->name);
+    uint64_t bytes = 0;
+    EXPECT(api->temp_bytes(n, 3, &o, &bytes) == ZESORT_ERROR_INVALID_ARGUMENT,
+           "%s: with_values 3 accepted", api->name);
+    EXPECT(strstr(api->error(), "with_values") != NULL, "%s: %s", api->name, api->error());
     api->release(a), api->release(b), api->release(temp);
 }
 
