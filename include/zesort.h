@@ -225,6 +225,29 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts);
 
+/** Segmented sort: sorts each of the num_segments segments [offsets[i],
+ *  offsets[i + 1]) of keys (and values, NULL for keys only) independently, in
+ *  place, as zesort_sort sorts a whole array: stable, opts' key type, order,
+ *  bit range and value type. Keys (and values) outside [offsets[0],
+ *  offsets[num_segments]) are not touched; empty segments are allowed.
+ *  offsets: num_segments + 1 host integers, only read, with offsets[0] <=
+ *  offsets[1] <= ... <= offsets[num_segments] <= n; otherwise (and for
+ *  offsets NULL) INVALID_ARGUMENT before anything is written. Arrays as for
+ *  zesort_sort. zesort_check(ctx, n, 1, opts) bounds what it needs.
+ *  How: the C fallback sorts the segments in parallel (a thread per block of
+ *  small segments, the whole team on each large one); a device backend
+ *  sorts all the segments' keys at once by key (one stable argsort of
+ *  offsets[num_segments] - offsets[0] keys on the device, the chosen
+ *  algorithm) and the host then moves every key to its own segment in
+ *  that order, stably (one pass, which needs 8 bytes per key of host memory
+ *  more than the keys and values).
+ *  On error the arrays are unchanged, except OUT_OF_HOST_MEMORY on the cpu
+ *  backend, after which each segment is either sorted or as it was.
+ *  Errors: as zesort_sort. */
+zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
+                                   const uint64_t *offsets, uint64_t num_segments,
+                                   const zesort_options *opts);
+
 /** Checks, without allocating or sorting anything, whether a sort of n keys
  *  (with values of opts->value_type when with_values is not 0; an argsort
  *  or an out-of-place sort needs what the same in-place sort needs) with

@@ -10,6 +10,7 @@
 #include "context.h"
 #include "interop_common.h"
 #include "run_plan.h"
+#include "segments.h"
 #include "sort_request.h"
 
 /* The flavor plans are made for: the cpu backend runs no kernels, any
@@ -26,6 +27,9 @@ typedef struct sort_call {
     zs_host_arrays io;
     int argsort;
     const char *fn;
+    int segmented;           /* zesort_sort_segments (in place): */
+    const uint64_t *offsets; /* segments + 1 offsets, checked by validate */
+    uint64_t segments;
 } sort_call;
 
 /* The caller's arrays as every backend needs them, the rules of the interop
@@ -85,6 +89,9 @@ static zesort_status validate(zesort_context *ctx, const sort_call *c, uint64_t 
                             "%s: keys_out is NULL, or only one of values_in and values_out is "
                             "given", c->fn);
     req->iota_values = c->argsort;
+    if (c->segmented &&
+        (st = zs_segments_check(c->offsets, c->segments, n, c->fn, &ctx->err)) != ZESORT_OK)
+        return st;
     return n > 0 ? check_arrays(ctx, c, n, req->key_bytes, req->value_bytes) : ZESORT_OK;
 }
 
@@ -110,11 +117,51 @@ static zesort_status cpu_sort(zesort_context *ctx, const sort_call *c, uint64_t 
     } else if (c->io.values_out && c->io.values_out != c->io.values_in) {
         memcpy(c->io.values_out, c->io.values_in, (size_t)n * req->value_bytes);
     }
-    zesort_status st = zs_cpu_sort(keys, c->io.values_out, n, req->key_bytes, req->value_bytes,
-                                   req->key_flags, req->bit_lo, req->bit_hi);
+    zesort_status st =
+        c->segmented
+            ? zs_cpu_sort_segments(keys, c->io.values_out, c->offsets, c->segments,
+                                   req->key_bytes, req->value_bytes, req->key_flags, req->bit_lo,
+                                   req->bit_hi)
+            : zs_cpu_sort(keys, c->io.values_out, n, req->key_bytes, req->value_bytes,
+                          req->key_flags, req->bit_lo, req->bit_hi);
     free(own);
     return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
                                                (unsigned long long)n);
+}
+
+static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
+                                const zesort_options *opts, double *device_ms, zesort_algo *ran);
+
+/* A segmented sort (checked already) on a device: one stable argsort of the
+ * segments' keys by key on the device (u32 indices from offsets[0]), then
+ * the host appends each key to its segment in that order
+ * (zs_segments_scatter). Nothing is written before both have their memory. */
+static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
+                                     const zs_plan_request *req, const zesort_options *opts,
+                                     double *device_ms, zesort_algo *ran)
+{
+    const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
+    if (m < 2)
+        return ZESORT_OK;
+    void *sorted = malloc((size_t)m * req->key_bytes);
+    uint32_t *perm = malloc((size_t)m * sizeof *perm);
+    zesort_status st = ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    if (sorted && perm) {
+        zesort_options o = zs_options_or_default(opts);
+        o.value_type = ZESORT_VALUE_U32; /* the order: u32 indices from offsets[0] */
+        const sort_call a = {{(const char *)c->io.keys_in + first * req->key_bytes, NULL, sorted,
+                              perm}, 1, c->fn, 0, NULL, 0};
+        st = sort_timed(ctx, &a, m, &o, device_ms, ran);
+        if (st == ZESORT_OK)
+            st = zs_segments_scatter(c->io.keys_out, c->io.values_out, c->offsets, c->segments,
+                                     req->key_bytes, req->value_bytes, sorted, perm);
+    }
+    free(sorted);
+    free(perm);
+    if (st == ZESORT_ERROR_OUT_OF_HOST_MEMORY)
+        zs_error_set(&ctx->err, st, "%s: out of host memory for %llu keys' order", c->fn,
+                     (unsigned long long)m);
+    return st;
 }
 
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
@@ -128,6 +175,8 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
         *device_ms = 0;
     if (n == 0)
         return ZESORT_OK;
+    if (c->segmented && ctx->ops)
+        return device_segments(ctx, c, &req, opts, device_ms, ran);
     if (!ctx->ops) {
         /* the host is the device here: its wall time is the sort's time */
         double t0 = zs_now_ms();
@@ -172,7 +221,7 @@ static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
-    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort"};
+    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0};
     return sort_call_run(ctx, &c, n, opts, device_ms);
 }
 
@@ -186,14 +235,24 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
                                void *keys_out, void *values_out, uint64_t n,
                                const zesort_options *opts)
 {
-    const sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy"};
+    const sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy", 0,
+                         NULL, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts)
 {
-    const sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort"};
+    const sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0};
+    return sort_call_run(ctx, &c, n, opts, NULL);
+}
+
+zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
+                                   const uint64_t *offsets, uint64_t num_segments,
+                                   const zesort_options *opts)
+{
+    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort_segments", 1, offsets,
+                         num_segments};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 

@@ -97,11 +97,7 @@ static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, 
                                   zesort_status (*build)(void *, zs_kernel), void *user,
                                   zs_error *err)
 {
-    zesort_options o;
-    if (opts)
-        o = *opts;
-    else
-        zesort_options_default(&o);
+    zesort_options o = zs_options_or_default(opts);
     o.algo = algo;
     zs_plan plan;
     zs_sort_shape shape;

@@ -20,6 +20,16 @@ void zesort_options_default(zesort_options *opts)
     opts->value_type = ZESORT_VALUE_U32;
 }
 
+zesort_options zs_options_or_default(const zesort_options *opts)
+{
+    zesort_options o;
+    if (opts)
+        o = *opts;
+    else
+        zesort_options_default(&o);
+    return o;
+}
+
 unsigned zs_key_bytes(zesort_key_type t)
 {
     return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
@@ -66,11 +76,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                               zs_flavor flavor, zs_plan_request *req, zesort_algo *algo,
                               zs_error *err)
 {
-    zesort_options o;
-    if (opts)
-        o = *opts;
-    else
-        zesort_options_default(&o);
+    const zesort_options o = zs_options_or_default(opts);
     if ((unsigned)o.key_type > ZESORT_KEY_F64 || (unsigned)o.algo > ZESORT_ALGO_ONESWEEP ||
         (unsigned)o.scan > ZESORT_SCAN_HOST || (unsigned)o.value_type > ZESORT_VALUE_U64) {
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,

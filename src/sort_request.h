@@ -27,6 +27,9 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
  * measurements are in sort_request.c). */
 #define ZS_AUTO_SERIAL_CM4_FROM (UINT64_C(1) << 22)
 
+/* *opts, or the defaults for opts NULL: a copy the caller may change. */
+zesort_options zs_options_or_default(const zesort_options *opts);
+
 /* Bytes of one key of type t (4 or 8). */
 unsigned zs_key_bytes(zesort_key_type t);
 /* Bytes of one value of type t (4 or 8). */

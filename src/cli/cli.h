@@ -297,4 +297,15 @@ int cli_print_help(const char *cmd);
 /* Monotonic wall clock in milliseconds (for progress/report, not for bench). */
 double cli_now_ms(void);
 
+/* ---- bench_segments.c: zesort bench --segments ----------------------------- */
+
+/* Exit 2 with a usage message unless text is LEN[,LEN...] (counts >= 1,
+ * k/m/g suffixes) or ragged among them; 0 when it is. */
+int cli_bench_segments_check(const char *text);
+/* The segmented-sort benchmark: n random keys of type, each layout of
+ * `lengths` timed segmented, against one unsegmented sort and a loop of
+ * sorts per segment; prints a table. Returns the exit code. */
+int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type type,
+                       zesort_algo algo, uint64_t n, int repeat, const char *lengths);
+
 #endif

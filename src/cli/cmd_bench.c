@@ -42,6 +42,8 @@ typedef struct bench_request {
     const char *csv_path;
     const char *plot_path;
     int peer_boost; /* --peer boost: also time boost::compute::sort */
+    const char *segments; /* --segments LEN[,LEN...]|ragged: bench_segments.c instead */
+    int n_given, algo_given;
 } bench_request;
 
 /* The name of the peer's rows (algo column) and the values of their scan
@@ -118,7 +120,7 @@ static int takes_value(const char *flag)
 {
     static const char *const flags[] = {"--n",      "--algo", "--scan", "--type",
                                         "--backend", "--repeat", "--csv", "--plot",
-                                        "--peer", "--device", "--value-type"};
+                                        "--peer", "--device", "--value-type", "--segments"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
         if (strcmp(flag, flags[i]) == 0)
             return 1;
@@ -166,9 +168,15 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
         if (strcmp(f, "--n") == 0) {
             if ((rc = parse_n_list(v, req)))
                 return rc;
+            req->n_given = 1;
         } else if (strcmp(f, "--algo") == 0) {
             if ((rc = parse_algo_list(v, req)))
                 return rc;
+            req->algo_given = 1;
+        } else if (strcmp(f, "--segments") == 0) {
+            if ((rc = cli_args_once(CMD, f, req->segments)) || (rc = cli_bench_segments_check(v)))
+                return rc;
+            req->segments = v;
         } else if (strcmp(f, "--scan") == 0) {
             if ((rc = parse_scan_list(v, req)))
                 return rc;
@@ -780,6 +788,16 @@ int cli_cmd_bench(int argc, char **argv)
     /* Checked first: a missing gnuplot must not waste a long benchmark. */
     if (req.plot_path && (rc = cli_plot_check()))
         return rc;
+    if (req.segments) {
+        /* the issue-22 benchmark: 16M keys unless --n says, the first n and
+         * algorithm given (else the library's choice), keys only */
+        const uint64_t n = req.n_given ? req.n[0] : UINT64_C(16777216);
+        if ((rc = cli_check_host_memory(CMD, n, 3 * n * cli_key_size(req.type) + 8 * n)))
+            return rc;
+        return cli_bench_segments(req.backend, req.device, req.type,
+                                  req.algo_given ? req.algo[0] : ZESORT_ALGO_AUTO, n, req.repeat,
+                                  req.segments);
+    }
     if ((rc = check_host_memory(&req)))
         return rc;
     return run_bench(&req);

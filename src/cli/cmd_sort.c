@@ -24,6 +24,7 @@ typedef struct sort_request {
     const char *input, *output;         /* argsort: output is INDICES_OUT */
     const char *values_in, *values_out; /* both NULL without --values */
     const char *keys_out;               /* argsort --keys-out, or NULL */
+    const char *segments;               /* sort --segments OFFSETS, or NULL */
     zesort_backend backend;
     int64_t device; /* --device, -1: the backend's choice */
     zesort_options opts;
@@ -48,6 +49,9 @@ static int parse_own_flag(cli_args *a, char **argv, const char *f, sort_request 
         if (!(*rc = cli_args_value(a, CMD, &v)) && cli_parse_value_type(v, &req->opts.value_type))
             *rc = cli_usage(CMD, "unknown %s '%s' (u32, u64)",
                             req->argsort ? "index type" : "value type", v);
+    } else if (!req->argsort && strcmp(f, "--segments") == 0) {
+        if (!(*rc = cli_args_once(CMD, "--segments", req->segments)))
+            *rc = cli_args_value(a, CMD, &req->segments);
     } else if (req->argsort && strcmp(f, "--keys-out") == 0) {
         if (!(*rc = cli_args_once(CMD, "--keys-out", req->keys_out)))
             *rc = cli_args_value(a, CMD, &req->keys_out);
@@ -138,6 +142,7 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
         (rc = cli_args_path(CMD, out_name, req->output)) ||
         (rc = cli_args_path(CMD, "VALUES_IN", req->values_in)) ||
         (rc = cli_args_path(CMD, argsort ? "KEYS_OUT" : "VALUES_OUT", req->values_out)) ||
+        (rc = cli_args_path(CMD, "OFFSETS", req->segments)) ||
         (rc = cli_check_device_backend(CMD, req->backend, req->device)))
         return rc;
 
@@ -316,6 +321,41 @@ static int read_inputs(const sort_request *req, input_budget *b, void **keys, si
     return 0;
 }
 
+/* sort --segments: OFFSETS, S + 1 little-endian u64 (S >= 0), each at most
+ * n and none below the one before, into *offsets (malloc'd) and *s. Read
+ * and checked before any output is opened: a bad file is exit 1 with
+ * nothing written. */
+static int read_offsets(const char *path, uint64_t n, uint64_t **offsets, uint64_t *s)
+{
+    unsigned char *raw = NULL;
+    size_t bytes = 0;
+    int rc = cli_read_file(path, (void **)&raw, &bytes);
+    if (rc)
+        return rc;
+    if (bytes < 8 || bytes % 8) {
+        free(raw);
+        return cli_fail("'%s' has %zu bytes: segment offsets are S + 1 little-endian u64 "
+                        "(a multiple of 8 bytes, at least 8)", path, bytes);
+    }
+    uint64_t *o = (uint64_t *)(void *)raw; /* decoded in place: raw holds u64s */
+    for (size_t i = 0; i < bytes / 8; i++) {
+        uint64_t v = 0;
+        for (int b = 7; b >= 0; b--)
+            v = v << 8 | raw[i * 8 + (size_t)b];
+        o[i] = v;
+        if (v > n || (i > 0 && v < o[i - 1])) {
+            free(raw);
+            return v > n ? cli_fail("'%s': offset %zu is %llu, beyond the %llu keys", path, i,
+                                    (unsigned long long)v, (unsigned long long)n)
+                         : cli_fail("'%s': offset %zu (%llu) is below offset %zu: offsets "
+                                    "must not decrease", path, i, (unsigned long long)v, i - 1);
+        }
+    }
+    *offsets = o;
+    *s = bytes / 8 - 1;
+    return 0;
+}
+
 /* An argsort's results: indices first, the sorted keys (--keys-out) second,
  * in buffers of their own. */
 static zesort_status argsort(zesort_context *ctx, const sort_request *req, const void *keys,
@@ -334,20 +374,24 @@ static zesort_status argsort(zesort_context *ctx, const sort_request *req, const
 static int run_sort(const sort_request *req)
 {
     void *keys = NULL, *values = NULL, *indices = NULL, *sorted = NULL; /* argsort's results */
+    uint64_t *offsets = NULL, segments = 0;
     size_t key_bytes = 0, value_bytes = 0;
     input_budget budget;
     sort_outputs outs;
     memset(&outs, 0, sizeof outs);
     int rc = read_inputs(req, &budget, &keys, &key_bytes, &values, &value_bytes);
     zesort_context *ctx = budget.ctx; /* created while reading */
-    if (rc || (rc = open_outputs(req, &outs)))
-        goto done;
     uint64_t n = key_bytes / cli_key_size(req->opts.key_type);
+    if (rc || (req->segments && (rc = read_offsets(req->segments, n, &offsets, &segments))) ||
+        (rc = open_outputs(req, &outs)))
+        goto done;
     void *first = keys, *second = values;
     size_t first_bytes = key_bytes, second_bytes = value_bytes;
     zesort_status st = req->argsort ? argsort(ctx, req, keys, n, &indices, &first_bytes, &sorted,
                                               &second_bytes)
-                                    : zesort_sort(ctx, keys, values, n, &req->opts);
+                           : offsets ? zesort_sort_segments(ctx, keys, values, n, offsets,
+                                                            segments, &req->opts)
+                                     : zesort_sort(ctx, keys, values, n, &req->opts);
     cli_signals_reclaim(); /* (a driver may start its compiler only now) */
     if (st != ZESORT_OK) {
         rc = st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && !zesort_last_error(ctx)[0]
@@ -365,6 +409,7 @@ done:
     free(values);
     free(indices);
     free(sorted);
+    free(offsets);
     return rc;
 }
 

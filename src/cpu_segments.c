@@ -1,0 +1,229 @@
+/*
+ * cpu_segments.c — the C fallback's segmented sort: segments sorted
+ * independently, in parallel.
+ *
+ * The keys of [offsets[0], offsets[S]) are cut into blocks of ZS_SEG_BLOCK
+ * keys; team members claim blocks from an atomic counter and sort every
+ * segment that starts in their block (so a block of many tiny segments and
+ * one holding a segment of 100K keys balance themselves). A segment sorts
+ * by the cheapest way for its size:
+ * - up to ZS_SEG_SMALL_MAX keys: a stable merge sort of (ordered key bits,
+ *   position) records in the member's scratch, then the keys and values
+ *   gathered by position — no allocation, no 2048-bin histograms;
+ * - larger: zs_cpu_sort_with on one thread (the radix passes, or vqsort
+ *   where it was calibrated faster);
+ * - from ZS_SEG_TEAM_MIN keys (with more than one thread): left out of the
+ *   blocks and sorted afterwards one at a time by zs_cpu_sort on every
+ *   thread, as one unsegmented sort of that size would be.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cpu.h"
+#include "cpu_threads.h"
+#include "segments.h"
+
+/* Keys per claimed block: large enough that the claim's atomic costs
+ * nothing, small enough that 2 threads end together (16M keys: 256 blocks). */
+#define ZS_SEG_BLOCK 65536u
+/* Segments of at most this many keys are merge-sorted in scratch (64 KiB of
+ * records per member twice plus a copy of the keys and values). */
+#define ZS_SEG_SMALL_MAX 2048u
+/* Segments of at least this many keys are sorted by the whole team: the
+ * unsegmented sort's rule for using two threads (ZS_CPU_MIN_KEYS_PER_THREAD). */
+#define ZS_SEG_TEAM_MIN (2 * (uint64_t)ZS_CPU_MIN_KEYS_PER_THREAD)
+
+typedef struct rec {
+    uint64_t bits; /* the ordered key's bits [bit_lo, bit_hi) */
+    uint32_t at;   /* position in the segment */
+} rec;
+
+typedef struct scratch {
+    rec a[ZS_SEG_SMALL_MAX], b[ZS_SEG_SMALL_MAX];
+    uint64_t keys[ZS_SEG_SMALL_MAX], values[ZS_SEG_SMALL_MAX];
+} scratch;
+
+typedef struct seg_job {
+    char *keys, *values;
+    const uint64_t *o;
+    uint64_t s, first, end, blocks, team_min;
+    unsigned kb, vb, bit_lo, bit_hi;
+    uint32_t key_flags;
+    int flt;
+    uint64_t c, mask; /* ordered key = dk(k) ^ c; its bits >> bit_lo & mask */
+    scratch *scr;     /* one per member */
+    _Atomic uint64_t next_block;
+    _Atomic int status;
+} seg_job;
+
+/* The sort key of keys[i]: the ordered key's bits [bit_lo, bit_hi). For
+ * floats a negative key has every bit but the sign flipped first (the
+ * kernels' and the radix passes' order, totalOrder). */
+static inline uint64_t sort_bits(const seg_job *j, uint64_t i)
+{
+    uint64_t k = j->kb == 8 ? ((const uint64_t *)j->keys)[i] : ((const uint32_t *)j->keys)[i];
+    const unsigned top = j->kb * 8u - 1u;
+    if (j->flt && (k >> top))
+        k ^= ((uint64_t)1 << top) - 1u;
+    return ((k ^ j->c) >> j->bit_lo) & j->mask;
+}
+
+/* Stable sort of n records by bits: insertion sort of runs of 8, then
+ * bottom-up merges between a and t (equal bits: the left run first).
+ * Returns the array holding the result. */
+static rec *merge_sort(rec *a, rec *t, size_t n)
+{
+    for (size_t s = 0; s < n; s += 8) {
+        const size_t e = s + 8 < n ? s + 8 : n;
+        for (size_t i = s + 1; i < e; i++) {
+            const rec x = a[i];
+            size_t p = i;
+            for (; p > s && a[p - 1].bits > x.bits; p--)
+                a[p] = a[p - 1];
+            a[p] = x;
+        }
+    }
+    for (size_t w = 8; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            const size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, k = mid, o = lo;
+            while (i < mid && k < hi)
+                t[o++] = a[k].bits < a[i].bits ? a[k++] : a[i++];
+            while (i < mid)
+                t[o++] = a[i++];
+            while (k < hi)
+                t[o++] = a[k++];
+        }
+        rec *x = a;
+        a = t, t = x;
+    }
+    return a;
+}
+
+/* Rearranges the n items of `bytes` (4 or 8) at base into the records'
+ * order, through copy (room for n items). */
+static void gather(char *base, unsigned bytes, uint64_t *copy, const rec *r, size_t n)
+{
+    memcpy(copy, base, n * bytes);
+    if (bytes == 8) {
+        uint64_t *a = (uint64_t *)(void *)base;
+        for (size_t i = 0; i < n; i++)
+            a[i] = copy[r[i].at];
+    } else {
+        uint32_t *a = (uint32_t *)(void *)base, *c = (uint32_t *)copy;
+        for (size_t i = 0; i < n; i++)
+            a[i] = c[r[i].at];
+    }
+}
+
+/* Segment [b, e) of at most ZS_SEG_SMALL_MAX keys, in the member's scratch. */
+static void sort_small(const seg_job *j, scratch *sc, uint64_t b, uint64_t e)
+{
+    const size_t n = (size_t)(e - b);
+    for (size_t i = 0; i < n; i++)
+        sc->a[i] = (rec){sort_bits(j, b + i), (uint32_t)i};
+    const rec *r = merge_sort(sc->a, sc->b, n);
+    gather(j->keys + b * j->kb, j->kb, sc->keys, r, n);
+    if (j->values)
+        gather(j->values + b * j->vb, j->vb, sc->values, r, n);
+}
+
+static void sort_one(seg_job *j, scratch *sc, uint64_t b, uint64_t e)
+{
+    if (e - b <= ZS_SEG_SMALL_MAX) {
+        sort_small(j, sc, b, e);
+        return;
+    }
+    zs_cpu_config cfg;
+    zs_cpu_config_default(&cfg);
+    cfg.threads = 1;
+    zesort_status st = zs_cpu_sort_with(j->keys + b * j->kb, j->values ? j->values + b * j->vb : NULL,
+                                        e - b, j->kb, j->vb, j->key_flags, j->bit_lo, j->bit_hi,
+                                        &cfg);
+    if (st != ZESORT_OK)
+        atomic_store(&j->status, (int)st);
+}
+
+/* The first segment starting at or after position p (s when none). */
+static uint64_t first_segment_from(const seg_job *j, uint64_t p)
+{
+    uint64_t lo = 0, hi = j->s;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (j->o[mid] < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void member_run(void *arg, unsigned member, unsigned members)
+{
+    (void)members;
+    seg_job *j = arg;
+    uint64_t blk;
+    while ((blk = atomic_fetch_add(&j->next_block, 1)) < j->blocks) {
+        const uint64_t from = j->first + blk * ZS_SEG_BLOCK;
+        const uint64_t to = from + ZS_SEG_BLOCK < j->end ? from + ZS_SEG_BLOCK : j->end;
+        for (uint64_t i = first_segment_from(j, from); i < j->s && j->o[i] < to; i++) {
+            const uint64_t len = j->o[i + 1] - j->o[i];
+            if (len >= 2 && len < j->team_min)
+                sort_one(j, &j->scr[member], j->o[i], j->o[i + 1]);
+        }
+    }
+}
+
+zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *offsets, uint64_t s,
+                                   unsigned key_bytes, unsigned value_bytes, uint32_t key_flags,
+                                   unsigned bit_lo, unsigned bit_hi)
+{
+    const uint64_t m = offsets[s] - offsets[0];
+    if (m < 2)
+        return ZESORT_OK;
+    seg_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    unsigned want = zs_cpu_thread_count();
+    if (m / ZS_CPU_MIN_KEYS_PER_THREAD < want)
+        want = m / ZS_CPU_MIN_KEYS_PER_THREAD ? (unsigned)(m / ZS_CPU_MIN_KEYS_PER_THREAD) : 1;
+    zs_team *team = want > 1 ? zs_team_start(want, ZS_CPU_MAX_THREADS) : NULL;
+    const unsigned members = zs_team_size(team);
+    j->scr = malloc((size_t)members * sizeof *j->scr);
+    if (!j->scr) {
+        zs_team_stop(team);
+        free(j);
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    j->keys = keys, j->values = values, j->o = offsets, j->s = s;
+    j->first = offsets[0], j->end = offsets[s];
+    j->blocks = (m + ZS_SEG_BLOCK - 1) / ZS_SEG_BLOCK;
+    j->team_min = members > 1 ? ZS_SEG_TEAM_MIN : UINT64_MAX;
+    j->kb = key_bytes, j->vb = values ? value_bytes : 0;
+    j->bit_lo = bit_lo, j->bit_hi = bit_hi, j->key_flags = key_flags;
+    j->flt = (key_flags & 3u) == 2u;
+    const uint64_t all = key_bytes == 8 ? UINT64_MAX : UINT32_MAX;
+    const uint64_t sign = (uint64_t)1 << (key_bytes * 8u - 1u);
+    j->c = ((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0);
+    j->mask = bit_hi - bit_lo >= 64 ? UINT64_MAX : ((uint64_t)1 << (bit_hi - bit_lo)) - 1u;
+    atomic_init(&j->next_block, 0);
+    atomic_init(&j->status, ZESORT_OK);
+    zs_team_run(team, member_run, j);
+    zs_team_stop(team);
+    /* the large segments: each by every thread, as one sort of its size */
+    for (uint64_t i = 0; i < s && members > 1; i++) {
+        const uint64_t b = offsets[i], len = offsets[i + 1] - b;
+        if (len < j->team_min)
+            continue;
+        zesort_status st = zs_cpu_sort((char *)keys + b * key_bytes,
+                                       values ? (char *)values + b * value_bytes : NULL, len,
+                                       key_bytes, value_bytes, key_flags, bit_lo, bit_hi);
+        if (st != ZESORT_OK)
+            atomic_store(&j->status, (int)st);
+    }
+    zesort_status st = (zesort_status)atomic_load(&j->status);
+    free(j->scr);
+    free(j);
+    return st;
+}

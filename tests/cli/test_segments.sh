@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# test_segments.sh ZESORT — issue 22's CLI contract end to end: `zesort sort
+# INPUT OUTPUT --segments OFFSETS` on every backend in $BACKENDS (default:
+# cpu opencl), checked by segcheck.py; malformed and out-of-range OFFSETS
+# files (exit 1, one message, an existing OUTPUT untouched); `bench
+# --segments` with lengths and ragged.
+# Ends with "N passed, N failed"; exits non-zero when anything failed.
+set -u
+
+Z=${1:?usage: test_segments.sh PATH/TO/zesort}
+Z=$(realpath -e "$Z") || exit 1
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SC=(python3 "$HERE/segcheck.py")
+T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-segments-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+# shellcheck source=report.sh
+source "$HERE/report.sh"
+
+echo "# results"
+"${SC[@]}" gen 20011 5 k.bin v.bin o.bin
+for b in ${BACKENDS:-cpu opencl}; do
+    for order in --ascending --descending; do
+        run sort k.bin out.bin --values v.bin vout.bin --segments o.bin --backend "$b" "$order"
+        check "$rc" "$b $order: sort --segments exits 0"
+        "${SC[@]}" check k.bin v.bin o.bin out.bin vout.bin "$order"
+        check $? "$b $order: every segment stably sorted, the rest untouched"
+    done
+done
+
+echo "# bad offsets: exit 1, one message, OUTPUT untouched"
+bad_offsets() { # NAME PYTHON-EXPRESSION-OF-BYTES
+    python3 -c "import struct, sys; sys.stdout.buffer.write($2)" >bad.bin
+    echo keep >out.bin
+    run sort k.bin out.bin --segments bad.bin --backend cpu
+    [ "$rc" -eq 1 ] && one_error_line && [ "$(cat out.bin)" = keep ]
+    check $? "$1"
+}
+bad_offsets "empty file" "b''"
+bad_offsets "not a multiple of 8 bytes" "struct.pack('<QI', 0, 5)"
+bad_offsets "decreasing" "struct.pack('<3Q', 0, 10, 9)"
+bad_offsets "beyond n" "struct.pack('<2Q', 0, 20012)"
+run sort k.bin out.bin --segments missing.bin --backend cpu
+[ "$rc" -eq 1 ] && one_error_line
+check $? "missing OFFSETS file: exit 1"
+run sort k.bin out.bin --segments
+[ "$rc" -eq 2 ]
+check $? "--segments without a file: usage, exit 2"
+run argsort k.bin idx.bin --segments o.bin
+[ "$rc" -eq 2 ]
+check $? "argsort has no --segments: exit 2"
+python3 -c "import struct, sys; sys.stdout.buffer.write(struct.pack('<Q', 3))" >none.bin
+run sort k.bin out.bin --segments none.bin --backend cpu
+[ "$rc" -eq 0 ] && cmp -s k.bin out.bin
+check $? "no segment at all (S = 0): keys unchanged"
+
+echo "# bench --segments"
+run bench --backend cpu --n 64k --segments 16,4096,ragged --repeat 1
+[ "$rc" -eq 0 ] && grep -q "ragged" "$T/out" && grep -q "4096" "$T/out"
+check $? "bench --segments 16,4096,ragged runs"
+run bench --backend cpu --segments 0
+[ "$rc" -eq 2 ]
+check $? "bench --segments 0: exit 2"
+report_summary

@@ -1,0 +1,259 @@
+/*
+ * test_segments.c — zesort_sort_segments (issue 22) on one backend, against a
+ * per-segment stable qsort oracle (tests/common/sort_oracle.h).
+ *
+ *   test_segments BACKEND ALGO [PART]
+ *     BACKEND cpu | opencl | level-zero, ALGO cm2 | cm4 | onesweep,
+ *     PART    matrix (every key type x order x bit range x values none / u32
+ *             / u64 x offset pattern, sizes around chunk and tile edges) |
+ *             large (2^20 + 3 keys: a giant segment among tiny ones, which
+ *             the C fallback sorts on its whole team) | errors (bad offsets)
+ *
+ * Every case fills the keys and values outside [offsets[0], offsets[S])
+ * with a pattern and checks it unchanged afterwards.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zesort.h>
+
+#include "sort_oracle.h"
+
+static const char *g_backend = "cpu";
+static zesort_algo g_algo = ZESORT_ALGO_CM4;
+static zesort_context *g_ctx;
+
+enum { PAT_RANDOM, PAT_EMPTY, PAT_ONE, PAT_SINGLES, PAT_GIANT, PAT_EDGES, PAT_INNER, PAT_COUNT };
+
+static uint64_t rnd(uint64_t *x)
+{
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    return *x;
+}
+
+/* Offsets of pattern pat over n keys into o (room for n + 8 entries);
+ * returns S. */
+static uint64_t make_offsets(int pat, uint64_t n, uint64_t *o, uint64_t seed)
+{
+    uint64_t x = seed * 7919 + 17, s = 0, p = 0;
+    switch (pat) {
+    case PAT_EMPTY: /* five empty segments in the middle */
+        for (s = 0; s <= 5; s++)
+            o[s] = n / 2;
+        return 5;
+    case PAT_ONE:
+        o[0] = 0, o[1] = n;
+        return 1;
+    case PAT_SINGLES: /* one key per segment, an empty one among them */
+        for (p = 0; p <= n; p++)
+            o[s++] = p;
+        if (n > 2)
+            o[s++] = n;
+        return s - 1;
+    case PAT_GIANT: /* tiny segments, one of half the keys in the middle */
+        o[s++] = 0;
+        while (p < n) {
+            uint64_t len = p < n / 4 || p >= n / 4 + n / 2 ? 1 + rnd(&x) % 3 : n / 2;
+            p = p + len < n ? p + len : n;
+            o[s++] = p;
+        }
+        return s - 1;
+    case PAT_EDGES: { /* lengths across chunk (256) and tile edges, empty ones too */
+        static const uint64_t len[] = {255, 0, 257, 4095, 1, 4097, 256, 0, 3841, 8193, 2};
+        o[s++] = 0;
+        for (unsigned i = 0; p < n; i++) {
+            uint64_t l = len[i % (sizeof len / sizeof *len)];
+            p = p + l < n ? p + l : n;
+            o[s++] = p;
+        }
+        return s - 1;
+    }
+    case PAT_INNER: /* random segments inside [n/3, 2n/3): the rest untouched */
+        p = n / 3;
+        o[s++] = p;
+        while (p < 2 * n / 3) {
+            uint64_t l = rnd(&x) % 300;
+            p = p + l < 2 * n / 3 ? p + l : 2 * n / 3;
+            o[s++] = p;
+        }
+        return s - 1;
+    default: /* random lengths 0..2000 from 0 to n */
+        o[s++] = 0;
+        while (p < n) {
+            uint64_t l = rnd(&x) % 2001;
+            p = p + l < n ? p + l : n;
+            o[s++] = p;
+        }
+        return s - 1;
+    }
+}
+
+/* The pattern every byte outside the segments keeps. */
+static unsigned char outside_byte(uint64_t i) { return (unsigned char)(i * 131 + 7); }
+
+static void run_case(uint64_t n, zesort_key_type t, int descending, unsigned lo, unsigned hi,
+                     unsigned vb, int pat, int dist)
+{
+    const unsigned kb = oracle_key_bytes(t);
+    char what[200];
+    snprintf(what, sizeof what, "%s %s n=%llu type=%d desc=%d bits=%u:%u vb=%u pattern=%d dist=%d",
+             g_backend, zesort_algo_name(g_algo), (unsigned long long)n, (int)t, descending, lo,
+             hi, vb, pat, dist);
+    zesort_options o;
+    zesort_options_default(&o); /* then every field this case sets: */
+    o = (zesort_options){.key_type = t, .algo = g_algo, .scan = o.scan, .descending = descending,
+                         .bit_lo = lo, .bit_hi = hi,
+                         .value_type = vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32};
+    const size_t cap = n ? n : 1;
+    char *keys = malloc(cap * kb), *orig = malloc(cap * kb), *vals = malloc(cap * 8);
+    uint64_t *off = malloc((n + 8) * sizeof *off);
+    ck_assert(keys && orig && vals && off);
+    oracle_make_keys(orig, n, t, dist, n + (uint64_t)pat * 3 + t);
+    const uint64_t s = make_offsets(pat, n, off, n + (uint64_t)t);
+    const uint64_t first = off[0], end = off[s];
+    for (uint64_t i = 0; i < n * kb; i++)
+        if (i < first * kb || i >= end * kb)
+            orig[i] = (char)outside_byte(i);
+    memcpy(keys, orig, n * kb);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v = oracle_value(i, vb);
+        memcpy(vals + i * vb, &v, vb);
+    }
+    zesort_status st = zesort_sort_segments(g_ctx, keys, vb ? vals : NULL, n, off, s, &o);
+    ck_assert_msg(st == ZESORT_OK, "%s: %s: %s", what, zesort_status_name(st),
+                  zesort_last_error(g_ctx));
+    for (uint64_t i = 0; i < n; i++) {
+        if (i >= first && i < end)
+            continue;
+        ck_assert_msg(memcmp(keys + i * kb, orig + i * kb, kb) == 0,
+                      "%s: key %llu outside the segments changed", what, (unsigned long long)i);
+        uint64_t v = 0;
+        if (vb)
+            memcpy(&v, vals + i * vb, vb);
+        ck_assert_msg(!vb || v == oracle_value(i, vb), "%s: value %llu outside changed", what,
+                      (unsigned long long)i);
+    }
+    for (uint64_t g = 0; g < s; g++) {
+        const uint64_t b = off[g], len = off[g + 1] - b;
+        uint64_t *perm = oracle_permutation(orig + b * kb, len, &o);
+        ck_assert(perm);
+        const uint64_t bad = oracle_check(orig + b * kb, perm, keys + b * kb, NULL, 0, len, kb, 0);
+        ck_assert_msg(bad == 0, "%s: segment %llu [%llu, %llu): key %llu wrong", what,
+                      (unsigned long long)g, (unsigned long long)b, (unsigned long long)(b + len),
+                      (unsigned long long)bad - 1);
+        /* the oracle's positions are the segment's: the values carry the array's */
+        for (uint64_t i = 0; i < len; i++) {
+            uint64_t v = 0;
+            if (vb)
+                memcpy(&v, vals + (b + i) * vb, vb);
+            ck_assert_msg(!vb || v == oracle_value(b + perm[i], vb),
+                          "%s: segment %llu: value %llu wrong", what, (unsigned long long)g,
+                          (unsigned long long)i);
+        }
+        free(perm);
+    }
+    free(keys), free(orig), free(vals), free(off);
+}
+
+START_TEST(matrix)
+{
+    static const uint64_t sizes[] = {0, 1, 2, 1000, 70001};
+    int k = 0;
+    for (unsigned si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; t++)
+            for (int desc = 0; desc < 2; desc++)
+                for (int pat = 0; pat < PAT_COUNT; pat++, k++) {
+                    const unsigned bits = oracle_key_bytes((zesort_key_type)t) * 8;
+                    const unsigned vb = (unsigned)(k % 3) * 4; /* none, u32, u64 in turn */
+                    const int narrow = k % 4 == 1;             /* a bit range, often */
+                    run_case(sizes[si], (zesort_key_type)t, desc, narrow ? 3 : 0,
+                             narrow ? bits - 5 : bits, vb, pat, k % 3);
+                }
+}
+END_TEST
+
+START_TEST(large)
+{
+    run_case((UINT64_C(1) << 20) + 3, ZESORT_KEY_U32, 0, 0, 32, 4, PAT_GIANT, 0);
+    run_case((UINT64_C(1) << 20) + 3, ZESORT_KEY_F64, 1, 0, 64, 8, PAT_ONE, 1);
+    run_case((UINT64_C(1) << 20) + 3, ZESORT_KEY_I32, 0, 0, 32, 0, PAT_RANDOM, 0);
+}
+END_TEST
+
+/* A bad call: INVALID_ARGUMENT, a message, keys and values unchanged. */
+static void expect_refused(const uint64_t *off, uint64_t s, uint64_t n, const char *what)
+{
+    uint32_t keys[8] = {9, 8, 7, 6, 5, 4, 3, 2}, vals[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const uint32_t k0[8] = {9, 8, 7, 6, 5, 4, 3, 2}, v0[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    zesort_status st = zesort_sort_segments(g_ctx, keys, vals, n, off, s, NULL);
+    ck_assert_msg(st == ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s", what, zesort_status_name(st));
+    ck_assert_msg(strstr(zesort_last_error(g_ctx), "zesort_sort_segments") != NULL,
+                  "%s: message '%s'", what, zesort_last_error(g_ctx));
+    ck_assert_msg(memcmp(keys, k0, sizeof keys) == 0 && memcmp(vals, v0, sizeof vals) == 0,
+                  "%s: arrays changed", what);
+}
+
+START_TEST(errors)
+{
+    const uint64_t decreasing[] = {0, 5, 3, 8}, beyond[] = {0, 4, 9}, late[] = {9};
+    expect_refused(decreasing, 3, 8, "decreasing offsets");
+    expect_refused(beyond, 2, 8, "offsets beyond n");
+    expect_refused(late, 0, 8, "offsets[0] beyond n");
+    expect_refused(NULL, 2, 8, "offsets NULL");
+    /* what is fine: no segment at all, and nothing to sort */
+    const uint64_t none[] = {3};
+    uint32_t keys[4] = {4, 3, 2, 1};
+    ck_assert_int_eq(zesort_sort_segments(g_ctx, keys, NULL, 4, none, 0, NULL), ZESORT_OK);
+    ck_assert_int_eq(zesort_sort_segments(g_ctx, NULL, NULL, 0, (const uint64_t[]){0}, 0, NULL),
+                     ZESORT_OK);
+    ck_assert(keys[0] == 4 && keys[3] == 1);
+    /* the sort's own checks still apply: a bad bit range */
+    zesort_options o;
+    zesort_options_default(&o);
+    o.bit_lo = 20, o.bit_hi = 10;
+    const uint64_t whole[] = {0, 4};
+    ck_assert_int_eq(zesort_sort_segments(g_ctx, keys, NULL, 4, whole, 1, &o),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert(keys[0] == 4 && keys[3] == 1);
+}
+END_TEST
+
+/* The parts by name; the first is the default. */
+static const struct {
+    const char *name;
+} g_parts[] = {{"matrix"}, {"large"}, {"errors"}};
+
+int main(int argc, char **argv)
+{
+    const TTest *tests[] = {matrix, large, errors};
+    const char *part = argc > 3 ? argv[3] : g_parts[0].name;
+    int which = -1;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(part, g_parts[i].name) == 0)
+            which = i;
+    zesort_backend backend;
+    if (argc < 3 || which < 0 || zesort_parse_backend(argv[1], &backend) != 0 ||
+        zesort_parse_algo(argv[2], &g_algo) != 0) {
+        fprintf(stderr, "usage: test_segments cpu|opencl|level-zero cm2|cm4|onesweep "
+                        "[matrix|large|errors]\n");
+        return 2;
+    }
+    g_backend = argv[1];
+    if (zesort_create(backend, &g_ctx) != ZESORT_OK) {
+        fprintf(stderr, "test_segments: no %s context: %s\n", g_backend, zesort_last_error(NULL));
+        return 1;
+    }
+    TCase *tc = tcase_create(part);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, tests[which]);
+    Suite *suite = suite_create("segments");
+    suite_add_tcase(suite, tc);
+    SRunner *runner = srunner_create(suite);
+    srunner_set_fork_status(runner, CK_NOFORK);
+    srunner_run_all(runner, CK_NORMAL);
+    const int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    zesort_destroy(g_ctx);
+    return failed != 0;
+}
