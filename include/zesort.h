@@ -38,12 +38,15 @@ typedef enum zesort_status {
     ZESORT_ERROR_OUT_OF_DEVICE_MEMORY = -4, /* includes "allocation larger than the device allows" */
     ZESORT_ERROR_UNSUPPORTED = -5,      /* valid request this build/backend cannot do (yet) */
     ZESORT_ERROR_BACKEND = -6,          /* the driver failed (build, launch, copy) */
-    ZESORT_ERROR_TOO_LARGE = -7         /* n beyond ZESORT_MAX_KEYS */
+    ZESORT_ERROR_TOO_LARGE = -7         /* n beyond ZESORT_MAX_KEYS (interop APIs) */
 } zesort_status;
 
-/** Largest n a single sort accepts, the same for every algorithm and backend:
- *  2^32 - 2 (offsets are 32-bit unsigned on the device, and onesweep's status
- *  words reserve 0xFFFFFFFF for "not published"). */
+/** Largest n one device sort takes, the same for every algorithm and
+ *  backend: 2^32 - 2 (offsets are 32-bit unsigned on the device, and
+ *  onesweep's status words reserve 0xFFFFFFFF for "not published"). The
+ *  interop APIs accept at most this many keys. The host API sorts any n the
+ *  host can hold: a sort beyond it, or beyond the device's memory, is split
+ *  on the host into parts that fit (zesort_check_split says how). */
 #define ZESORT_MAX_KEYS UINT64_C(4294967294)
 
 /** Where the sort runs. AUTO prefers a Level Zero GPU, then an OpenCL GPU,
@@ -251,19 +254,38 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
 /** Checks, without allocating or sorting anything, whether a sort of n keys
  *  (with values of opts->value_type when with_values is not 0; an argsort
  *  or an out-of-place sort needs what the same in-place sort needs) with
- *  opts can run on ctx: the options
- *  and n as zesort_sort checks them, and, on a device backend, whether the
- *  device memory the sort allocates (keys, values and every temporary
- *  buffer; in *device_bytes when not NULL, 0 on the cpu backend) fits the
- *  device's memory and its largest allocation. Meant for a program that
- *  would otherwise prepare gigabytes of keys before learning that the device
- *  cannot sort them. Memory other programs use is not known: OK does not
+ *  opts can run on ctx: the options and n as zesort_sort checks them, and
+ *  whether the host can hold it. A sort bigger than the device takes in one
+ *  go (its memory, its largest allocation, ZESORT_MAX_KEYS; the C fallback:
+ *  2^32 - 1 keys, or any n for keys-only sorts by all bits where vqsort is
+ *  available) is OK: zesort_sort splits it on the host into parts that fit,
+ *  and zesort_check_split says into how many. *device_bytes (when not NULL)
+ *  receives the device memory the sort (or one part of it) allocates: keys,
+ *  values and every temporary buffer; 0 on the cpu backend. Meant for a
+ *  program that would otherwise prepare gigabytes of keys before learning
+ *  what will happen. Memory other programs use is not known: OK does not
  *  promise that the allocations will succeed.
- *  Errors: INVALID_ARGUMENT, UNSUPPORTED, TOO_LARGE (as zesort_sort),
- *  OUT_OF_DEVICE_MEMORY (the message gives what is needed and what the
- *  device has). */
+ *  Errors: INVALID_ARGUMENT, UNSUPPORTED (as zesort_sort), OUT_OF_HOST_MEMORY
+ *  (the split's host copy would not fit the host's memory; the message gives
+ *  both), OUT_OF_DEVICE_MEMORY (the device cannot hold a sort of one key). */
 zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
                            const zesort_options *opts, uint64_t *device_bytes);
+
+/** How a host sort will run (zesort_check_split). */
+typedef struct zesort_split_info {
+    uint64_t parts;        /* 1: in one go on the device (or the C fallback); more:
+                              split on the host into about this many parts (skewed
+                              keys may take more) */
+    uint64_t part_keys;    /* the most keys of one part (n when parts is 1) */
+    uint64_t device_bytes; /* device memory one part allocates (0 on the cpu backend) */
+    uint64_t host_bytes;   /* host memory the split allocates: a copy of the keys and
+                              values (0 when parts is 1) */
+} zesort_split_info;
+
+/** zesort_check, telling how the sort will run: *info (may be NULL) is
+ *  filled on OK (zeroed otherwise). Errors: as zesort_check. */
+zesort_status zesort_check_split(zesort_context *ctx, uint64_t n, int with_values,
+                                 const zesort_options *opts, zesort_split_info *info);
 
 /** Like zesort_sort, and also reports the device time of the whole sort
  *  (every pass, scan and transform; no host<->device copies) in *device_ms.

@@ -5,13 +5,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend_cpu.h"
 #include "context.h"
 #include "interop_common.h"
+#include "multi/split_sort.h"
 #include "run_plan.h"
 #include "segments.h"
 #include "sort_request.h"
+#include "test_hooks.h"
 
 /* The flavor plans are made for: the cpu backend runs no kernels, any
  * flavor serves its request. */
@@ -72,13 +75,29 @@ static zesort_status check_arrays(zesort_context *ctx, const sort_call *c, uint6
     return ZESORT_OK;
 }
 
+/* zs_make_request for a host sort: any n (a sort beyond ZESORT_MAX_KEYS is
+ * split into parts, multi/split_sort.h), options checked as for one of
+ * ZESORT_MAX_KEYS keys. */
+static zesort_status host_request(zesort_context *ctx, const zesort_options *opts, uint64_t n,
+                                  int pairs, zs_plan_request *req, zesort_algo *algo)
+{
+    const uint64_t checked = n > ZESORT_MAX_KEYS ? ZESORT_MAX_KEYS : n;
+    zesort_status st = zs_make_request(opts, checked, pairs, ctx_flavor(ctx), req, algo, &ctx->err);
+    req->n = n;
+    if (st == ZESORT_OK && n > (SIZE_MAX / 2) / (req->key_bytes + req->value_bytes))
+        return zs_error_set(&ctx->err, ZESORT_ERROR_TOO_LARGE,
+                            "n = %llu: arrays of that many keys do not fit an address space",
+                            (unsigned long long)n);
+    return st;
+}
+
 /* Checks what every sort needs and builds the plan request. */
 static zesort_status validate(zesort_context *ctx, const sort_call *c, uint64_t n,
                               const zesort_options *opts, zs_plan_request *req,
                               zesort_algo *algo)
 {
     const int pairs = c->io.values_out != NULL;
-    zesort_status st = zs_make_request(opts, n, pairs, ctx_flavor(ctx), req, algo, &ctx->err);
+    zesort_status st = host_request(ctx, opts, n, pairs, req, algo);
     if (st != ZESORT_OK)
         return st;
     if (n > 0 && (!c->io.keys_in || (c->argsort && !c->io.values_out)))
@@ -98,35 +117,155 @@ static zesort_status validate(zesort_context *ctx, const sort_call *c, uint64_t 
 /* The C fallback sorts in place: an out-of-place sort first copies its input
  * into the outputs (the indices of an argsort are counted out), an argsort
  * without keys_out sorts a copy of the keys of its own. */
-static zesort_status cpu_sort(zesort_context *ctx, const sort_call *c, uint64_t n,
+static zesort_status cpu_sort(zesort_context *ctx, const zs_host_arrays *io, int argsort,
                               const zs_plan_request *req)
 {
-    void *keys = c->io.keys_out, *own = NULL;
+    const uint64_t n = req->n;
+    void *keys = io->keys_out, *own = NULL;
     if (!keys && !(keys = own = malloc((size_t)n * req->key_bytes)))
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "out of host memory for a copy of %llu keys", (unsigned long long)n);
-    if (keys != c->io.keys_in)
-        memcpy(keys, c->io.keys_in, (size_t)n * req->key_bytes);
-    if (c->argsort) {
+    if (keys != io->keys_in)
+        memcpy(keys, io->keys_in, (size_t)n * req->key_bytes);
+    if (argsort) {
         for (uint64_t i = 0; i < n; i++) {
             if (req->value_bytes == 8)
-                ((uint64_t *)c->io.values_out)[i] = i;
+                ((uint64_t *)io->values_out)[i] = i;
             else
-                ((uint32_t *)c->io.values_out)[i] = (uint32_t)i;
+                ((uint32_t *)io->values_out)[i] = (uint32_t)i;
         }
-    } else if (c->io.values_out && c->io.values_out != c->io.values_in) {
-        memcpy(c->io.values_out, c->io.values_in, (size_t)n * req->value_bytes);
+    } else if (io->values_out && io->values_out != io->values_in) {
+        memcpy(io->values_out, io->values_in, (size_t)n * req->value_bytes);
     }
-    zesort_status st =
-        c->segmented
-            ? zs_cpu_sort_segments(keys, c->io.values_out, c->offsets, c->segments,
-                                   req->key_bytes, req->value_bytes, req->key_flags, req->bit_lo,
-                                   req->bit_hi)
-            : zs_cpu_sort(keys, c->io.values_out, n, req->key_bytes, req->value_bytes,
-                          req->key_flags, req->bit_lo, req->bit_hi);
+    zesort_status st = zs_cpu_sort(keys, io->values_out, n, req->key_bytes, req->value_bytes,
+                                   req->key_flags, req->bit_lo, req->bit_hi);
     free(own);
     return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
                                                (unsigned long long)n);
+}
+
+/* The device memory a plan of n keys of req allocates: its buffers' sum
+ * and its biggest. 0 when out of host memory. */
+static int plan_bytes(const zs_plan_request *req, uint64_t n, uint64_t *total, uint64_t *biggest)
+{
+    zs_plan_request r = *req;
+    r.n = n;
+    zs_plan plan;
+    if (zs_plan_build(&r, &plan) != 0)
+        return 0;
+    *total = *biggest = 0;
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
+        *total += plan.buffer_bytes[b];
+        if (plan.buffer_bytes[b] > *biggest)
+            *biggest = plan.buffer_bytes[b];
+    }
+    zs_plan_free(&plan);
+    return 1;
+}
+
+/* Whether a sort of n keys fits the device: memory (0: unknown) and largest. */
+static int fits_device(const zs_plan_request *req, uint64_t n, uint64_t memory, uint64_t largest)
+{
+    uint64_t total, biggest;
+    return plan_bytes(req, n, &total, &biggest) && biggest <= largest && (!memory || total <= memory);
+}
+
+/* The most keys ctx sorts in one go for req (at least 1; req->n or more when
+ * the whole sort fits): a device's memory and largest allocation (or the
+ * test hook's budget, when smaller) and ZESORT_MAX_KEYS; the C fallback's
+ * zs_cpu_max_keys (and the budget at 2 * (key + value bytes) a key). */
+static uint64_t part_max_keys(zesort_context *ctx, const zs_plan_request *req)
+{
+    const uint64_t budget = zs_test_budget();
+    if (!ctx->ops) {
+        uint64_t max = zs_cpu_max_keys(req->value_bytes != 0, req->key_bytes, req->bit_lo,
+                                       req->bit_hi);
+        const uint64_t per_key = 2u * (req->key_bytes + req->value_bytes);
+        if (budget && budget / per_key < max)
+            max = budget / per_key ? budget / per_key : 1;
+        return max;
+    }
+    uint64_t memory = 0, largest = UINT64_MAX;
+    ctx->ops->memory(ctx->dev, &memory, &largest);
+    if (budget && (!memory || budget < memory))
+        memory = budget;
+    if (req->n <= ZESORT_MAX_KEYS && fits_device(req, req->n, memory, largest))
+        return req->n;
+    uint64_t lo = 1, hi = req->n < ZESORT_MAX_KEYS ? req->n : ZESORT_MAX_KEYS; /* fits(lo) */
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits_device(req, mid, memory, largest))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* One sort that fits ctx's device (or the C fallback) in one go. */
+static zesort_status sort_one(zesort_context *ctx, const zs_host_arrays *io, int argsort,
+                              const zs_plan_request *req, double *device_ms)
+{
+    if (!ctx->ops) {
+        /* the host is the device here: its wall time is the sort's time */
+        double t0 = zs_now_ms();
+        zesort_status st = cpu_sort(ctx, io, argsort, req);
+        if (device_ms)
+            *device_ms += zs_now_ms() - t0;
+        return st;
+    }
+    /* the device sorts in its own buffers: out of place on the host is an
+     * in-place plan whose upload and download use different arrays */
+    zs_plan plan;
+    if (zs_plan_build(req, &plan) != 0)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
+    zs_error_clear(&ctx->err);
+    double ms = 0;
+    zesort_status st = zs_run_plan(&run, &plan, io, &ms, NULL, NULL);
+    zs_plan_free(&plan);
+    if (device_ms)
+        *device_ms += ms;
+    /* run_plan words its own failures (host memory) on ctx; any other
+     * failure was the backend's, whatever its status. */
+    if (st != ZESORT_OK && !ctx->err.text[0])
+        zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+    return st;
+}
+
+/* The host memory of this machine (0: unknown). */
+static uint64_t host_memory(void)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+/* A split's host copy must fit the host's memory: checked before anything
+ * is read (zesort_check says the same). */
+static zesort_status check_split_host(zesort_context *ctx, const zs_plan_request *req,
+                                      uint64_t parts, uint64_t part_keys)
+{
+    const uint64_t need = req->n * (req->key_bytes + req->value_bytes), host = host_memory();
+    if (host && need > host)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "a sort of %llu keys runs in about %llu parts of at most %llu keys, "
+                            "whose split needs %.2f GiB of host memory, more than the host has "
+                            "(%.2f GiB)", (unsigned long long)req->n, (unsigned long long)parts,
+                            (unsigned long long)part_keys, (double)need / (1u << 30),
+                            (double)host / (1u << 30));
+    return ZESORT_OK;
+}
+
+/* A part of a split sort (multi/split_sort.h): sort_one on the part. */
+typedef struct split_user {
+    zesort_context *ctx;
+    double *device_ms;
+} split_user;
+
+static zesort_status sort_split_part(void *user, const zs_host_arrays *io, const zs_plan_request *req)
+{
+    const split_user *u = user;
+    return sort_one(u->ctx, io, 0, req, u->device_ms);
 }
 
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
@@ -164,6 +303,21 @@ static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
     return st;
 }
 
+/* A segmented sort (checked already) on the C fallback: in place, the
+ * segments sorted in parallel (zs_cpu_sort_segments). */
+static zesort_status cpu_segments(zesort_context *ctx, const sort_call *c,
+                                  const zs_plan_request *req, double *device_ms)
+{
+    const double t0 = zs_now_ms();
+    zesort_status st = zs_cpu_sort_segments(c->io.keys_out, c->io.values_out, c->offsets,
+                                            c->segments, req->key_bytes, req->value_bytes,
+                                            req->key_flags, req->bit_lo, req->bit_hi);
+    if (device_ms)
+        *device_ms = zs_now_ms() - t0;
+    return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
+                                               (unsigned long long)req->n);
+}
+
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran)
 {
@@ -175,30 +329,18 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
         *device_ms = 0;
     if (n == 0)
         return ZESORT_OK;
-    if (c->segmented && ctx->ops)
-        return device_segments(ctx, c, &req, opts, device_ms, ran);
-    if (!ctx->ops) {
-        /* the host is the device here: its wall time is the sort's time */
-        double t0 = zs_now_ms();
-        st = cpu_sort(ctx, c, n, &req);
-        if (device_ms)
-            *device_ms = zs_now_ms() - t0;
+    if (c->segmented)
+        return ctx->ops ? device_segments(ctx, c, &req, opts, device_ms, ran)
+                        : cpu_segments(ctx, c, &req, device_ms);
+    const uint64_t max_keys = part_max_keys(ctx, &req);
+    if (n <= max_keys)
+        return sort_one(ctx, &c->io, c->argsort, &req, device_ms);
+    st = check_split_host(ctx, &req, zs_split_parts_estimate(n, max_keys), max_keys);
+    if (st != ZESORT_OK)
         return st;
-    }
-    /* the device sorts in its own buffers: out of place on the host is an
-     * in-place plan whose upload and download use different arrays */
-    zs_plan plan;
-    if (zs_plan_build(&req, &plan) != 0)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
-    zs_error_clear(&ctx->err);
-    st = zs_run_plan(&run, &plan, &c->io, device_ms, NULL, NULL);
-    zs_plan_free(&plan);
-    /* run_plan words its own failures (host memory) on ctx; any other
-     * failure was the backend's, whatever its status. */
-    if (st != ZESORT_OK && !ctx->err.text[0])
-        zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
-    return st;
+    split_user u = {ctx, device_ms};
+    const zs_split_target t = {sort_split_part, &u, max_keys};
+    return zs_split_sort(&t, &c->io, &req, &ctx->err, NULL);
 }
 
 /* Every host sort: under ctx's lock, the last algorithm noted on success. */
@@ -268,44 +410,53 @@ zesort_algo zesort_last_algo(const zesort_context *ctx)
 }
 
 static zesort_status check(zesort_context *ctx, uint64_t n, int with_values,
-                           const zesort_options *opts, uint64_t *device_bytes)
+                           const zesort_options *opts, zesort_split_info *info)
 {
     zs_plan_request req;
-    zesort_status st = zs_make_request(opts, n, with_values != 0, ctx_flavor(ctx), &req, NULL,
-                                       &ctx->err);
-    if (st != ZESORT_OK || !ctx->ops || n == 0) {
+    zesort_status st = host_request(ctx, opts, n, with_values != 0, &req, NULL);
+    if (st != ZESORT_OK || n == 0) {
         if (st == ZESORT_OK)
             zs_error_clear(&ctx->err);
         return st;
     }
-    zs_plan plan;
-    if (zs_plan_build(&req, &plan) != 0)
+    const uint64_t part = part_max_keys(ctx, &req);
+    info->parts = part >= n ? 1 : zs_split_parts_estimate(n, part);
+    info->part_keys = part >= n ? n : part;
+    /* the split's host copy of the keys and values, at every level of it */
+    info->host_bytes = info->parts > 1 ? n * (req.key_bytes + req.value_bytes) : 0;
+    uint64_t biggest = 0;
+    if (ctx->ops && !plan_bytes(&req, info->part_keys, &info->device_bytes, &biggest))
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "out of host memory planning the sort");
-    /* what run_plan allocates: every buffer of the plan, keys and values too */
-    uint64_t total = 0, biggest = 0;
-    for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        total += plan.buffer_bytes[b];
-        if (plan.buffer_bytes[b] > biggest)
-            biggest = plan.buffer_bytes[b];
-    }
-    zs_plan_free(&plan);
-    if (device_bytes)
-        *device_bytes = total;
     uint64_t memory = 0, largest = UINT64_MAX;
-    ctx->ops->memory(ctx->dev, &memory, &largest);
-    if (biggest > largest)
+    if (ctx->ops)
+        ctx->ops->memory(ctx->dev, &memory, &largest);
+    if (ctx->ops && info->part_keys == 1 && !fits_device(&req, 1, memory, largest))
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
-                            "a sort of %llu keys needs a %.2f GiB buffer, more than the device's "
-                            "largest allocation (%.2f GiB)", (unsigned long long)n,
-                            (double)biggest / (1u << 30), (double)largest / (1u << 30));
-    if (memory && total > memory)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
-                            "a sort of %llu keys needs %.2f GiB of device memory, more than the "
-                            "device has (%.2f GiB)", (unsigned long long)n,
-                            (double)total / (1u << 30), (double)memory / (1u << 30));
+                            "the device cannot hold even one key's sort (%.2f GiB of memory, "
+                            "largest allocation %.2f GiB)", (double)memory / (1u << 30),
+                            (double)largest / (1u << 30));
+    if (info->parts > 1 && (st = check_split_host(ctx, &req, info->parts, info->part_keys)))
+        return st;
     zs_error_clear(&ctx->err);
     return ZESORT_OK;
+}
+
+zesort_status zesort_check_split(zesort_context *ctx, uint64_t n, int with_values,
+                                 const zesort_options *opts, zesort_split_info *info)
+{
+    zesort_split_info unused;
+    if (!info)
+        info = &unused;
+    memset(info, 0, sizeof *info);
+    if (!ctx)
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_check_split: ctx is NULL");
+    zs_ctx_enter(ctx);
+    zesort_status st = check(ctx, n, with_values, opts, info);
+    if (st != ZESORT_OK)
+        memset(info, 0, sizeof *info);
+    return zs_ctx_leave(ctx, st);
 }
 
 zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
@@ -316,6 +467,10 @@ zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
     if (!ctx)
         return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
                             "zesort_check: ctx is NULL");
+    zesort_split_info info = {0};
     zs_ctx_enter(ctx);
-    return zs_ctx_leave(ctx, check(ctx, n, with_values, opts, device_bytes));
+    zesort_status st = check(ctx, n, with_values, opts, &info);
+    if (device_bytes)
+        *device_bytes = info.device_bytes;
+    return zs_ctx_leave(ctx, st);
 }

@@ -293,8 +293,18 @@ static void make_offsets(job *j, unsigned d, unsigned flip)
     }
 }
 
-static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes)
+uint64_t zs_cpu_max_keys(int with_values, unsigned key_bytes, unsigned bit_lo, unsigned bit_hi)
 {
+    /* the vqsort path counts in size_t, the radix passes in uint32_t */
+    if (!with_values && bit_lo == 0 && bit_hi == key_bytes * 8u && zs_vq_target())
+        return SIZE_MAX;
+    return UINT32_MAX;
+}
+
+static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes, uint64_t n)
+{
+    if (n > UINT32_MAX) /* only it can (zs_cpu_max_keys) */
+        return 1;
     if (cfg->vqsort > 0)
         return zs_vq_target() != NULL;
     return cfg->vqsort < 0 && zs_cpu_vq_faster(key_bytes);
@@ -307,7 +317,8 @@ zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned ke
 {
     if (n < 2 || bit_lo >= bit_hi)
         return ZESORT_OK;
-    if (n > UINT32_MAX || (key_bytes != 4 && key_bytes != 8) || bit_hi > key_bytes * 8u ||
+    if (n > zs_cpu_max_keys(values != NULL, key_bytes, bit_lo, bit_hi) ||
+        (key_bytes != 4 && key_bytes != 8) || bit_hi > key_bytes * 8u ||
         (values && value_bytes != 4 && value_bytes != 8))
         return ZESORT_ERROR_INVALID_ARGUMENT;
 
@@ -350,7 +361,7 @@ zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned ke
 
     /* keys-only sorts by all bits: equal keys are the same bits, so vqsort
      * (not stable) may sort them, where it sorts faster than the passes */
-    if (!values && bit_lo == 0 && bit_hi == key_bytes * 8u && use_vqsort(cfg, key_bytes)) {
+    if (!values && bit_lo == 0 && bit_hi == key_bytes * 8u && use_vqsort(cfg, key_bytes, n)) {
         free(j);
         return zs_cpu_vq_sort(keys, (size_t)n, key_bytes, key_flags, want, cfg->create_limit);
     }

@@ -24,6 +24,12 @@ static _Atomic unsigned long g_builds;
 
 void zs_test_count_build(void) { g_builds++; }
 
+static _Atomic uint64_t g_budget;
+
+void zs_test_device_budget(uint64_t bytes) { g_budget = bytes; }
+
+uint64_t zs_test_budget(void) { return g_budget; }
+
 unsigned long zs_test_builds(void) { return g_builds; }
 
 void zs_test_note_sort(const char *api, zs_flavor flavor)

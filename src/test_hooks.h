@@ -51,4 +51,12 @@ void zs_test_note_sort(const char *api, zs_flavor flavor);
  * faster for the key width. Thread-safe. */
 void zs_test_cpu_vqsort(int mode);
 
+/* A device budget in bytes for every host sort from now on (0: none, the
+ * default): a sort bigger than the budget (or the device) is split on the
+ * host into parts that fit it (src/multi/split_sort.h), on every backend,
+ * the C fallback included (a part of it needs 2 * (key + value bytes) a
+ * key). Tests exercise splits at small n with it. Thread-safe. */
+void zs_test_device_budget(uint64_t bytes);
+uint64_t zs_test_budget(void);
+
 #endif

@@ -314,9 +314,19 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
         cli_random_keys(keys, PROBE_N, req->type, BENCH_SEED);
         memset(values, 0, sizeof values);
         zesort_status st = zesort_sort(ctx, keys, req->pairs ? values : NULL, PROBE_N, &o);
-        /* and every n must fit the device: checked before any data is made */
-        for (int k = 0; k < req->n_count && st == ZESORT_OK; ++k)
-            st = zesort_check(ctx, req->n[k], req->pairs, &o, NULL);
+        /* and every n must fit the device in one go (the bench times the
+         * device; a bigger sort would be split on the host): checked before
+         * any data is made */
+        for (int k = 0; k < req->n_count && st == ZESORT_OK; ++k) {
+            zesort_split_info info;
+            st = zesort_check_split(ctx, req->n[k], req->pairs, &o, &info);
+            if (st == ZESORT_OK && info.parts > 1)
+                return cli_fail("bench: n = %llu is more than the device sorts at once (%llu "
+                                "keys): zesort sort would split it into about %llu parts on the "
+                                "host; the bench times sorts the device takes in one go",
+                                (unsigned long long)req->n[k], (unsigned long long)info.part_keys,
+                                (unsigned long long)info.parts);
+        }
         if (st != ZESORT_OK) {
             char what[96];
             snprintf(what, sizeof what, "bench %s %s%s scan=%s", zesort_algo_name(o.algo),

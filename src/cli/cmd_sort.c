@@ -13,6 +13,7 @@
  * else: 1). The backend is created once INPUT's size is known (or, for a
  * stream, its first megabyte), because what it can sort limits the reading.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,9 +221,11 @@ static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, c
 
 /* What the machine can sort, checked while the inputs are read so that an
  * endless or huge input (/dev/zero) stops at the first limit it passes:
- * ZESORT_MAX_KEYS, half the host memory available when reading starts (the
- * sort needs room for its data a second time), and what zesort_check allows
- * on the backend, which is created here, when the first size is known. */
+ * half the host memory available when reading starts (the sort needs room
+ * for its data a second time: the device's copy, or the host copy of a sort
+ * split into parts) and what zesort_check allows on the backend, which is
+ * created here, when the first size is known. No ZESORT_MAX_KEYS: the host
+ * API splits a sort beyond it (issue 23). */
 typedef struct input_budget {
     const sort_request *req;
     zesort_context *ctx;
@@ -272,10 +275,6 @@ static int input_fits(void *arg, const char *path, uint64_t bytes)
     if (b->reading_values && check_values(b, path, bytes))
         return CLI_EXIT_FAILURE;
     uint64_t n = keys_in(b, bytes);
-    if (!b->reading_values && n > ZESORT_MAX_KEYS)
-        return cli_fail("cannot read '%s': more than %llu %s keys (ZESORT_MAX_KEYS)", path,
-                        (unsigned long long)ZESORT_MAX_KEYS,
-                        cli_key_type_name(b->req->opts.key_type));
     uint64_t total = bytes + (b->reading_values ? b->key_bytes : 0);
     if (total > b->host_bytes)
         return cli_fail("cannot read '%s': more than %.2f GiB of data, half of the host memory "
@@ -293,9 +292,7 @@ static int read_inputs(const sort_request *req, input_budget *b, void **keys, si
     b->req = req;
     b->host_bytes = cli_host_memory_available() / 2;
     size_t ksize = cli_key_size(req->opts.key_type);
-    uint64_t max_keys = ZESORT_MAX_KEYS * ksize + 1; /* + 1: "more than" is reported */
-    cli_read_limit lim = {max_keys < b->host_bytes + 1 ? max_keys : b->host_bytes + 1, input_fits,
-                          b};
+    cli_read_limit lim = {b->host_bytes + 1, input_fits, b}; /* + 1: "more than" is reported */
     int rc = cli_read_input(req->input, &lim, keys, key_bytes);
     if (rc)
         return rc;
@@ -371,6 +368,20 @@ static zesort_status argsort(zesort_context *ctx, const sort_request *req, const
     return zesort_argsort(ctx, keys, *first, *second, n, &req->opts);
 }
 
+/* A sort bigger than the device takes at once is split on the host: say so
+ * on stderr before it starts (the output is the same). */
+static void note_split(zesort_context *ctx, const sort_request *req, uint64_t n)
+{
+    zesort_split_info info;
+    if (ctx && zesort_check_split(ctx, n, req->values_in != NULL || req->argsort, &req->opts,
+                                  &info) == ZESORT_OK && info.parts > 1)
+        fprintf(stderr, "zesort: %llu keys are more than the %s backend sorts at once: sorting "
+                        "in about %llu parts of at most %llu keys (a %.2f GiB host copy)\n",
+                (unsigned long long)n, zesort_backend_name(zesort_context_backend(ctx)),
+                (unsigned long long)info.parts, (unsigned long long)info.part_keys,
+                (double)info.host_bytes / (1u << 30));
+}
+
 static int run_sort(const sort_request *req)
 {
     void *keys = NULL, *values = NULL, *indices = NULL, *sorted = NULL; /* argsort's results */
@@ -385,6 +396,8 @@ static int run_sort(const sort_request *req)
     if (rc || (req->segments && (rc = read_offsets(req->segments, n, &offsets, &segments))) ||
         (rc = open_outputs(req, &outs)))
         goto done;
+    if (!req->segments)
+        note_split(ctx, req, n);
     void *first = keys, *second = values;
     size_t first_bytes = key_bytes, second_bytes = value_bytes;
     zesort_status st = req->argsort ? argsort(ctx, req, keys, n, &indices, &first_bytes, &sorted,

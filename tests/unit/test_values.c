@@ -7,7 +7,9 @@
  *     BACKEND cpu | opencl | level-zero, ALGO cm2 | cm4 | onesweep,
  *     PART    matrix (every key type x order x value type x bit range x
  *             size up to 4097, distributions with many ties) | large
- *             (65537 and 1000003 keys) | errors (bad inputs)
+ *             (65537 and 1000003 keys) | errors (bad inputs) | split (issue
+ *             23: a device budget of 64 KiB, test hook, so that sorts of a
+ *             few thousand keys are split on the host into parts)
  *
  * Every sort runs three ways: in place with values (u32 and u64 values that
  * carry the input position in their bits, so a value that moved wrong or
@@ -22,6 +24,7 @@
 #include <zesort.h>
 
 #include "sort_oracle.h"
+#include "test_hooks.h"
 
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;
@@ -123,6 +126,39 @@ START_TEST(large)
 }
 END_TEST
 
+/* Sorts bigger than the device budget: split on the host into parts, every
+ * key type, order, value type, bit range, the three distributions (random,
+ * five values, only the top bits: buckets bigger than a part split again,
+ * and keys equal in the range kept in input order); zesort_check_split
+ * says so beforehand. */
+START_TEST(split)
+{
+    zs_test_device_budget(64u << 10);
+    zesort_options o;
+    zesort_options_default(&o);
+    o.algo = g_algo;
+    zesort_split_info info;
+    ck_assert_int_eq(zesort_check_split(g_ctx, 50021, 1, &o, &info), ZESORT_OK);
+    ck_assert_msg(info.parts > 1 && info.part_keys < 50021 && info.host_bytes == 50021u * 8,
+                  "parts %llu of %llu keys, host %llu bytes", (unsigned long long)info.parts,
+                  (unsigned long long)info.part_keys, (unsigned long long)info.host_bytes);
+    ck_assert_int_eq(zesort_check_split(g_ctx, 100, 1, &o, &info), ZESORT_OK);
+    ck_assert_uint_eq(info.parts, 1);
+    ck_assert_uint_eq(info.host_bytes, 0);
+    static const uint64_t sizes[] = {3001, 20011};
+    for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; t++) {
+        const unsigned w = 8 * key_bytes((zesort_key_type)t);
+        const unsigned ranges[][2] = {{0, 0}, {3, 17}, {w - 1, w}};
+        for (int desc = 0; desc < 2; desc++)
+            for (size_t r = 0; r < 3; r++)
+                for (size_t s = 0; s < 2; s++)
+                    run_case(sizes[s], (zesort_key_type)t, desc, ranges[r][0], ranges[r][1],
+                             (int)((s + r + (size_t)t) % 3));
+    }
+    zs_test_device_budget(0);
+}
+END_TEST
+
 /* Bad inputs: a clear error, nothing written to the caller's inputs. */
 START_TEST(errors)
 {
@@ -173,7 +209,8 @@ END_TEST
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_values cpu|opencl|level-zero cm2|cm4|onesweep [matrix|large|errors]\n");
+        fprintf(stderr, "usage: test_values cpu|opencl|level-zero cm2|cm4|onesweep "
+                        "[matrix|large|errors|split]\n");
         return 2;
     }
     g_backend = argv[1];
@@ -188,7 +225,10 @@ int main(int argc, char **argv)
     Suite *s = suite_create("values");
     TCase *tc = tcase_create(part);
     tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, strcmp(part, "large") == 0 ? large : strcmp(part, "errors") == 0 ? errors : matrix);
+    tcase_add_test(tc, strcmp(part, "large") == 0    ? large
+                       : strcmp(part, "errors") == 0 ? errors
+                       : strcmp(part, "split") == 0  ? split
+                                                     : matrix);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
