@@ -147,8 +147,14 @@ static zesort_status split_range(splitter *s, const zs_host_arrays *io, uint64_t
             memcpy(values + to * vb, (const char *)io->values_in + i * vb, vb);
     }
     free(at);
-    const zs_host_arrays copy = {keys, values, NULL, NULL};
-    zesort_status st = sort_buckets(s, &copy, io, start, bins, shift, bit_hi);
+    /* the parts are sorted within the copy, which goes to the outputs only
+     * when every part has succeeded: a failed split leaves them unchanged */
+    const zs_host_arrays copy = {keys, values, keys, values};
+    zesort_status st = sort_buckets(s, &copy, &copy, start, bins, shift, bit_hi);
+    if (st == ZESORT_OK) {
+        const zs_host_arrays back = {keys, values, io->keys_out, io->values_out};
+        copy_through(&back, n, kb, vb);
+    }
     free(start), free(keys), free(values);
     return st;
 }

@@ -30,11 +30,11 @@ typedef struct zs_split_target {
 
 /* Sorts req->n keys of io (req as zs_make_request made it; iota_values for
  * an argsort, whose indices are made here as values) by parts of at most
- * t->max_keys keys. The inputs are read once by the split, never written
- * (in place: the outputs are written only by the parts' sorts). Needs a
- * host copy of the keys and values; OUT_OF_HOST_MEMORY (message in err)
- * leaves the outputs unchanged. A part's failure is returned as it is (its
- * message is the target's); outputs already written stay written.
+ * t->max_keys keys. The inputs are read once by the split (into a host copy
+ * of the keys and values, where the parts are sorted), the outputs written
+ * once, when every part has succeeded: on any failure (OUT_OF_HOST_MEMORY
+ * with its message in err, or a part's failure as the target returned it)
+ * the caller's arrays are unchanged.
  * parts (may be NULL) receives the number of parts sorted. */
 zesort_status zs_split_sort(const zs_split_target *t, const zs_host_arrays *io,
                             const zs_plan_request *req, zs_error *err, uint64_t *parts);

@@ -117,13 +117,18 @@ int main(int argc, char **argv)
     static const struct {
         zesort_algo algo;
         const char *name;
-    } algos[] = {{ZESORT_ALGO_CM4, "cm4"}, {ZESORT_ALGO_ONESWEEP, "onesweep"}};
+    } algos[] = {{ZESORT_ALGO_CM4, "cm4"}, {ZESORT_ALGO_ONESWEEP, "onesweep"},
+                 {ZESORT_ALGO_CM4, "split"}};
     const int cpu = backend == ZESORT_BACKEND_CPU;
-    for (size_t a = 0; a < 2; a++)
+    /* the third round: a device budget of 64 KiB (test hook), so the sort is
+     * split on the host into parts (issue 23): every host allocation of the
+     * split and of each part's sort fails in turn */
+    for (size_t a = 0; a < 3; a++)
         for (int pairs = 0; pairs < 2; pairs++) {
             /* the fallback runs no algorithm: its keys-only strategies instead */
             if (cpu)
                 zs_test_cpu_vqsort(a == 0 ? 0 : 1);
+            zs_test_device_budget(a == 2 ? 64u << 10 : 0);
             sort(ctx, algos[a].algo, pairs); /* warm: programs built */
             arm(0);
             zesort_status st = sort(ctx, algos[a].algo, pairs);
@@ -159,8 +164,11 @@ int main(int argc, char **argv)
                 }
             }
             printf("%s %-8s %-5s host allocation faults: %llu injected\n", argv[1],
-                   cpu ? (a == 0 ? "radix" : "vqsort") : algos[a].name, pairs ? "pairs" : "keys", total);
+                   cpu && a < 2 ? (a == 0 ? "radix" : "vqsort") : algos[a].name,
+                   pairs ? "pairs" : "keys", total);
         }
+    zs_test_device_budget(0);
+    zs_test_cpu_vqsort(-1);
     zesort_destroy(ctx);
 
     /* Cold: zesort_create and the first sort (device discovery, program
