@@ -23,18 +23,43 @@ typedef struct splitter {
     uint64_t parts;
 } splitter;
 
-/* The ordered key (README "Orders"): unsigned order of (dk(k) ^ c). */
-static uint64_t ordered_key(const char *keys, uint64_t i, unsigned kb, uint32_t flags)
-{
-    uint64_t k = 0;
-    memcpy(&k, keys + i * kb, kb); /* little endian: the key's bytes, zero-extended */
-    const unsigned top = kb * 8u - 1u;
-    const uint64_t all = kb == 8 ? UINT64_MAX : UINT32_MAX;
-    if ((flags & 3u) == 2u && (k >> top))
-        k ^= all >> 1; /* a negative float: every bit but the sign flipped */
-    const uint64_t c = ((flags & 3u) ? (uint64_t)1 << top : 0) ^ ((flags & 4u) ? all : 0);
-    return k ^ c;
-}
+/* The bucket of a key: bits [shift, shift + d) of its ordered key (README
+ * "Orders": the unsigned order of dk(k) ^ c, dk flipping every bit but the
+ * sign of a negative float). One loop per key width, typed copies: a
+ * memcpy of run-time width per key made the split 4x slower. */
+#define ZS_SPLIT_KERNELS(SFX, T)                                                                 \
+    static inline unsigned bucket_##SFX(T k, int flt, T c, unsigned shift, T mask)               \
+    {                                                                                             \
+        const unsigned top = sizeof(T) * 8u - 1u;                                                 \
+        if (flt)                                                                                  \
+            k ^= ((T)0 - (k >> top)) & ((T) ~(T)0 >> 1);                                          \
+        return (unsigned)(((k ^ c) >> shift) & mask);                                             \
+    }                                                                                             \
+    static void count_##SFX(const T *k, uint64_t n, int flt, T c, unsigned shift, T mask,         \
+                            uint64_t *count)                                                      \
+    {                                                                                             \
+        for (uint64_t i = 0; i < n; i++)                                                          \
+            count[bucket_##SFX(k[i], flt, c, shift, mask)]++;                                     \
+    }                                                                                             \
+    /* values: vb 0 none, 4 or 8 bytes from vin, or (iota) the input positions */                \
+    static void scatter_##SFX(const T *k, const void *vin, unsigned vb, int iota, uint64_t n,     \
+                              int flt, T c, unsigned shift, T mask, uint64_t *at, T *ko, void *vo) \
+    {                                                                                             \
+        uint32_t *v32 = vo;                                                                       \
+        uint64_t *v64 = vo;                                                                       \
+        const uint32_t *i32 = vin;                                                                \
+        const uint64_t *i64 = vin;                                                                \
+        for (uint64_t i = 0; i < n; i++) {                                                        \
+            const uint64_t to = at[bucket_##SFX(k[i], flt, c, shift, mask)]++;                    \
+            ko[to] = k[i];                                                                        \
+            if (vb == 8)                                                                          \
+                v64[to] = iota ? i : i64[i];                                                      \
+            else if (vb == 4)                                                                     \
+                v32[to] = iota ? (uint32_t)i : i32[i];                                            \
+        }                                                                                         \
+    }
+ZS_SPLIT_KERNELS(32, uint32_t)
+ZS_SPLIT_KERNELS(64, uint64_t)
 
 /* Part [off, off + n) of the split's copy (in) into the outputs (out). */
 static zs_host_arrays sub_arrays(const zs_host_arrays *in, const zs_host_arrays *out, uint64_t off,
@@ -124,9 +149,14 @@ static zesort_status split_range(splitter *s, const zs_host_arrays *io, uint64_t
                             "out of host memory for a copy of %llu keys (a sort larger than one "
                             "device pass is split on the host)", (unsigned long long)n);
     }
-    const char *in = io->keys_in;
-    for (uint64_t i = 0; i < n; i++)
-        start[((ordered_key(in, i, kb, req->key_flags) >> shift) & (bins - 1u)) + 1]++;
+    const int flt = (req->key_flags & 3u) == 2u;
+    const uint64_t all = kb == 8 ? UINT64_MAX : UINT32_MAX;
+    const uint64_t c = ((req->key_flags & 3u) ? (uint64_t)1 << (kb * 8u - 1u) : 0) ^
+                       ((req->key_flags & 4u) ? all : 0);
+    if (kb == 8)
+        count_64(io->keys_in, n, flt, c, shift, bins - 1u, start + 1);
+    else
+        count_32(io->keys_in, n, flt, (uint32_t)c, shift, bins - 1u, start + 1);
     for (unsigned b = 0; b < bins; b++)
         start[b + 1] += start[b];
     uint64_t *at = malloc(bins * sizeof *at);
@@ -135,17 +165,12 @@ static zesort_status split_range(splitter *s, const zs_host_arrays *io, uint64_t
         return zs_error_set(s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     }
     memcpy(at, start, bins * sizeof *at);
-    for (uint64_t i = 0; i < n; i++) {
-        const uint64_t to = at[(ordered_key(in, i, kb, req->key_flags) >> shift) & (bins - 1u)]++;
-        memcpy(keys + to * kb, in + i * kb, kb);
-        if (iota && vb == 8)
-            memcpy(values + to * 8, &i, 8);
-        else if (iota) {
-            const uint32_t i32 = (uint32_t)i;
-            memcpy(values + to * 4, &i32, 4);
-        } else if (vb)
-            memcpy(values + to * vb, (const char *)io->values_in + i * vb, vb);
-    }
+    if (kb == 8)
+        scatter_64(io->keys_in, io->values_in, vb, iota, n, flt, c, shift, bins - 1u, at,
+                   (uint64_t *)(void *)keys, values);
+    else
+        scatter_32(io->keys_in, io->values_in, vb, iota, n, flt, (uint32_t)c, shift, bins - 1u, at,
+                   (uint32_t *)(void *)keys, values);
     free(at);
     /* the parts are sorted within the copy, which goes to the outputs only
      * when every part has succeeded: a failed split leaves them unchanged */

@@ -1,0 +1,100 @@
+/*
+ * split_bench.c — issue 23's measure of a sort bigger than the device: with
+ * the device budget lowered (test hook zs_test_device_budget) to BUDGET
+ * MiB, the wall time of zesort_sort for the most random u32 keys that fit
+ * the budget in one go (P, from zesort_check_split) and for 4 P, which the
+ * library splits on the host into parts; best of --rounds each, rounds
+ * interleaved, every result checked sorted. Prints Mkeys/s and the ratio of
+ * the split sort's throughput to the fitting one's (issue 23: >= 0.4x).
+ *
+ *   build/bench/split_bench [--backend cpu|opencl|level-zero] [--budget MiB] [--rounds R]
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_plan.h" /* zs_now_ms */
+#include "test_hooks.h"
+#include "zesort.h"
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+/* The wall time of one sort of n keys (a fresh copy of in), checked sorted. */
+static double time_sort(zesort_context *ctx, const uint32_t *in, uint32_t *work, uint64_t n)
+{
+    memcpy(work, in, n * sizeof *work);
+    zesort_options o;
+    zesort_options_default(&o);
+    const double t0 = zs_now_ms();
+    if (zesort_sort(ctx, work, NULL, n, &o) != ZESORT_OK) {
+        fprintf(stderr, "split_bench: %s\n", zesort_last_error(ctx));
+        exit(1);
+    }
+    const double ms = zs_now_ms() - t0;
+    for (uint64_t i = 1; i < n; i++)
+        if (work[i - 1] > work[i]) {
+            fprintf(stderr, "split_bench: not sorted at %llu\n", (unsigned long long)i);
+            exit(1);
+        }
+    return ms;
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend_name = "opencl";
+    uint64_t budget_mib = 64;
+    int rounds = 3;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--backend"))
+            backend_name = argv[i + 1];
+        else if (!strcmp(argv[i], "--budget"))
+            budget_mib = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--rounds"))
+            rounds = atoi(argv[i + 1]);
+    }
+    zesort_backend backend;
+    zesort_context *ctx;
+    if (zesort_parse_backend(backend_name, &backend) || budget_mib == 0 || rounds < 1 ||
+        zesort_create(backend, &ctx) != ZESORT_OK) {
+        fprintf(stderr, "usage: split_bench [--backend cpu|opencl|level-zero] [--budget MiB] "
+                        "[--rounds R] (%s)\n", zesort_last_error(NULL));
+        return 2;
+    }
+    zs_test_device_budget(budget_mib << 20);
+    zesort_options o;
+    zesort_options_default(&o);
+    zesort_split_info info;
+    if (zesort_check_split(ctx, UINT64_C(1) << 40 >> 12, 0, &o, &info) != ZESORT_OK) {
+        fprintf(stderr, "split_bench: %s\n", zesort_last_error(ctx));
+        return 1;
+    }
+    const uint64_t fit = info.part_keys, big = 4 * fit;
+    uint32_t *in = malloc(big * sizeof *in), *work = malloc(big * sizeof *work);
+    if (!in || !work)
+        return 1;
+    uint64_t s = 0x9E3779B97F4A7C15u;
+    for (uint64_t i = 0; i < big; i++)
+        in[i] = (uint32_t)(xorshift(&s) >> 32);
+    zesort_check_split(ctx, big, 0, &o, &info);
+    double best_fit = 1e30, best_big = 1e30;
+    for (int r = 0; r < rounds; r++) {
+        const double a = time_sort(ctx, in, work, fit), b = time_sort(ctx, in, work, big);
+        best_fit = a < best_fit ? a : best_fit;
+        best_big = b < best_big ? b : best_big;
+    }
+    const double mk_fit = (double)fit / best_fit / 1e3, mk_big = (double)big / best_big / 1e3;
+    printf("%s, device budget %llu MiB: %llu keys fit in one go: %.1f ms, %.1f Mkeys/s\n",
+           zesort_context_device(ctx), (unsigned long long)budget_mib, (unsigned long long)fit,
+           best_fit, mk_fit);
+    printf("%llu keys (4x, about %llu parts): %.1f ms, %.1f Mkeys/s: %.2fx the throughput "
+           "(best of %d, wall time)\n", (unsigned long long)big, (unsigned long long)info.parts,
+           best_big, mk_big, mk_big / mk_fit, rounds);
+    free(in), free(work);
+    zesort_destroy(ctx);
+    return 0;
+}
