@@ -7,9 +7,10 @@
  * segment that starts in their block (so a block of many tiny segments and
  * one holding a segment of 100K keys balance themselves). A segment sorts
  * by the cheapest way for its size:
- * - up to ZS_SEG_SMALL_MAX keys: a stable merge sort of (ordered key bits,
- *   position) records in the member's scratch, then the keys and values
- *   gathered by position — no allocation, no 2048-bin histograms;
+ * - up to ZS_SEG_SMALL_MAX keys: (ordered key bits, position) records in
+ *   the member's scratch, sorted stably (a merge sort up to ZS_SEG_MERGE_MAX
+ *   keys, else LSD passes of 8-bit digits, constant digits skipped), then the
+ *   keys and values gathered by position — no allocation, 256-bin tables;
  * - larger: zs_cpu_sort_with on one thread (the radix passes, or vqsort
  *   where it was calibrated faster);
  * - from ZS_SEG_TEAM_MIN keys (with more than one thread): left out of the
@@ -27,9 +28,19 @@
 /* Keys per claimed block: large enough that the claim's atomic costs
  * nothing, small enough that 2 threads end together (16M keys: 256 blocks). */
 #define ZS_SEG_BLOCK 65536u
-/* Segments of at most this many keys are merge-sorted in scratch (64 KiB of
- * records per member twice plus a copy of the keys and values). */
-#define ZS_SEG_SMALL_MAX 2048u
+/* Segments of at most this many keys are sorted in scratch (128 KiB of
+ * records per member twice plus a copy of the keys and values): measured
+ * (bench --segments, 16M u32 keys, 2 threads) the radix passes of
+ * zs_cpu_sort_with cost ~0.1 ms of set-up per call, as much as 1024 keys. */
+#define ZS_SEG_SMALL_MAX 4096u
+/* Up to this many keys a merge sort (its merge picks without a branch: the
+ * order is random, a branch mispredicted every other key), above LSD passes
+ * in scratch, whose 256-bin tables cost as much as the keys below ~64.
+ * Measured (bench --segments, 16M u32 keys, 2 threads, busy VM, ms): 64-key
+ * segments 143 merge / 170 radix, 128: 199 / 107, 256: 223 / 101; the
+ * branching merge took 1410 ms at 1024. */
+#define ZS_SEG_MERGE_MAX 64u
+#define ZS_SEG_DIGITS 8u /* 8-bit digits of a 64-bit ordered key */
 /* Segments of at least this many keys are sorted by the whole team: the
  * unsegmented sort's rule for using two threads (ZS_CPU_MIN_KEYS_PER_THREAD). */
 #define ZS_SEG_TEAM_MIN (2 * (uint64_t)ZS_CPU_MIN_KEYS_PER_THREAD)
@@ -41,6 +52,7 @@ typedef struct rec {
 
 typedef struct scratch {
     rec a[ZS_SEG_SMALL_MAX], b[ZS_SEG_SMALL_MAX];
+    uint32_t count[ZS_SEG_DIGITS][256];
     uint64_t keys[ZS_SEG_SMALL_MAX], values[ZS_SEG_SMALL_MAX];
 } scratch;
 
@@ -88,13 +100,44 @@ static rec *merge_sort(rec *a, rec *t, size_t n)
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             const size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, k = mid, o = lo;
-            while (i < mid && k < hi)
-                t[o++] = a[k].bits < a[i].bits ? a[k++] : a[i++];
+            while (i < mid && k < hi) { /* branch-free pick: the order is random */
+                const size_t right = a[k].bits < a[i].bits;
+                t[o++] = a[right ? k : i];
+                k += right, i += 1 - right;
+            }
             while (i < mid)
                 t[o++] = a[i++];
             while (k < hi)
                 t[o++] = a[k++];
         }
+        rec *x = a;
+        a = t, t = x;
+    }
+    return a;
+}
+
+/* Stable sort of n records by their low `bits` bits: one read counts every
+ * 8-bit digit, then a scatter per digit that is not the same for all keys,
+ * between a and t. Returns the array holding the result. */
+static rec *radix_sort(rec *a, rec *t, size_t n, unsigned bits, uint32_t (*count)[256])
+{
+    const unsigned nd = (bits + 7) / 8;
+    memset(count, 0, nd * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        for (unsigned d = 0; d < nd; d++)
+            count[d][(a[i].bits >> (8 * d)) & 255]++;
+    for (unsigned d = 0; d < nd; d++) {
+        uint32_t *c = count[d];
+        if (c[(a[0].bits >> (8 * d)) & 255] == n)
+            continue; /* constant digit */
+        uint32_t run = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            const uint32_t x = c[b];
+            c[b] = run;
+            run += x;
+        }
+        for (size_t i = 0; i < n; i++)
+            t[c[(a[i].bits >> (8 * d)) & 255]++] = a[i];
         rec *x = a;
         a = t, t = x;
     }
@@ -123,7 +166,9 @@ static void sort_small(const seg_job *j, scratch *sc, uint64_t b, uint64_t e)
     const size_t n = (size_t)(e - b);
     for (size_t i = 0; i < n; i++)
         sc->a[i] = (rec){sort_bits(j, b + i), (uint32_t)i};
-    const rec *r = merge_sort(sc->a, sc->b, n);
+    const rec *r = n <= ZS_SEG_MERGE_MAX
+                       ? merge_sort(sc->a, sc->b, n)
+                       : radix_sort(sc->a, sc->b, n, j->bit_hi - j->bit_lo, sc->count);
     gather(j->keys + b * j->kb, j->kb, sc->keys, r, n);
     if (j->values)
         gather(j->values + b * j->vb, j->vb, sc->values, r, n);
