@@ -4,7 +4,9 @@
  * zesort_sort_segments against one unsegmented zesort_sort of all n keys and
  * against a loop of one zesort_sort per segment. Wall times (host clock
  * around each call, host<->device copies included) because the segmented
- * device path has a host step and the loop's cost is mostly per-call.
+ * device path has a host step and the loop's cost is mostly per-call. The
+ * unsegmented sort is timed again next to each layout (a shared machine's
+ * speed drifts by 2-4x within minutes: ratios of neighbours hold).
  *
  * The loop of a layout with many segments would take minutes: it runs for
  * at most LOOP_BUDGET_MS, and its time is scaled up from the keys it
@@ -156,28 +158,28 @@ int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type t
     }
     cli_random_keys(input, n, type, UINT64_C(0x5EED2024));
     double whole;
-    if ((rc = time_sort(&r, NULL, 0, &whole)))
-        goto done;
     printf("zesort bench --segments: %llu %s keys, backend %s, device %s, algo %s, wall ms "
-           "(copies included), median of %d after a warm-up; one unsegmented sort: %.2f ms\n",
+           "(copies included), median of %d after a warm-up\n",
            (unsigned long long)n, cli_key_type_name(type),
            zesort_backend_name(zesort_context_backend(r.ctx)), zesort_context_device(r.ctx),
-           zesort_algo_name(algo), repeat, whole);
-    printf("%-10s %10s %12s %13s %14s %14s\n", "segments", "count", "segmented_ms",
-           "vs_unsegmented", "loop_ms", "speedup_vs_loop");
+           zesort_algo_name(algo), repeat);
+    printf("%-10s %10s %14s %14s %15s %14s %15s\n", "segments", "count", "unsegmented_ms",
+           "segmented_ms", "vs_unsegmented", "loop_ms", "speedup_vs_loop");
     for (int i = 0; i < count && rc == 0; i++) {
         const uint64_t s = make_offsets(n, len[i], o);
         double seg = 0, loop = 0;
         int all = 0;
-        if ((rc = time_sort(&r, o, s, &seg)) || (rc = time_loop(&r, o, s, &loop, &all)))
+        if ((rc = time_sort(&r, NULL, 0, &whole)) || (rc = time_sort(&r, o, s, &seg)) ||
+            (rc = time_loop(&r, o, s, &loop, &all)))
             break;
         char name[24];
         if (len[i] == RAGGED)
             snprintf(name, sizeof name, "ragged");
         else
             snprintf(name, sizeof name, "%llu", (unsigned long long)len[i]);
-        printf("%-10s %10llu %12.2f %13.2fx %9.1f%-5s %13.1fx\n", name, (unsigned long long)s,
-               seg, whole / seg, loop, all ? "" : " est.", loop / seg);
+        printf("%-10s %10llu %14.2f %14.2f %14.2fx %9.1f%-5s %14.1fx\n", name,
+               (unsigned long long)s, whole, seg, whole / seg, loop, all ? "" : " est.",
+               loop / seg);
     }
 done:
     zesort_destroy(r.ctx);
