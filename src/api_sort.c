@@ -84,7 +84,9 @@ static zesort_status host_request(zesort_context *ctx, const zesort_options *opt
     const uint64_t checked = n > ZESORT_MAX_KEYS ? ZESORT_MAX_KEYS : n;
     zesort_status st = zs_make_request(opts, checked, pairs, ctx_flavor(ctx), req, algo, &ctx->err);
     req->n = n;
-    if (st == ZESORT_OK && n > (SIZE_MAX / 2) / (req->key_bytes + req->value_bytes))
+    /* 2^57 bytes: more than any x86-64 or AArch64 address space (5-level
+     * paging: 2^57), so such arrays cannot exist: refused before any access */
+    if (st == ZESORT_OK && n > (UINT64_C(1) << 57) / (req->key_bytes + req->value_bytes))
         return zs_error_set(&ctx->err, ZESORT_ERROR_TOO_LARGE,
                             "n = %llu: arrays of that many keys do not fit an address space",
                             (unsigned long long)n);
