@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ISA report: what Intel's compiler makes of every zesort kernel, per target.
 
-For each program (cm2, cm4, scan) compiled as the embedded native binaries are
+For each program (cm2, cm4, onesweep, seg, scan) compiled as the embedded native binaries are
 (sg flavor), and each Intel target, this runs `ocloc compile` with IGC's shader
 dump on and reads, per kernel: SIMD width, GRF count, instruction count, send
 (memory message) count, GRF spill bytes and flag spills. Per-key figures divide
@@ -40,6 +40,8 @@ for _vsuffix, _vdefs in (("", "-DZS_PAIRS=0"), ("_pairs", "-DZS_PAIRS=1 -DZS_VAL
             PROGRAMS.append(("cm%d%s" % (_bits, suffix), "cm_radix.cl",
                              "-DRADIX_BITS=%d -DZS_KEY64=%d %s" % (_bits, _key64, _vdefs)))
         PROGRAMS.append(("onesweep%s" % suffix, "onesweep.cl",
+                         "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
+        PROGRAMS.append(("seg%s" % suffix, "segsort.cl",
                          "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 PROGRAMS.append(("scan", "scan.cl", ""))
 # Keys one hardware thread (one 32-lane sub-group) handles per launch: a CM

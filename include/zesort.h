@@ -237,14 +237,15 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  offsets[1] <= ... <= offsets[num_segments] <= n; otherwise (and for
  *  offsets NULL) INVALID_ARGUMENT before anything is written. Arrays as for
  *  zesort_sort. zesort_check(ctx, n, 1, opts) bounds what it needs.
- * *  How: the C fallback sorts the segments in parallel (a thread per block of
+ *  How: the C fallback sorts the segments in parallel (a thread per block of
  *  small segments, the whole team on each large one). A device backend
- *  sorts segments of 64K keys or more on average one by one (a sort of its
- *  own each); otherwise all the segments' keys at once by key (one stable
- *  argsort of offsets[num_segments] - offsets[0] keys on the device, the
- *  chosen algorithm), then the host moves every key to its own segment in
- *  that order, stably (one pass, which needs 8 bytes per key of host memory
- *  more than the keys and values).
+ *  sorts every segment of at most 65536 keys in one kernel launch (seg_sort:
+ *  one work-group per segment, its passes within the segment's keys), then
+ *  longer ones one by one (a sort of its own each); with 2^32 - 1 segments
+ *  or more, all the segments' keys at once by key (one stable argsort of
+ *  offsets[num_segments] - offsets[0] keys on the device), then the host
+ *  moves every key to its own segment in that order, stably (8 bytes per
+ *  key of host memory more than the keys and values).
  *  On error the arrays are unchanged, except after OUT_OF_HOST_MEMORY on the
  *  cpu backend or any failure of a device backend sorting one by one: then
  *  each segment is either sorted or as it was.

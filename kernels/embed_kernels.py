@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compile every zesort kernel variant with ocloc and embed the results in C.
 
-For each program (cm2, cm4, scan, onesweep) and flavor (sg, portable) this
+For each program (cm2, cm4, scan, onesweep, seg) and flavor (sg, portable) this
 makes the SPIR-V (ocloc -spv_only), and for the sg flavor a native binary per
 Intel target; the serial flavor only gets build options (source builds). It
 writes one C file with the byte arrays, the OpenCL C source of each
@@ -18,7 +18,7 @@ import tempfile
 
 # (enum, source file, defines), in the order of zs_program (src/plan.h):
 # CM program index = (bits == 4) | key64 << 1 | vals << 2, then SCAN, then
-# onesweep (key64 | vals << 1); vals: 0 keys only, 1 u32 values, 2 u64 values.
+# onesweep (key64 | vals << 1), then seg (the same); vals: 0 keys only, 1 u32 values, 2 u64 values.
 VALUES = [("", "-DZS_PAIRS=0"), ("_PAIRS", "-DZS_PAIRS=1 -DZS_VAL64=0"),
           ("_PAIRS64", "-DZS_PAIRS=1 -DZS_VAL64=1")]
 PROGRAMS = []
@@ -33,6 +33,11 @@ for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", _vsuffix),
                          "onesweep.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
+# then the segmented sort (issue 22), numbered like onesweep
+for _vsuffix, _vdefs in VALUES:
+    for _key64 in (0, 1):
+        PROGRAMS.append(("ZS_PROG_SEG%s%s" % ("_K64" if _key64 else "", _vsuffix),
+                         "segsort.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 # (enum, defines, OpenCL C version for ocloc, embedded as SPIR-V and native
 # binaries). The serial flavor is built from source only: it is for CPU OpenCL
 # devices (PoCL), which take source. The version is not part of the run-time

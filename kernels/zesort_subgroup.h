@@ -96,6 +96,13 @@ inline void zs_digit_masks(uint digit, uint valid, uint bits, uint *peers, uint 
     *owned = o;
 }
 
+/* The sum of x over the lanes below the calling one. */
+inline uint zs_lanes_below_sum(uint x, ZS_SG_SCRATCH_PARAM)
+{
+    (void)zs_unused_scratch;
+    return sub_group_scan_exclusive_add(x);
+}
+
 /* Lane b (< nbins) receives the sum over all lanes of counters[b]. */
 inline uint zs_bin_totals(const uint *counters, uint nbins, ZS_SG_SCRATCH_PARAM)
 {
@@ -168,6 +175,19 @@ inline void zs_digit_masks(uint digit, uint valid, uint bits, uint *peers, uint 
     barrier(CLK_LOCAL_MEM_FENCE);
     *peers = p;
     *owned = o;
+}
+
+/* The sum of x over the lanes below the calling one: through local memory. */
+inline uint zs_lanes_below_sum(uint x, ZS_SG_SCRATCH_PARAM)
+{
+    const uint lane = zs_lane();
+    zs_scratch[lane] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint sum = 0;
+    for (uint i = 0; i < lane; ++i)
+        sum += zs_scratch[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return sum;
 }
 
 /* Lane b (< nbins) receives the sum over all lanes of counters[b]: the

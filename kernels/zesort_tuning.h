@@ -90,4 +90,23 @@
 #define ZS_OS_STATUS_WORDS (2u * ZS_OS_BINS)
 #define ZS_OS_NOT_READY 0xFFFFFFFFu
 
+/* ---- segmented sort (kernels/segsort.cl) ------------------------------ */
+
+/* Key positions per seg_sort work-group: it sorts the segments that start
+ * there (so at most this many keys plus one segment). sg and portable
+ * flavors: 32 lanes; serial flavor: one work-item, sized like the onesweep
+ * serial tile so that a CPU gets a few hundred work-groups for 16M keys. */
+#ifndef ZS_SEG_WINDOW_SG
+#define ZS_SEG_WINDOW_SG 4096u
+#endif
+#ifndef ZS_SEG_WINDOW_SERIAL
+#define ZS_SEG_WINDOW_SERIAL 65536u
+#endif
+#define ZS_SEG_WINDOW(serial) ((serial) ? ZS_SEG_WINDOW_SERIAL : ZS_SEG_WINDOW_SG)
+
+/* serial flavor: segments of at most this many keys by insertion sort. */
+#ifndef ZS_SEG_INSERTION
+#define ZS_SEG_INSERTION 16u
+#endif
+
 #endif /* ZESORT_TUNING_H */

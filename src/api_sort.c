@@ -281,16 +281,17 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
  * 3.9 s against 1.2 s (a plan's launches cost ~0.2 ms). */
 #define ZS_DEVICE_SEGMENT_LOOP_MEAN UINT64_C(65536)
 
-/* Few long segments on a device: each sorted as one zesort_sort of its own.
+/* Few long segments on a device: each longer than `done` keys sorted as one
+ * zesort_sort of its own (shorter ones are sorted already, or trivially).
  * A failure leaves the segments before it sorted (zesort.h says so). */
 static zesort_status device_segment_loop(zesort_context *ctx, const sort_call *c,
                                          const zs_plan_request *req, const zesort_options *opts,
-                                         double *device_ms, zesort_algo *ran)
+                                         uint64_t done, double *device_ms, zesort_algo *ran)
 {
-    double total = 0;
+    double total = device_ms ? *device_ms : 0;
     for (uint64_t i = 0; i < c->segments; i++) {
         const uint64_t b = c->offsets[i], len = c->offsets[i + 1] - b;
-        if (len < 2)
+        if (len < 2 || len <= done)
             continue;
         char *k = (char *)c->io.keys_out + b * req->key_bytes;
         char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
@@ -306,11 +307,61 @@ static zesort_status device_segment_loop(zesort_context *ctx, const sort_call *c
     return ZESORT_OK;
 }
 
-/* A segmented sort (checked already) on a device: few long segments one by
- * one; otherwise one stable argsort of the segments' keys by key on the
- * device (u32 indices from offsets[0]), then the host appends each key to
- * its segment in that order (zs_segments_scatter). Nothing is written before
- * both have their memory. */
+/* The segments of at most this many keys go to seg_sort (one launch for
+ * all of them, kernels/segsort.cl); longer ones to the loop. Measured on
+ * PoCL (docs/design.md §1.5): the serial flavor's kernel beats the loop at
+ * 64K-key segments (160 ms against 230 ms for 16M u32 keys) but not for a
+ * few segments of millions (one work-item each); the portable flavor's beats
+ * the argsort and host pass at 16K (950 ms against 1.9 s) and ties the loop
+ * at 64K. The sg flavor cannot be timed here: it runs portable's walks with
+ * register ballots. */
+#define ZS_SEG_KERNEL_MAX_LEN 65536u
+
+/* The segments of at most max_len keys sorted on the device by one seg_sort
+ * launch over [offsets[0], offsets[segments]) (zs_plan_segments), in place. */
+static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call *c,
+                                           const zs_plan_request *req, uint32_t max_len,
+                                           double *device_ms)
+{
+    const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
+    uint64_t *rebased = malloc((size_t)(c->segments + 1) * sizeof *rebased);
+    if (!rebased)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for the offsets", c->fn);
+    for (uint64_t i = 0; i <= c->segments; i++)
+        rebased[i] = c->offsets[i] - first;
+    zs_plan_request r = *req;
+    r.n = m;
+    zs_plan plan;
+    zesort_status st = ZESORT_OK;
+    if (zs_plan_segments(&r, rebased, c->segments, max_len, &plan) != 0)
+        st = zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                          "out of host memory planning the sort");
+    char *k = (char *)c->io.keys_out + first * req->key_bytes;
+    char *v = c->io.values_out ? (char *)c->io.values_out + first * req->value_bytes : NULL;
+    const zs_host_arrays io = {k, v, k, v};
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
+    double ms = 0;
+    if (st == ZESORT_OK) {
+        zs_error_clear(&ctx->err);
+        st = zs_run_plan(&run, &plan, &io, &ms, NULL, NULL);
+        if (st != ZESORT_OK && !ctx->err.text[0])
+            zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+        zs_plan_free(&plan);
+    }
+    free(rebased);
+    if (device_ms)
+        *device_ms = ms;
+    return st;
+}
+
+/* A segmented sort (checked already) on a device. Segments of at most
+ * ZS_SEG_KERNEL_MAX_LEN keys: one seg_sort launch. Longer ones: one by one
+ * when they are long on average (ZS_DEVICE_SEGMENT_LOOP_MEAN), after the
+ * launch; otherwise every segment by one stable argsort of the segments'
+ * keys by key on the device (u32 indices from offsets[0]), then the host
+ * appends each key to its segment in that order (zs_segments_scatter),
+ * where nothing is written before both have their memory. */
 static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
                                      const zs_plan_request *req, const zesort_options *opts,
                                      double *device_ms, zesort_algo *ran)
@@ -318,11 +369,21 @@ static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
     const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
     if (m < 2)
         return ZESORT_OK;
-    uint64_t nonempty = 0;
-    for (uint64_t i = 0; i < c->segments; i++)
-        nonempty += c->offsets[i + 1] > c->offsets[i];
-    if (nonempty * ZS_DEVICE_SEGMENT_LOOP_MEAN <= m)
-        return device_segment_loop(ctx, c, req, opts, device_ms, ran);
+    const uint32_t max_len = ZS_SEG_KERNEL_MAX_LEN;
+    uint64_t small = 0, large = 0, large_keys = 0; /* small: segments of 2..max_len keys */
+    for (uint64_t i = 0; i < c->segments; i++) {
+        const uint64_t len = c->offsets[i + 1] - c->offsets[i];
+        small += len >= 2 && len <= max_len;
+        large += len > max_len;
+        large_keys += len > max_len ? len : 0;
+    }
+    if (c->segments < UINT32_MAX && large * ZS_DEVICE_SEGMENT_LOOP_MEAN <= large_keys) {
+        zesort_status st = small ? device_segment_kernel(ctx, c, req, max_len, device_ms)
+                                 : ZESORT_OK;
+        if (st == ZESORT_OK && large)
+            st = device_segment_loop(ctx, c, req, opts, max_len, device_ms, ran);
+        return st;
+    }
     void *sorted = malloc((size_t)m * req->key_bytes);
     uint32_t *perm = malloc((size_t)m * sizeof *perm);
     zesort_status st = ZESORT_ERROR_OUT_OF_HOST_MEMORY;

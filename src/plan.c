@@ -22,6 +22,7 @@ static const char *const program_names[ZS_PROG_COUNT] = {
     "cm2", "cm4", "cm2_k64", "cm4_k64", "cm2_pairs", "cm4_pairs", "cm2_k64_pairs",
     "cm4_k64_pairs", "cm2_pairs64", "cm4_pairs64", "cm2_k64_pairs64", "cm4_k64_pairs64",
     "scan", "os", "os_k64", "os_pairs", "os_k64_pairs", "os_pairs64", "os_k64_pairs64",
+    "seg", "seg_k64", "seg_pairs", "seg_k64_pairs", "seg_pairs64", "seg_k64_pairs64",
 };
 
 /* 0 keys only, 1 u32 values, 2 8-byte values: the program index's `vals` */
@@ -39,6 +40,8 @@ zs_kernel zs_cm_kernel(zs_program program, int bucket)
 
 int zs_kernel_is_bucket(zs_kernel k)
 {
+    if (k >= ZS_K_SEG_FIRST)
+        return 1; /* seg_sort scatters the keys */
     if (k >= ZS_K_OS_FIRST)
         return (k - ZS_K_OS_FIRST) % 4 == ZS_OS_PASS;
     return k < ZS_K_SCAN_REDUCE && (k & 1);
@@ -64,9 +67,16 @@ zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
     return (zs_kernel)(ZS_K_OS_FIRST + 4 * ((int)program - ZS_PROG_OS) + (int)entry);
 }
 
+zs_kernel zs_seg_kernel(int key64, unsigned value_bytes)
+{
+    return (zs_kernel)(ZS_K_SEG_FIRST + (key64 ? 1 : 0) + 2 * vals_of(value_bytes));
+}
+
 const char *zs_kernel_name(zs_kernel k)
 {
     static const char *const os_names[4] = {"os_fill", "os_histogram", "os_scan_hist", "os_pass"};
+    if (k >= ZS_K_SEG_FIRST)
+        return "seg_sort";
     if (k >= ZS_K_OS_FIRST)
         return os_names[(k - ZS_K_OS_FIRST) % 4];
     if (k == ZS_K_SCAN_REDUCE)
@@ -78,6 +88,8 @@ const char *zs_kernel_name(zs_kernel k)
 
 zs_program zs_kernel_program(zs_kernel k)
 {
+    if (k >= ZS_K_SEG_FIRST)
+        return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST));
     if (k >= ZS_K_OS_FIRST)
         return (zs_program)(ZS_PROG_OS + (k - ZS_K_OS_FIRST) / 4);
     return (zs_program)(k / 2);
@@ -328,6 +340,30 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
         ping_pong_swap(&pp, req->value_bytes != 0);
     }
     return ping_pong_finish(out, &pp, req);
+}
+
+int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
+                     uint32_t max_len, zs_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = req->n;
+    if (req->n == 0 || segments == 0)
+        return 0;
+    const uint64_t window = ZS_SEG_WINDOW(req->serial != 0);
+    /* keys-only programs are given the key buffers as values (ignored) */
+    const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
+    const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
+    plan_data_buffers(req, out);
+    out->buffer_bytes[ZS_BUF_SEG_OFFSETS] = (segments + 1) * sizeof(uint64_t);
+    out->host_init[ZS_BUF_SEG_OFFSETS] = host_offsets;
+    zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp),
+                  buf(ZS_BUF_SEG_OFFSETS), buf(ZS_BUF_PARAMS), val((uint32_t)segments),
+                  val(max_len), val(req->bit_lo), val(req->bit_hi), val(req->key_flags)};
+    if (push_kernel(out, zs_seg_kernel(req->key_bytes == 8, req->value_bytes),
+                    (req->n + window - 1) / window, req->serial ? 1 : ZS_LANES, 11, a) == 0)
+        return 0;
+    zs_plan_free(out);
+    return -1;
 }
 
 int zs_plan_build(const zs_plan_request *req, zs_plan *out)

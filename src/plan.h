@@ -26,6 +26,13 @@
  *   onesweep programs, one per (key width, keys|pairs), kernels/onesweep.cl:
  *     os_fill, os_histogram, os_scan_hist, os_pass (see that file).
  *
+ *   segmented-sort programs, one per (key width, keys|pairs), kernels/segsort.cl:
+ *     seg_sort(keys, tmp, values, values_tmp, offsets, params, segments,
+ *              max_len, bit_lo, bit_hi, key_flags)
+ *       one work-group (ZS_LANES items; serial flavor: 1) per window of
+ *       ZS_SEG_WINDOW(serial) key positions; sorts the segments of at most
+ *       max_len keys that start in its window (zs_plan_segments).
+ *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
  * Scan level lengths: len(0) = bins * chunks; len(k+1) = ceil(len(k) / ZS_SCAN_BLOCK).
@@ -55,7 +62,8 @@ uint32_t zs_os_tile(int key64, int pairs, int serial);
 #endif
 
 /* CM program index = (radix_bits == 4) | key64 << 1 | vals << 2;
- * onesweep program index = ZS_PROG_OS + (key64 | vals << 1); vals: 0 keys
+ * onesweep program index = ZS_PROG_OS + (key64 | vals << 1), segmented
+ * sort ZS_PROG_SEG + the same; vals: 0 keys
  * only, 1 u32 values (PAIRS), 2 8-byte values (PAIRS64). */
 typedef enum zs_program {
     ZS_PROG_CM2, ZS_PROG_CM4,
@@ -67,17 +75,21 @@ typedef enum zs_program {
     ZS_PROG_SCAN,
     ZS_PROG_OS, ZS_PROG_OS_K64, ZS_PROG_OS_PAIRS, ZS_PROG_OS_K64_PAIRS,
     ZS_PROG_OS_PAIRS64, ZS_PROG_OS_K64_PAIRS64,
+    ZS_PROG_SEG, ZS_PROG_SEG_K64, ZS_PROG_SEG_PAIRS, ZS_PROG_SEG_K64_PAIRS,
+    ZS_PROG_SEG_PAIRS64, ZS_PROG_SEG_K64_PAIRS64,
     ZS_PROG_COUNT
 } zs_program;
 
 /* Kernels, densely numbered: 2 per CM program (count, bucket), 2 for SCAN
- * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass). */
+ * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass),
+ * 1 per segmented-sort program (seg_sort). */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
-    ZS_K_COUNT = ZS_K_OS_FIRST + 4 * (ZS_PROG_COUNT - ZS_PROG_OS)
+    ZS_K_SEG_FIRST = ZS_K_OS_FIRST + 4 * (ZS_PROG_SEG - ZS_PROG_OS),
+    ZS_K_COUNT = ZS_K_SEG_FIRST + (ZS_PROG_COUNT - ZS_PROG_SEG)
 } zs_kernel;
 
 typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
@@ -87,6 +99,7 @@ zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
 zs_kernel zs_cm_kernel(zs_program program, int bucket);
 zs_program zs_os_program(int key64, unsigned value_bytes);
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
+zs_kernel zs_seg_kernel(int key64, unsigned value_bytes); /* seg_sort of that program */
 int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
@@ -101,6 +114,7 @@ typedef enum zs_buffer {
     ZS_BUF_OS_HIST,   /* onesweep: 8 x 256 digit bases, then 8 tile counters */
     ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix */
     ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN, /* out-of-place plans: the input, read only */
+    ZS_BUF_SEG_OFFSETS, /* segmented sorts: segments + 1 u64 key positions */
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -133,6 +147,10 @@ typedef struct zs_plan {
     uint64_t buffer_bytes[ZS_BUF_COUNT]; /* 0: buffer unused */
     size_t nsteps, cap;
     zs_step *steps;
+    /* Buffers a runner fills from host memory before the first step (NULL:
+     * none; the caller's memory, which must outlive the run): the segmented
+     * sort's offsets. Interop binds the caller's device memory instead. */
+    const void *host_init[ZS_BUF_COUNT];
 } zs_plan;
 
 /* Planner request. */
@@ -154,6 +172,15 @@ typedef struct zs_plan_request {
                            take a work-item per chunk, onesweep a work-item per
                            tile of ZS_OS_SERIAL_TILE keys */
 } zs_plan_request;
+
+/* A segmented sort in place of KEYS (and VALUES) by one seg_sort launch: the
+ * segments of at most max_len keys among `segments` (< 2^32) whose offsets
+ * are in SEG_OFFSETS (host_offsets: the runner uploads them; NULL: the
+ * caller binds the buffer). req: n (the keys the buffers hold), key and
+ * value bytes, key_flags, bits, serial; the rest is ignored. Returns 0, or
+ * -1 when out of host memory. */
+int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
+                     uint32_t max_len, zs_plan *out);
 
 /* key_flags of the kernels for a key type and order. */
 uint32_t zs_key_flags(int key_type, int descending);

@@ -112,6 +112,10 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
         uint32_t params[4] = {(uint32_t)plan->n, (uint32_t)plan->n, 0, 0};
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
     }
+    for (int b = 0; b < ZS_BUF_COUNT && st == ZESORT_OK; ++b)
+        if (plan->host_init[b])
+            st = run->ops->write(run->dev, run->buffers[b], plan->host_init[b],
+                                 plan->buffer_bytes[b]);
     if (st == ZESORT_OK)
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], io->keys_in,
                              plan->buffer_bytes[ZS_BUF_KEYS]);

@@ -18,76 +18,12 @@
 #include <string.h>
 #include <zesort.h>
 
+#include "segment_offsets.h"
 #include "sort_oracle.h"
 
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;
 static zesort_context *g_ctx;
-
-enum { PAT_RANDOM, PAT_EMPTY, PAT_ONE, PAT_SINGLES, PAT_GIANT, PAT_EDGES, PAT_INNER, PAT_COUNT };
-
-static uint64_t rnd(uint64_t *x)
-{
-    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
-    return *x;
-}
-
-/* Offsets of pattern pat over n keys into o (room for n + 8 entries);
- * returns S. */
-static uint64_t make_offsets(int pat, uint64_t n, uint64_t *o, uint64_t seed)
-{
-    uint64_t x = seed * 7919 + 17, s = 0, p = 0;
-    switch (pat) {
-    case PAT_EMPTY: /* five empty segments in the middle */
-        for (s = 0; s <= 5; s++)
-            o[s] = n / 2;
-        return 5;
-    case PAT_ONE:
-        o[0] = 0, o[1] = n;
-        return 1;
-    case PAT_SINGLES: /* one key per segment, an empty one among them */
-        for (p = 0; p <= n; p++)
-            o[s++] = p;
-        if (n > 2)
-            o[s++] = n;
-        return s - 1;
-    case PAT_GIANT: /* tiny segments, one of half the keys in the middle */
-        o[s++] = 0;
-        while (p < n) {
-            uint64_t len = p < n / 4 || p >= n / 4 + n / 2 ? 1 + rnd(&x) % 3 : n / 2;
-            p = p + len < n ? p + len : n;
-            o[s++] = p;
-        }
-        return s - 1;
-    case PAT_EDGES: { /* lengths across chunk (256) and tile edges, empty ones too */
-        static const uint64_t len[] = {255, 0, 257, 4095, 1, 4097, 256, 0, 3841, 8193, 2};
-        o[s++] = 0;
-        for (unsigned i = 0; p < n; i++) {
-            uint64_t l = len[i % (sizeof len / sizeof *len)];
-            p = p + l < n ? p + l : n;
-            o[s++] = p;
-        }
-        return s - 1;
-    }
-    case PAT_INNER: /* random segments inside [n/3, 2n/3): the rest untouched */
-        p = n / 3;
-        o[s++] = p;
-        while (p < 2 * n / 3) {
-            uint64_t l = rnd(&x) % 300;
-            p = p + l < 2 * n / 3 ? p + l : 2 * n / 3;
-            o[s++] = p;
-        }
-        return s - 1;
-    default: /* random lengths 0..2000 from 0 to n */
-        o[s++] = 0;
-        while (p < n) {
-            uint64_t l = rnd(&x) % 2001;
-            p = p + l < n ? p + l : n;
-            o[s++] = p;
-        }
-        return s - 1;
-    }
-}
 
 /* The pattern every byte outside the segments keeps. */
 static unsigned char outside_byte(uint64_t i) { return (unsigned char)(i * 131 + 7); }

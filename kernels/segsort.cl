@@ -1,0 +1,266 @@
+/*
+ * segsort.cl — segmented sort (issue 22) of short and medium segments: one
+ * work-group sorts whole segments, each on its own, by LSD passes over the
+ * segment's own stretch of global memory (ping-pong with TMP). No count
+ * table, no scan and no second launch: a segment of 16 keys costs a few
+ * batches, not a plan's launch sequence, and thousands of segments sort in
+ * one launch.
+ *
+ *   seg_sort(keys, tmp, values, values_tmp, offsets, params, segments,
+ *            max_len, bit_lo, bit_hi, key_flags)
+ *
+ * offsets: segments + 1 ulong key positions, checked by the host
+ * (non-decreasing, offsets[segments] <= n). Work-group g owns the key
+ * positions [g * SEG_WINDOW, (g + 1) * SEG_WINDOW) and sorts every segment
+ * that STARTS there and holds at most max_len keys (longer ones are the
+ * host's: global passes; ~0u sorts every segment here). Windows are fixed by
+ * position, so the grid is ceil(n / SEG_WINDOW) whatever the offsets, which
+ * only the device reads (interop: the caller's device memory). A window's
+ * work is its own segments: at most SEG_WINDOW + max_len keys.
+ *
+ * sg and portable flavors: 32 lanes walk a segment in batches of 32 keys;
+ * per 4-bit digit one counting walk (bin b's count on lane b, from the CM
+ * lane masks: popcount(owned)) and one scatter walk ranked exactly as
+ * cm_bucket ranks (popcount(peers & lanes below) + the bin's next slot), so
+ * every pass is stable. The shapes of the code (one loop for both walks,
+ * one call site for every pass, 32-bit indices, a branch-free digit, a
+ * sub-group scan) are what keep IGC from spilling in SIMD32
+ * (bench/isa_report.py). serial flavor (CPU devices): one work-item per
+ * window, insertion sort up to SEG_INSERTION keys, above that 8-bit passes
+ * with zs_serial_count / zs_serial_scatter, skipping a digit all keys share.
+ *
+ * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (as for
+ * the other programs). key_flags: kind and descending (never ZS_IOTA_VALUES).
+ */
+#include "zesort_keys.h"
+#include "zesort_subgroup.h"
+#include "zesort_tuning.h"
+
+#ifndef ZS_PAIRS
+#define ZS_PAIRS 0
+#endif
+
+#define SEG_WINDOW ZS_SEG_WINDOW(ZS_SERIAL)
+#define SEG_INSERTION ZS_SEG_INSERTION
+
+/* The first s in [0, count] with offsets[s] >= pos (offsets non-decreasing). */
+inline uint seg_lower_bound(__global const ulong *offsets, uint count, ulong pos)
+{
+    uint lo = 0, hi = count + 1u;
+    while (lo < hi) {
+        const uint mid = lo + (hi - lo) / 2u;
+        if (offsets[mid] < pos)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The mask of the digit at `shift`: `bits` wide, narrower at the top of the range. */
+inline uint seg_digit_mask(uint shift, uint bit_hi, uint bits)
+{
+    const uint width = bit_hi - shift < bits ? bit_hi - shift : bits;
+    return (1u << width) - 1u;
+}
+
+#if ZS_SERIAL
+#include "zesort_serial.h"
+
+#define SEG_BITS 8u
+#define SEG_BINS (1u << SEG_BITS)
+
+/* The bits [bit_lo, bit_hi) of the ordered key: what equal keys share. */
+inline zs_key seg_rank_key(zs_key k, uint bit_lo, uint bit_hi, uint key_flags)
+{
+    const zs_key r = zs_ordered(k, key_flags) >> bit_lo;
+    const uint width = bit_hi - bit_lo;
+    return width >= sizeof(zs_key) * 8u ? r : r & (((zs_key)1 << width) - 1u);
+}
+
+/* Stable insertion sort of [b, e): short segments, where a pass's 256
+ * counters cost more than the compares. */
+inline void seg_insertion(__global zs_key *keys, __global zs_value *values, ulong b, ulong e,
+                          uint bit_lo, uint bit_hi, uint key_flags)
+{
+#if !ZS_PAIRS
+    (void)values;
+#endif
+    for (ulong i = b + 1u; i < e; ++i) {
+        const zs_key k = keys[i];
+        const zs_key r = seg_rank_key(k, bit_lo, bit_hi, key_flags);
+#if ZS_PAIRS
+        const zs_value v = values[i];
+#endif
+        ulong j = i;
+        for (; j > b && seg_rank_key(keys[j - 1u], bit_lo, bit_hi, key_flags) > r; --j) {
+            keys[j] = keys[j - 1u];
+#if ZS_PAIRS
+            values[j] = values[j - 1u];
+#endif
+        }
+        keys[j] = k;
+#if ZS_PAIRS
+        values[j] = v;
+#endif
+    }
+}
+
+/* One segment [b, e) by 8-bit LSD passes between keys and tmp; a digit every
+ * key shares moves nothing and is skipped; an odd count of passes made ends
+ * with a copy home. */
+inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
+                         __global zs_value *values_tmp, ulong b, ulong e, uint bit_lo,
+                         uint bit_hi, uint key_flags)
+{
+    if (e - b <= SEG_INSERTION) {
+        seg_insertion(keys, values, b, e, bit_lo, bit_hi, key_flags);
+        return;
+    }
+    __global zs_key *src = keys, *dst = tmp;
+    __global zs_value *vsrc = values, *vdst = values_tmp;
+    uint next[SEG_BINS];
+    for (uint shift = bit_lo; shift < bit_hi; shift += SEG_BITS) {
+        const uint mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
+        for (uint d = 0; d <= mask; ++d)
+            next[d] = 0;
+        zs_serial_count(src, b, e, next, shift, mask, key_flags);
+        uint sum = (uint)b, shared = 0;
+        for (uint d = 0; d <= mask; ++d) {
+            const uint c = next[d];
+            shared |= c == (uint)(e - b);
+            next[d] = sum;
+            sum += c;
+        }
+        if (shared)
+            continue;
+        zs_serial_scatter(src, dst, vsrc, vdst, ZS_PAIRS, b, e, next, shift, mask, key_flags);
+        __global zs_key *t = src;
+        src = dst, dst = t;
+        __global zs_value *vt = vsrc;
+        vsrc = vdst, vdst = vt;
+    }
+    if (src != keys)
+        for (ulong i = b; i < e; ++i) {
+            keys[i] = src[i];
+#if ZS_PAIRS
+            values[i] = vsrc[i];
+#endif
+        }
+}
+
+#else /* sg and portable: 32 lanes per segment */
+
+#define SEG_BITS 4u
+#define SEG_BINS (1u << SEG_BITS)
+
+/* The digit of the ordered key (zs_ordered), branch-free: with zs_ordered's
+ * branches inside the segment loops IGC spilled (bench/isa_report.py). */
+inline uint seg_digit(zs_key k, uint shift, uint mask, uint key_flags)
+{
+    const uint kind = key_flags & 3u;
+    const zs_key sign = kind ? ZS_KEY_SIGN : (zs_key)0;
+    const zs_key all = (key_flags & ZS_DESCENDING) ? ~(zs_key)0 : (zs_key)0;
+    const zs_key neg = (kind == ZS_KIND_FLOAT && (k & ZS_KEY_SIGN)) ? ~ZS_KEY_SIGN : (zs_key)0;
+    return (uint)((k ^ sign ^ all ^ neg) >> shift) & mask;
+}
+
+/* Lane b (< SEG_BINS): b0 + the counts of the bins below b (lanes from
+ * SEG_BINS up hold copies of the low lanes' counts: left out). Indices are
+ * 32-bit here (n < 2^32): a 64-bit one costs SIMD32 twice the registers. */
+inline uint seg_bin_starts(uint count, uint b0, ZS_SG_SCRATCH_PARAM)
+{
+    return b0 + zs_lanes_below_sum(zs_lane() < SEG_BINS ? count : 0u, ZS_SG_SCRATCH_ARG);
+}
+
+/* One stable pass of [b, e) from src to dst: a counting walk, then a
+ * scatter walk ranked as cm_bucket ranks. One loop body serves both walks
+ * (two walks as two loops spilled on every Intel target). Ends with a
+ * barrier: the next pass reads what other lanes wrote. */
+inline void seg_pass(__global const zs_key *src, __global zs_key *dst,
+                     __global const zs_value *vsrc, __global zs_value *vdst, uint b, uint e,
+                     uint shift, uint bit_hi, uint key_flags, ZS_SG_SCRATCH_PARAM)
+{
+#if !ZS_PAIRS
+    (void)vsrc;
+    (void)vdst;
+#endif
+    const uint mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
+    const uint below = zs_lanes_below();
+    uint next = 0; /* walk 0: bin lane's count; walk 1: its next slot */
+    for (uint walk = 0; walk < 2u; ++walk) {
+        if (walk)
+            next = seg_bin_starts(next, b, ZS_SG_SCRATCH_ARG);
+        for (uint base = b; base < e; base += ZS_LANES) {
+            const uint i = base + zs_lane();
+            const uint valid = i < e ? 1u : 0u;
+            const zs_key key = valid ? src[i] : (zs_key)0;
+            const uint d = seg_digit(key, shift, mask, key_flags);
+            uint peers, owned;
+            zs_digit_masks(d, valid, SEG_BITS, &peers, &owned, ZS_SG_SCRATCH_ARG);
+            const uint slot = zs_shuffle(next, d, ZS_SG_SCRATCH_ARG) + popcount(peers & below);
+            if (walk && valid) {
+                dst[slot] = key;
+#if ZS_PAIRS
+                vdst[slot] = vsrc[i];
+#endif
+            }
+            next += popcount(owned); /* meaningful on lanes < SEG_BINS only */
+        }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+}
+
+/* Every pass from one call site, the buffers picked by the pass's parity
+ * (a uniform choice); an odd count of passes ends with a copy home. (Passes
+ * in pairs, two call sites, spilled on dg2: bench/isa_report.py.) */
+inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
+                         __global zs_value *values_tmp, uint b, uint e, uint bit_lo,
+                         uint bit_hi, uint key_flags, ZS_SG_SCRATCH_PARAM)
+{
+    uint odd = 0;
+    for (uint shift = bit_lo; shift < bit_hi; shift += SEG_BITS, odd ^= 1u)
+        seg_pass(odd ? tmp : keys, odd ? keys : tmp, odd ? values_tmp : values,
+                 odd ? values : values_tmp, b, e, shift, bit_hi, key_flags, ZS_SG_SCRATCH_ARG);
+    if (odd) {
+        for (uint i = b + zs_lane(); i < e; i += ZS_LANES) {
+            keys[i] = tmp[i];
+#if ZS_PAIRS
+            values[i] = values_tmp[i];
+#endif
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+}
+#endif /* ZS_SERIAL */
+
+#if ZS_SERIAL
+ZS_KERNEL_WG(1)
+#else
+ZS_SG_KERNEL
+#endif
+__kernel void seg_sort(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
+                       __global zs_value *values_tmp, __global const ulong *offsets,
+                       __global const uint *params, uint segments, uint max_len, uint bit_lo,
+                       uint bit_hi, uint key_flags)
+{
+#if !ZS_SERIAL
+    ZS_SG_SCRATCH
+#endif
+    const uint n = min(params[0], params[1]);
+    const ulong window = (ulong)get_group_id(0) * SEG_WINDOW;
+    if (window >= n)
+        return; /* uniform: the grid is sized for the plan's n */
+    const uint last = seg_lower_bound(offsets, segments, window + SEG_WINDOW);
+    for (uint s = seg_lower_bound(offsets, segments, window); s < last && s < segments; ++s) {
+        const uint b = (uint)offsets[s], e = (uint)min(offsets[s + 1u], (ulong)n);
+        if (e <= b + 1u || e - b > max_len)
+            continue; /* uniform: every lane reads the same offsets */
+#if ZS_SERIAL
+        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags);
+#else
+        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
+                     ZS_SG_SCRATCH_ARG);
+#endif
+    }
+}
