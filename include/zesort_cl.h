@@ -131,6 +131,25 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                                      cl_uint num_wait_events, const cl_event *wait_events,
                                      cl_event *event /* or NULL: completes when the sort has */);
 
+/** Segmented sort, as zesort_ze_append_sort_segments: each segment
+ *  [offsets[i], offsets[i + 1]) of keys (and values, or NULL) sorted in
+ *  place, stably, nothing outside [offsets[0], offsets[num_segments])
+ *  written. offsets: a cl_mem of num_segments + 1 uint64_t, READ WHEN THIS
+ *  CALL IS MADE by a blocking clEnqueueReadBuffer on queue after the wait
+ *  events (so earlier commands of an in-order queue may produce them): bad
+ *  offsets (decreasing, above n) are INVALID_ARGUMENT with nothing enqueued
+ *  but that read. One kernel launch sorts every segment (one work-group
+ *  each); fewer than 2^32 - 1 segments; algorithm and scan options ignored.
+ *  temp: zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
+ *  values, offsets and temp must not overlap. Not covered by
+ *  zesort_cl_prepare. */
+zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys, cl_mem values, uint64_t n,
+                                              cl_mem offsets, uint64_t num_segments, cl_mem temp,
+                                              uint64_t temp_bytes, const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event);
+
 /** Out of place, as zesort_ze_append_sort_copy: sorts keys_in (values_in,
  *  or NULL) into keys_out (values_out, given exactly when values_in is);
  *  the inputs are only read. count: NULL (n is the count) or n read on the

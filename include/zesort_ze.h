@@ -211,6 +211,36 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events);
 
+/** Segmented sort (issue 22): appends a stable in-place sort of each of the
+ *  num_segments segments [offsets[i], offsets[i + 1]) of the n keys (and
+ *  values, or NULL), as zesort_sort_segments sorts host arrays: opts' key
+ *  type, order, bit range and value type; keys and values outside
+ *  [offsets[0], offsets[num_segments]) are not written; empty segments are
+ *  allowed. offsets: num_segments + 1 uint64_t in device (or shared) memory
+ *  of the sorter's context. They are READ WHEN THIS CALL IS MADE (copied by
+ *  an immediate command list of the sorter's own, which waits for nothing
+ *  of cmdlist) to check them: offsets that decrease or exceed n are
+ *  INVALID_ARGUMENT and nothing is appended; they must therefore hold their
+ *  final values before the call, and keep them until the sort has run (the
+ *  kernel reads them again on the device). One kernel launch sorts every
+ *  segment, each by one work-group in 4-bit passes within its own keys: fast
+ *  for many short segments; a segment of millions of keys is one
+ *  work-group's work (the host API sorts those with the global passes).
+ *  Fewer than 2^32 - 1 segments; opts' algorithm and scan are ignored.
+ *  temp: zesort_ze_temp_bytes(n, values != NULL, opts) bytes suffice.
+ *  keys, values, offsets and temp must not overlap. Not covered by
+ *  zesort_ze_prepare: the first segmented append builds its kernel.
+ *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for bad offsets
+ *  (offsets NULL with n > 0 and num_segments > 0 included). */
+zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             void *values, uint64_t n, const uint64_t *offsets,
+                                             uint64_t num_segments, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events);
+
 /** Out of place: appends a stable sort of the n keys at keys_in (and the
  *  values at values_in, or NULL) into keys_out (and values_out, given
  *  exactly when values_in is). keys_in and values_in are only read: after

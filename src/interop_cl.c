@@ -293,6 +293,25 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
     return ZESORT_OK;
 }
 
+/* A segmented sort's offsets, read from the caller's cl_mem by a blocking
+ * read after the caller's wait events (zesort_cl.h), and checked. */
+static zesort_status check_offsets(zesort_cl_sorter *s, cl_command_queue queue,
+                                   const zs_sort_shape *shape, cl_mem offsets, uint64_t n,
+                                   cl_uint nwait, const cl_event *wait, const char *fn)
+{
+    const uint64_t bytes = (shape->segments + 1) * sizeof(uint64_t);
+    uint64_t *host = malloc((size_t)bytes);
+    if (!host)
+        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for a copy of the offsets", fn);
+    cl_int err = clEnqueueReadBuffer(queue, offsets, CL_TRUE, 0, (size_t)bytes, host, nwait,
+                                     nwait ? wait : NULL, NULL);
+    zesort_status st = err == CL_SUCCESS ? zs_interop_check_offsets(host, shape, n, &s->err, fn)
+                                         : cl_fail(s, "clEnqueueReadBuffer (offsets)", err);
+    free(host);
+    return st;
+}
+
 /* Every enqueue: in place, out of place or argsort (shape, with the
  * caller's buffers by plan buffer in caller[]), direct (count NULL) or
  * indirect, under the sorter's lock. */
@@ -320,6 +339,8 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
     const uint64_t need = zs_interop_temp_layout(&plan, shape, s->align, offsets);
     const zs_range tspan = locate(temp, temp_bytes); /* sub-buffers are made of its root */
     st = check_arguments(s, shape, &plan, caller, n, count, temp, temp_bytes, need, &tspan, fn);
+    if (st == ZESORT_OK && plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
+        st = check_offsets(s, queue, shape, caller[ZS_BUF_SEG_OFFSETS], n, nwait, wait, fn);
     /* Build every kernel before anything is enqueued. */
     for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
         if (plan.steps[i].kind == ZS_STEP_KERNEL && plan.steps[i].groups > 0)
@@ -475,7 +496,7 @@ static zesort_status enqueue_in_place(zesort_cl_sorter *s, cl_command_queue queu
                                       cl_uint nwait, const cl_event *wait, cl_event *event,
                                       const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0};
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
     cl_mem caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;
     caller[ZS_BUF_VALUES] = values;
@@ -493,6 +514,22 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                             num_wait_events, wait_events, event, "zesort_cl_enqueue_sort");
 }
 
+zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys, cl_mem values, uint64_t n,
+                                              cl_mem offsets, uint64_t num_segments, cl_mem temp,
+                                              uint64_t temp_bytes, const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event)
+{
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = offsets;
+    return enqueue(sorter, queue, &shape, caller, n, NULL, temp, temp_bytes, opts,
+                   num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_segments");
+}
+
 zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
                                           cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
                                           cl_mem values_out, uint64_t n, cl_mem count,
@@ -500,7 +537,7 @@ zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_q
                                           const zesort_options *opts, cl_uint num_wait_events,
                                           const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0};
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
     cl_mem caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = keys_in;
     caller[ZS_BUF_VALUES_IN] = values_in;
@@ -516,7 +553,7 @@ zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_que
                                         const zesort_options *opts, cl_uint num_wait_events,
                                         const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL};
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
     cl_mem caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = keys;
     caller[ZS_BUF_KEYS] = keys_out;

@@ -4,6 +4,7 @@
  */
 #include "interop_common.h"
 
+#include "segments.h"
 #include "sort_request.h"
 
 zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
@@ -16,8 +17,28 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
     *shape = (zs_sort_shape){with_values == ZESORT_ARGSORT_NO_KEYS_OUT ? ZS_SORT_ARGSORT
                                                                        : ZS_SORT_IN_PLACE,
                              with_values != ZESORT_KEYS_ONLY,
-                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT};
+                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0};
     return ZESORT_OK;
+}
+
+/* The plan of a segmented sort: every segment by seg_sort. */
+static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_shape *shape,
+                                   zs_plan *plan, zs_error *err)
+{
+    if (shape->segments >= UINT32_MAX)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%llu segments: a recorded segmented sort takes fewer than 2^32 - 1",
+                            (unsigned long long)shape->segments);
+    if (zs_plan_segments(req, NULL, shape->segments, UINT32_MAX, plan) != 0)
+        return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory building the sort plan");
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_shape *shape,
+                                       uint64_t n, zs_error *err, const char *fn)
+{
+    return zs_segments_check(host_copy, shape->segments, n, fn, err);
 }
 
 zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
@@ -27,6 +48,8 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
     zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
     if (st != ZESORT_OK)
         return st;
+    if (shape->kind == ZS_SORT_SEGMENTS)
+        return segments_plan(&req, shape, plan, err);
     req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
     req.iota_values = shape->kind == ZS_SORT_ARGSORT;
     if (req.host_scan) /* CM only: onesweep has no separate prefix step */
@@ -42,7 +65,7 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
 int zs_interop_is_callers(const zs_sort_shape *shape, int b)
 {
     return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||
-           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN;
+           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS;
 }
 
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
@@ -54,6 +77,7 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
         return shape->kind == ZS_SORT_ARGSORT ? "indices" : in_place ? "values" : "values_out";
     case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT ? "keys" : "keys_in";
     case ZS_BUF_VALUES_IN: return "values_in";
+    case ZS_BUF_SEG_OFFSETS: return "offsets";
     default: return "temp";
     }
 }

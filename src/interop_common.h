@@ -18,8 +18,10 @@
 typedef enum zs_sort_kind {
     ZS_SORT_IN_PLACE, /* keys (and values) sorted where they are */
     ZS_SORT_COPY,     /* keys_in (values_in), never written, into keys_out (values_out) */
-    ZS_SORT_ARGSORT   /* keys_in into indices (the plan's VALUES) and keys_out: KEYS, the
+    ZS_SORT_ARGSORT,  /* keys_in into indices (the plan's VALUES) and keys_out: KEYS, the
                          caller's or, without keys_out, temp memory */
+    ZS_SORT_SEGMENTS  /* each segment of keys (and values) in place; the offsets are the
+                         caller's device memory (the plan's SEG_OFFSETS) */
 } zs_sort_kind;
 
 /* A sort's shape: the with_values argument of the temp-size queries,
@@ -29,6 +31,7 @@ typedef struct zs_sort_shape {
     zs_sort_kind kind;
     int pairs;        /* values (argsort: indices) move with the keys */
     int keys_in_temp; /* argsort without keys_out: KEYS is temp memory */
+    uint64_t segments; /* ZS_SORT_SEGMENTS: how many (segments + 1 offsets) */
 } zs_sort_shape;
 
 /* The shape a with_values argument names (0, 1, or 2: an argsort without
@@ -38,12 +41,16 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
 
 /* Validates the options for n keys of this shape as zesort_sort does and
  * builds the plan; refuses the host scan (UNSUPPORTED: a recorded sort
- * cannot make a host round trip). *algo (may be NULL): what AUTO chose. */
+ * cannot make a host round trip). *algo (may be NULL): what AUTO chose.
+ * A segmented sort is one seg_sort launch whatever the segments' lengths
+ * (zs_plan_segments, max_len ~0: the offsets stay on the device, so no
+ * segment gets a plan of its own), for fewer than 2^32 - 1 segments; its
+ * options' algorithm and scan are ignored. */
 zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
                               zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err);
 
 /* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
- * VALUES_IN; not KEYS when shape->keys_in_temp), not temp memory. */
+ * VALUES_IN, SEG_OFFSETS; not KEYS when shape->keys_in_temp), not temp memory. */
 int zs_interop_is_callers(const zs_sort_shape *shape, int b);
 
 /* Offsets in the caller's temp memory of the plan's buffers (not the
@@ -60,8 +67,15 @@ zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int 
                                     zs_error *err);
 
 /* The name of a caller buffer in messages: "keys", "values", "keys_in",
- * "values_in", "indices" (an argsort's VALUES), "keys_out" (out of place). */
+ * "values_in", "indices" (an argsort's VALUES), "keys_out" (out of place),
+ * "offsets" (a segmented sort's). */
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
+
+/* A segmented sort's offsets, read back by the API from the caller's device
+ * memory (shape->segments + 1 of them, for n > 0 keys): INVALID_ARGUMENT
+ * (message naming fn) unless non-decreasing and at most n. */
+zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_shape *shape,
+                                       uint64_t n, zs_error *err, const char *fn);
 
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and

@@ -221,6 +221,37 @@ static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, 
     return ZESORT_OK;
 }
 
+/* A segmented sort's offsets, copied from the caller's device memory by an
+ * immediate command list of the sorter's own and checked (zesort_ze.h: the
+ * offsets are read when the append is made). */
+static zesort_status check_offsets(zesort_ze_sorter *s, const zs_sort_shape *shape,
+                                   const void *offsets, uint64_t n, const char *fn)
+{
+    const uint64_t bytes = (shape->segments + 1) * sizeof(uint64_t);
+    uint64_t *host = malloc((size_t)bytes);
+    if (!host)
+        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for a copy of the offsets", fn);
+    const ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                        .mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS};
+    ze_command_list_handle_t list = NULL;
+    ze_result_t r = zeCommandListCreateImmediate(s->kernels.context, s->kernels.device, &qd, &list);
+    zesort_status st = r == ZE_RESULT_SUCCESS
+                           ? ZESORT_OK
+                           : zs_ze_fail(&s->err, "zeCommandListCreateImmediate (offsets)", r);
+    if (st == ZESORT_OK) {
+        r = zeCommandListAppendMemoryCopy(list, host, offsets, (size_t)bytes, NULL, 0, NULL);
+        if (r != ZE_RESULT_SUCCESS)
+            st = zs_ze_fail(&s->err, "zeCommandListAppendMemoryCopy (offsets)", r);
+    }
+    if (list)
+        zeCommandListDestroy(list);
+    if (st == ZESORT_OK)
+        st = zs_interop_check_offsets(host, shape, n, &s->err, fn);
+    free(host);
+    return st;
+}
+
 /* Every caller buffer of a sort: keys and values (in and out), temp (the
  * bytes the caller gave) and the device-side count. */
 static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shape *shape,
@@ -306,7 +337,8 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
         if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
             continue;
         const char *name = zs_interop_buffer_name(shape, b);
-        const uint64_t elem = plan->buffer_bytes[b] / n;
+        /* the offsets are u64 whatever n; the other buffers hold n elements */
+        const uint64_t elem = b == ZS_BUF_SEG_OFFSETS ? 8 : plan->buffer_bytes[b] / n;
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
@@ -389,6 +421,8 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     if (st == ZESORT_OK && n > 0)
         st = check_caller_memory(s, shape, &plan, caller, temp, need > 0 ? temp_bytes : 0,
                                  n_devptr, fn);
+    if (st == ZESORT_OK && plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
+        st = check_offsets(s, shape, caller[ZS_BUF_SEG_OFFSETS], n, fn);
     if (st == ZESORT_OK) {
         for (int b = 0; b < ZS_BUF_COUNT; b++)
             buffers[b] = zs_interop_is_callers(shape, b) ? caller[b]
@@ -480,7 +514,7 @@ static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle
                                      uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
                                      const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0};
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;
     caller[ZS_BUF_VALUES] = values;
@@ -499,6 +533,25 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                            "zesort_ze_append_sort");
 }
 
+zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             void *values, uint64_t n, const uint64_t *offsets,
+                                             uint64_t num_segments, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
+    return append_sort(sorter, cmdlist, &shape, caller, n, NULL, temp, temp_bytes, opts,
+                       signal_event, num_wait_events, wait_events, NULL,
+                       "zesort_ze_append_sort_segments");
+}
+
 zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
                                          ze_command_list_handle_t cmdlist, const void *keys_in,
                                          const void *values_in, void *keys_out, void *values_out,
@@ -507,7 +560,7 @@ zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
                                          ze_event_handle_t signal_event, uint32_t num_wait_events,
                                          ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0};
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
     caller[ZS_BUF_VALUES_IN] = (void *)values_in;
@@ -525,7 +578,7 @@ zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list
                                        ze_event_handle_t signal_event, uint32_t num_wait_events,
                                        ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL};
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
     caller[ZS_BUF_KEYS] = keys_out;

@@ -420,7 +420,29 @@ static void test_copy_argsort(zesort_cl_sorter *s, cl_command_queue q)
     printf("copy-argsort: %d failures\n", failures);
 }
 
-int main(void)
+/* ---- issue 22: the segmented sort, offsets on the device ------------- */
+
+#include "interop_segments.h"
+
+static zesort_status seg_sort(void *keys, void *values, uint64_t n, void *offsets,
+                              uint64_t segments, void *temp, uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_segments(ic_sorter, ic_queue, keys, values, n, offsets,
+                                                   segments, temp, tb, o, 0, NULL, &ev), &ev);
+}
+
+static void test_segments(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const interop_segments_api api = {"opencl", ic_alloc, ic_release, ic_upload,
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error};
+    ic_sorter = s;
+    ic_queue = q;
+    interop_segments(&api);
+}
+
+/* test_interop_cl [segments]: everything but the segmented sort, or only it. */
+int main(int argc, char **argv)
 {
     cl_platform_id plat;
     cl_uint np = 0;
@@ -450,6 +472,15 @@ int main(void)
         clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     if (!ooo) {
         printf("note: no out-of-order queue (%d): in-order only\n", (int)err);
+    }
+    if (argc > 1 && strcmp(argv[1], "segments") == 0) {
+        test_segments(s, ooo ? ooo : inorder);
+        zesort_cl_destroy(s);
+        clReleaseCommandQueue(inorder);
+        if (ooo)
+            clReleaseCommandQueue(ooo);
+        printf("%d failures\n", failures);
+        return failures ? 1 : 0;
     }
     test_pipelines(s, inorder, 1);
     printf("in-order pipelines: %d failures\n", failures);

@@ -639,6 +639,26 @@ static void test_copy_argsort(zesort_ze_sorter *s, lane *l)
     printf("copy-argsort: done\n");
 }
 
+/* ---- issue 22: the segmented sort, offsets on the device ------------- */
+
+#include "interop_segments.h"
+
+static zesort_status seg_sort(void *keys, void *values, uint64_t n, void *offsets,
+                              uint64_t segments, void *temp, uint64_t tb, const zesort_options *o)
+{
+    return ic_wait(zesort_ze_append_sort_segments(ic_sorter, ic_lane->list, keys, values, n,
+                                                  offsets, segments, temp, tb, o, NULL, 0, NULL));
+}
+
+static void test_segments(zesort_ze_sorter *s, lane *l)
+{
+    static const interop_segments_api api = {"level-zero", ic_alloc, ic_release, ic_upload,
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error};
+    ic_sorter = s;
+    ic_lane = l;
+    interop_segments(&api);
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -671,6 +691,8 @@ int main(int argc, char **argv)
         test_prepare(&l);
     if (!only || !strcmp(only, "copy-argsort"))
         test_copy_argsort(s, &l);
+    if (!only || !strcmp(only, "segments"))
+        test_segments(s, &l);
     zesort_ze_destroy(s);
     lane_close(&l);
     zeContextDestroy(ctx);
