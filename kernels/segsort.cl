@@ -23,8 +23,8 @@
  * lane masks: popcount(owned)) and one scatter walk ranked exactly as
  * cm_bucket ranks (popcount(peers & lanes below) + the bin's next slot), so
  * every pass is stable. The shapes of the code (one loop for both walks,
- * one call site for every pass, 32-bit indices, a branch-free digit, a
- * sub-group scan) are what keep IGC from spilling in SIMD32
+ * buffers as kernel arguments, 32-bit indices, a branch-free digit, a
+ * sub-group scan) are what keep both IGCs from spilling in SIMD32
  * (bench/isa_report.py). serial flavor (CPU devices): one work-item per
  * window, insertion sort up to SEG_INSERTION keys, above that 8-bit passes
  * with zs_serial_count / zs_serial_scatter, skipping a digit all keys share.
@@ -211,17 +211,23 @@ inline void seg_pass(__global const zs_key *src, __global zs_key *dst,
     barrier(CLK_GLOBAL_MEM_FENCE);
 }
 
-/* Every pass from one call site, the buffers picked by the pass's parity
- * (a uniform choice); an odd count of passes ends with a copy home. (Passes
- * in pairs, two call sites, spilled on dg2: bench/isa_report.py.) */
+/* Each pass between keys and tmp by its parity; an odd count of passes ends
+ * with a copy home. Two call sites, each on kernel arguments: a pointer
+ * chosen at run time costs IGC 64-bit addresses per lane (stateless), and
+ * spilled the pairs programs of IGC 2.x on Gen12 (bench/isa_report.py). */
 inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
                          __global zs_value *values_tmp, uint b, uint e, uint bit_lo,
                          uint bit_hi, uint key_flags, ZS_SG_SCRATCH_PARAM)
 {
     uint odd = 0;
-    for (uint shift = bit_lo; shift < bit_hi; shift += SEG_BITS, odd ^= 1u)
-        seg_pass(odd ? tmp : keys, odd ? keys : tmp, odd ? values_tmp : values,
-                 odd ? values : values_tmp, b, e, shift, bit_hi, key_flags, ZS_SG_SCRATCH_ARG);
+    for (uint shift = bit_lo; shift < bit_hi; shift += SEG_BITS, odd ^= 1u) {
+        if (odd)
+            seg_pass(tmp, keys, values_tmp, values, b, e, shift, bit_hi, key_flags,
+                     ZS_SG_SCRATCH_ARG);
+        else
+            seg_pass(keys, tmp, values, values_tmp, b, e, shift, bit_hi, key_flags,
+                     ZS_SG_SCRATCH_ARG);
+    }
     if (odd) {
         for (uint i = b + zs_lane(); i < e; i += ZS_LANES) {
             keys[i] = tmp[i];
