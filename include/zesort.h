@@ -178,6 +178,73 @@ zesort_status zesort_device_name(zesort_backend backend, uint32_t index, char *b
 zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
                                       zesort_context **out);
 
+/** The most devices one context spans (zesort_create_on_devices). */
+#define ZESORT_MAX_DEVICES 16
+
+/** A context over several devices of one backend, for host sorts bigger
+ *  than one device likes to take alone: zesort_sort, _timed, _copy and
+ *  zesort_argsort split the keys by a radix partition on the top bits of
+ *  the bit range (one histogram pass into a host copy, cut into one part
+ *  per device of about n / count keys each; skewed keys split further on
+ *  the next bits), sort the parts concurrently, one thread per device, and
+ *  copy them to the caller's outputs in order once every part succeeded
+ *  (docs/design.md §1.4). Stable, every key type, values, argsort,
+ *  descending, bit ranges, as on one device. A sort of fewer than
+ *  ZESORT_MULTI_MIN_KEYS keys per device runs on the first device alone;
+ *  zesort_sort_segments always does. zesort_last_sort_report says how the
+ *  time split.
+ *  indices: `count` distinct indices of zesort_device_name(backend, ...)'s
+ *  list, the first being the device zesort_context_device(_index) and
+ *  zesort_context_flavor describe; count 0 (indices NULL): "all", every
+ *  root device of the backend of the kind zesort_create would pick (its
+ *  GPUs when it has any, else every device), sub-devices left out -- the
+ *  tiles of one multi-tile card are named by their indices instead (a root
+ *  device and its own sub-devices in one list are refused: they share
+ *  their engines). Every device must run the same kernel flavor
+ *  (zesort_context_flavor): a sort's plan is made once for all its parts.
+ *  count 1 is zesort_create_on_device. The context owns one device
+ *  context per device (ZESORT_CPU has one device: count 1, or 0).
+ *  Errors: INVALID_ARGUMENT (out NULL, backend AUTO or unknown, count >
+ *  ZESORT_MAX_DEVICES, indices NULL with count > 0, an index twice, a root
+ *  device with its sub-device, devices of different flavors), NO_DEVICE
+ *  (an index beyond the list; "all" of a backend without devices),
+ *  OUT_OF_HOST_MEMORY, BACKEND (as zesort_create_on_device, the message
+ *  naming the device). */
+zesort_status zesort_create_on_devices(zesort_backend backend, const uint32_t *indices,
+                                       uint32_t count, zesort_context **out);
+
+/** A sort on a context over several devices runs on the first device alone
+ *  below this many keys per device (the partition and the threads would
+ *  cost more than they save). */
+#define ZESORT_MULTI_MIN_KEYS UINT64_C(4096)
+
+/** The number of devices ctx sorts on (1 but for zesort_create_on_devices;
+ *  0 for ctx NULL), and their indices in zesort_device_name's list, the
+ *  first `max` of them written to indices (may be NULL with max 0). */
+uint32_t zesort_context_devices(const zesort_context *ctx, uint32_t *indices, uint32_t max);
+
+/** How the last successful host sort on ctx ran and where its time went
+ *  (wall milliseconds, measured on the host). */
+typedef struct zesort_sort_report {
+    uint32_t devices;    /* devices that took part (1: one device, not split) */
+    uint64_t parts;      /* parts sorted: 1 when the sort ran in one go */
+    double partition_ms; /* the top-bits histogram and scatter into the host copy
+                            (0 when not split) */
+    double sort_ms;      /* from the first part's start to the last one's end */
+    double gather_ms;    /* the host copy to the caller's outputs (0 when not split) */
+    double total_ms;     /* the whole call */
+    uint64_t device_parts[ZESORT_MAX_DEVICES]; /* per device, in the order of
+                                                  zesort_context_devices: parts, */
+    uint64_t device_keys[ZESORT_MAX_DEVICES];  /* keys, */
+    double device_ms[ZESORT_MAX_DEVICES];      /* and the time its sorts took (upload,
+                                                  sort, download: its thread's wall time) */
+} zesort_sort_report;
+
+/** Fills *report for the last successful zesort_sort, _timed, _copy or
+ *  zesort_argsort on ctx (by any thread; zeroed before any).
+ *  Errors: INVALID_ARGUMENT (ctx or report NULL). */
+zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_report *report);
+
 /** Releases the context and every device object it owns. NULL is a no-op. */
 void zesort_destroy(zesort_context *ctx);
 
@@ -283,6 +350,10 @@ typedef struct zesort_split_info {
     uint64_t device_bytes; /* device memory one part allocates (0 on the cpu backend) */
     uint64_t host_bytes;   /* host memory the split allocates: a copy of the keys and
                               values (0 when parts is 1) */
+    uint32_t devices;      /* devices the sort will run on at once (a context of
+                              zesort_create_on_devices: its devices, or 1 below
+                              ZESORT_MULTI_MIN_KEYS keys per device); the parts are
+                              then balanced over them, a multiple of devices */
 } zesort_split_info;
 
 /** zesort_check, telling how the sort will run: *info (may be NULL) is

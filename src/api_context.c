@@ -109,10 +109,10 @@ static zesort_status list_backend(zesort_backend backend, uint32_t index, uint32
     zesort_status st = ZESORT_OK;
     switch (backend) {
     case ZESORT_BACKEND_LEVEL_ZERO:
-        st = zs_level_zero_devices(index, count, name, name_len, msg, sizeof msg);
+        st = zs_level_zero_devices(index, count, name, name_len, msg, sizeof msg, NULL, 0);
         break;
     case ZESORT_BACKEND_OPENCL:
-        st = zs_opencl_devices(index, count, name, name_len, msg, sizeof msg);
+        st = zs_opencl_devices(index, count, name, name_len, msg, sizeof msg, NULL, 0);
         break;
     default: /* cpu */
         *count = 1;
@@ -268,6 +268,9 @@ void zesort_destroy(zesort_context *ctx)
 {
     if (!ctx)
         return;
+    for (uint32_t i = 0; i < ctx->peer_count; i++)
+        zesort_destroy(ctx->peers[i]);
+    free(ctx->peers);
     if (ctx->ops)
         ctx->ops->destroy(ctx->dev);
     pthread_mutex_destroy(&ctx->lock);

@@ -3,6 +3,7 @@
  * a device backend, or to the C fallback.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "backend_cpu.h"
 #include "context.h"
 #include "interop_common.h"
+#include "multi/device_group.h"
 #include "multi/split_sort.h"
 #include "run_plan.h"
 #include "segments.h"
@@ -258,20 +260,91 @@ static zesort_status check_split_host(zesort_context *ctx, const zs_plan_request
     return ZESORT_OK;
 }
 
-/* A part of a split sort (multi/split_sort.h): sort_one on the part. */
+/* A part of a split sort (multi/split_sort.h): sort_one on the part, on
+ * device `device` of ctx's group (its own thread: its own device time). */
 typedef struct split_user {
     zesort_context *ctx;
-    double *device_ms;
+    double device_ms[ZS_SPLIT_MAX_DEVICES];
 } split_user;
 
-static zesort_status sort_split_part(void *user, const zs_host_arrays *io, const zs_plan_request *req)
+static zesort_status sort_split_part(void *user, unsigned device, const zs_host_arrays *io,
+                                     const zs_plan_request *req)
 {
-    const split_user *u = user;
-    return sort_one(u->ctx, io, 0, req, u->device_ms);
+    split_user *u = user;
+    return sort_one(zs_group_device(u->ctx, device), io, req->iota_values, req,
+                    &u->device_ms[device]);
+}
+
+/* The most keys one part may have on the first `devices` devices of ctx's
+ * group: the smallest device's. */
+static uint64_t group_max_keys(zesort_context *ctx, const zs_plan_request *req, unsigned devices)
+{
+    uint64_t max = UINT64_MAX;
+    for (unsigned d = 0; d < devices; d++) {
+        const uint64_t m = part_max_keys(zs_group_device(ctx, d), req);
+        max = m < max ? m : max;
+    }
+    return max;
+}
+
+/* A failed part of a sort over several devices: ctx's message names the
+ * device, with the message that device's context has. */
+static void name_failed_device(zesort_context *ctx, zesort_status st, int device, unsigned devices)
+{
+    if (devices < 2 || device < 0)
+        return;
+    const zesort_context *d = zs_group_device(ctx, (unsigned)device);
+    char text[sizeof d->err.text];
+    snprintf(text, sizeof text, "%s", d->err.text[0] ? d->err.text : zesort_status_name(st));
+    zs_error_set(&ctx->err, st, "device %u of %u (%s index %u, %s): %s", (unsigned)device + 1,
+                 devices, zesort_backend_name(d->backend), d->device_index, d->device_desc, text);
+}
+
+/* The public report of a split's (times and parts of its devices). */
+static void fill_report(zesort_sort_report *out, const zs_split_report *r, unsigned devices,
+                        double total_ms)
+{
+    memset(out, 0, sizeof *out);
+    out->devices = devices;
+    out->parts = r->parts;
+    out->partition_ms = r->partition_ms;
+    out->sort_ms = r->sort_ms;
+    out->gather_ms = r->gather_ms;
+    out->total_ms = total_ms;
+    for (unsigned d = 0; d < devices && d < ZESORT_MAX_DEVICES; d++) {
+        out->device_parts[d] = r->device_parts[d];
+        out->device_keys[d] = r->device_keys[d];
+        out->device_ms[d] = r->device_ms[d];
+    }
+}
+
+/* A sort that does not fit one device in one go, or runs on several: split
+ * on the host (multi/split_sort.h), the parts on the group's devices. */
+static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const zs_plan_request *req,
+                                unsigned devices, uint64_t max_keys, double *device_ms,
+                                zesort_sort_report *report)
+{
+    const double t0 = zs_now_ms();
+    zesort_status st = check_split_host(ctx, req, zs_split_parts_estimate(req->n, max_keys, devices),
+                                        max_keys);
+    if (st != ZESORT_OK)
+        return st;
+    split_user u = {ctx, {0}};
+    const zs_split_target t = {sort_split_part, &u, max_keys, devices};
+    zs_split_report r;
+    st = zs_split_sort(&t, &c->io, req, &ctx->err, &r);
+    if (st != ZESORT_OK)
+        name_failed_device(ctx, st, r.failed_device, devices);
+    for (unsigned d = 0; device_ms && d < devices; d++)
+        *device_ms += u.device_ms[d];
+    if (report)
+        fill_report(report, &r, devices, zs_now_ms() - t0);
+    return st;
 }
 
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
-                                const zesort_options *opts, double *device_ms, zesort_algo *ran);
+                                const zesort_options *opts, double *device_ms, zesort_algo *ran,
+                                zesort_sort_report *report);
 
 /* Segments this long on average (non-empty ones) are sorted one by one on a
  * device, each by a plan of its own: measured on PoCL (bench --segments,
@@ -297,7 +370,7 @@ static zesort_status device_segment_loop(zesort_context *ctx, const sort_call *c
         char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
         const sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0};
         double ms = 0;
-        zesort_status st = sort_timed(ctx, &one, len, opts, &ms, ran);
+        zesort_status st = sort_timed(ctx, &one, len, opts, &ms, ran, NULL);
         if (st != ZESORT_OK)
             return st;
         total += ms;
@@ -392,7 +465,7 @@ static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
         o.value_type = ZESORT_VALUE_U32; /* the order: u32 indices from offsets[0] */
         const sort_call a = {{(const char *)c->io.keys_in + first * req->key_bytes, NULL, sorted,
                               perm}, 1, c->fn, 0, NULL, 0};
-        st = sort_timed(ctx, &a, m, &o, device_ms, ran);
+        st = sort_timed(ctx, &a, m, &o, device_ms, ran, NULL);
         if (st == ZESORT_OK)
             st = zs_segments_scatter(c->io.keys_out, c->io.values_out, c->offsets, c->segments,
                                      req->key_bytes, req->value_bytes, sorted, perm);
@@ -420,8 +493,10 @@ static zesort_status cpu_segments(zesort_context *ctx, const sort_call *c,
                                                (unsigned long long)req->n);
 }
 
+/* report (may be NULL): how the sort ran, filled on success. */
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
-                                const zesort_options *opts, double *device_ms, zesort_algo *ran)
+                                const zesort_options *opts, double *device_ms, zesort_algo *ran,
+                                zesort_sort_report *report)
 {
     zs_plan_request req;
     zesort_status st = validate(ctx, c, n, opts, &req, ran);
@@ -434,15 +509,18 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
     if (c->segmented)
         return ctx->ops ? device_segments(ctx, c, &req, opts, device_ms, ran)
                         : cpu_segments(ctx, c, &req, device_ms);
-    const uint64_t max_keys = part_max_keys(ctx, &req);
-    if (n <= max_keys)
-        return sort_one(ctx, &c->io, c->argsort, &req, device_ms);
-    st = check_split_host(ctx, &req, zs_split_parts_estimate(n, max_keys), max_keys);
-    if (st != ZESORT_OK)
-        return st;
-    split_user u = {ctx, device_ms};
-    const zs_split_target t = {sort_split_part, &u, max_keys};
-    return zs_split_sort(&t, &c->io, &req, &ctx->err, NULL);
+    const unsigned devices = zs_group_devices_for(ctx, n);
+    const uint64_t max_keys = group_max_keys(ctx, &req, devices);
+    if (devices > 1 || n > max_keys)
+        return split_sort(ctx, c, &req, devices, max_keys, device_ms, report);
+    const double t0 = zs_now_ms();
+    st = sort_one(ctx, &c->io, c->argsort, &req, device_ms);
+    if (report) {
+        const double ms = zs_now_ms() - t0;
+        *report = (zesort_sort_report){.devices = 1, .parts = 1, .sort_ms = ms, .total_ms = ms};
+        report->device_parts[0] = 1, report->device_keys[0] = n, report->device_ms[0] = ms;
+    }
+    return st;
 }
 
 /* Every host sort: under ctx's lock, the last algorithm noted on success. */
@@ -453,11 +531,14 @@ static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint
         return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL",
                             c->fn);
     zesort_algo algo = ZESORT_ALGO_AUTO;
+    zesort_sort_report report = {0};
     zs_ctx_enter(ctx); /* one sort at a time per context: backends keep per-sort state */
-    zesort_status st = sort_timed(ctx, c, n, opts, device_ms, &algo);
+    zesort_status st = sort_timed(ctx, c, n, opts, device_ms, &algo, &report);
     if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err); /* no stale message after a successful call */
         ctx->last_algo = algo;
+        if (!c->segmented)
+            ctx->report = report;
     }
     return zs_ctx_leave(ctx, st);
 }
@@ -500,6 +581,18 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
+zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_report *report)
+{
+    if (!ctx || !report)
+        return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_last_sort_report: ctx or report is NULL");
+    zesort_context *c = (zesort_context *)ctx; /* the lock is state, not value */
+    pthread_mutex_lock(&c->lock);
+    *report = c->report;
+    pthread_mutex_unlock(&c->lock);
+    return ZESORT_OK;
+}
+
 zesort_algo zesort_last_algo(const zesort_context *ctx)
 {
     if (!ctx)
@@ -521,9 +614,11 @@ static zesort_status check(zesort_context *ctx, uint64_t n, int with_values,
             zs_error_clear(&ctx->err);
         return st;
     }
-    const uint64_t part = part_max_keys(ctx, &req);
-    info->parts = part >= n ? 1 : zs_split_parts_estimate(n, part);
-    info->part_keys = part >= n ? n : part;
+    info->devices = zs_group_devices_for(ctx, n);
+    const uint64_t part = group_max_keys(ctx, &req, info->devices);
+    info->parts = part >= n && info->devices == 1 ? 1
+                                                  : zs_split_parts_estimate(n, part, info->devices);
+    info->part_keys = (n + info->parts - 1) / info->parts;
     /* the split's host copy of the keys and values, at every level of it */
     info->host_bytes = info->parts > 1 ? n * (req.key_bytes + req.value_bytes) : 0;
     uint64_t biggest = 0;

@@ -585,7 +585,8 @@ static int init_driver(char *msg, size_t msg_len)
 }
 
 zesort_status zs_level_zero_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
-                                    char *msg, size_t msg_len)
+                                    char *msg, size_t msg_len, zs_device_kind *kinds,
+                                    uint32_t max_kinds)
 {
     *count = 0;
     if (init_driver(msg, msg_len) != 0)
@@ -599,6 +600,8 @@ zesort_status zs_level_zero_devices(uint32_t index, uint32_t *count, char *name,
     s = name ? zs_check_device_index("Level Zero", index, l.n, msg, msg_len) : ZESORT_OK;
     if (name && s == ZESORT_OK)
         describe(l.devices[index], name, name_len);
+    for (uint32_t i = 0; i < l.n && i < max_kinds; i++)
+        kinds[i] = l.kinds[i];
     *count = l.n;
     list_free(&l);
     return s;

@@ -441,7 +441,8 @@ zesort_status zs_opencl_open(zs_device_pick *pick, zs_device **out, const zs_dev
 }
 
 zesort_status zs_opencl_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
-                                char *msg, size_t msg_len)
+                                char *msg, size_t msg_len, zs_device_kind *kinds,
+                                uint32_t max_kinds)
 {
     cl_device_list l;
     zs_opencl_discovery_lock();
@@ -451,6 +452,8 @@ zesort_status zs_opencl_devices(uint32_t index, uint32_t *count, char *name, siz
     zesort_status st = name ? zs_check_device_index("OpenCL", index, l.n, msg, msg_len) : ZESORT_OK;
     if (name && st == ZESORT_OK)
         describe(l.ids[index], name, name_len);
+    for (uint32_t i = 0; i < l.n && i < max_kinds; i++)
+        kinds[i] = l.kinds[i];
     zs_opencl_discovery_unlock();
     *count = l.n;
     return st;

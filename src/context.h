@@ -26,6 +26,12 @@ struct zesort_context {
     pthread_mutex_t lock;
     zs_error err;             /* of the call in progress / the last one; cleared on success */
     zesort_algo last_algo;    /* what the last successful sort ran (AUTO: none yet) */
+    /* zesort_create_on_devices: contexts on its devices after the first
+     * (this context's own device), owned; used only by calls holding this
+     * context's lock, one thread per device (multi/device_group.h). */
+    struct zesort_context **peers;
+    uint32_t peer_count;
+    zesort_sort_report report; /* of the last successful host sort */
 };
 
 /* The message a call on ctx sets: ctx's, or for ctx NULL the thread's

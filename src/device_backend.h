@@ -5,6 +5,7 @@
 #ifndef ZESORT_DEVICE_BACKEND_H
 #define ZESORT_DEVICE_BACKEND_H
 
+#include "device_list.h"
 #include "kernel_blobs.h"
 #include "plan.h"
 #include "zesort.h"
@@ -65,10 +66,13 @@ zesort_status zs_level_zero_open(zs_device_pick *pick, zs_device **out, const zs
  * *count; msg gives the count). OpenCL: every platform's devices, platforms
  * in the ICD loader's order. Level Zero: every driver's devices in order,
  * each followed by its sub-devices. Otherwise fails only when the host is
- * out of memory. */
+ * out of memory. kinds (may be NULL with max_kinds 0) receives the kinds of
+ * the first max_kinds devices (zesort_create_on_devices' "all"). */
 zesort_status zs_opencl_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
-                                char *msg, size_t msg_len);
+                                char *msg, size_t msg_len, zs_device_kind *kinds,
+                                uint32_t max_kinds);
 zesort_status zs_level_zero_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
-                                    char *msg, size_t msg_len);
+                                    char *msg, size_t msg_len, zs_device_kind *kinds,
+                                    uint32_t max_kinds);
 
 #endif

@@ -1,0 +1,32 @@
+/*
+ * part_runner.h — sorts the parts of a split (multi/split_sort.h): one
+ * after the other on one device, or concurrently, a thread per device, on
+ * several.
+ */
+#ifndef ZESORT_PART_RUNNER_H
+#define ZESORT_PART_RUNNER_H
+
+#include <stdint.h>
+
+#include "split_sort.h"
+
+/* One part: keys [off, off + n) of the host copy, to sort by bits
+ * [req->bit_lo, bit_hi). */
+typedef struct zs_split_part {
+    uint64_t off, n;
+    unsigned bit_hi;
+} zs_split_part;
+
+/* Sorts the count parts of copy (in place: inputs and outputs the same
+ * arrays) with t: t->devices threads (the calling thread is device 0), each
+ * taking the biggest part left (so that the devices finish together),
+ * until every part is sorted or one fails; then no further part is
+ * started. Fills rep's sort_ms, parts, per-device fields and
+ * failed_device. Returns OK, or the first failure's status (the target's
+ * message is where the target keeps it). A thread that cannot be started
+ * leaves its device's share to the others. */
+zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
+                           const zs_plan_request *req, zs_split_part *parts, uint64_t count,
+                           zs_split_report *rep);
+
+#endif
