@@ -346,7 +346,8 @@ typedef struct zesort_split_info {
     uint64_t parts;        /* 1: in one go on the device (or the C fallback); more:
                               split on the host into about this many parts (skewed
                               keys may take more) */
-    uint64_t part_keys;    /* the most keys of one part (n when parts is 1) */
+    uint64_t part_keys;    /* the most keys of one part (n when parts is 1); on
+                              several devices their balanced share, n / parts */
     uint64_t device_bytes; /* device memory one part allocates (0 on the cpu backend) */
     uint64_t host_bytes;   /* host memory the split allocates: a copy of the keys and
                               values (0 when parts is 1) */

@@ -618,7 +618,11 @@ static zesort_status check(zesort_context *ctx, uint64_t n, int with_values,
     const uint64_t part = group_max_keys(ctx, &req, info->devices);
     info->parts = part >= n && info->devices == 1 ? 1
                                                   : zs_split_parts_estimate(n, part, info->devices);
-    info->part_keys = (n + info->parts - 1) / info->parts;
+    /* one device: the most it takes; several: their balanced share */
+    const uint64_t share = (n + info->parts - 1) / info->parts;
+    info->part_keys = part < n ? part : n;
+    if (info->devices > 1 && share < info->part_keys)
+        info->part_keys = share;
     /* the split's host copy of the keys and values, at every level of it */
     info->host_bytes = info->parts > 1 ? n * (req.key_bytes + req.value_bytes) : 0;
     uint64_t biggest = 0;

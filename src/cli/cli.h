@@ -42,6 +42,31 @@ int cli_parse_device(struct cli_args *a, const char *cmd, int64_t *device);
  * --device (device >= 0) with --backend auto, else 0. */
 int cli_check_device_backend(const char *cmd, zesort_backend backend, int64_t device);
 
+/* --devices all|I,J,...: several devices of one backend for one sort
+ * (zesort_create_on_devices). given 0: the flag was not given. */
+typedef struct cli_devices {
+    int given;
+    uint32_t count; /* 0: all */
+    uint32_t index[ZESORT_MAX_DEVICES];
+} cli_devices;
+
+/* The value of --devices into *d, or a usage error (reported, exit code
+ * returned): "all", or distinct decimal indices separated by commas. */
+int cli_parse_devices(struct cli_args *a, const char *cmd, cli_devices *d);
+
+/* Once all flags are read: a usage error for --devices with --backend auto
+ * or with --device, else 0. */
+int cli_check_devices(const char *cmd, zesort_backend backend, int64_t device,
+                      const cli_devices *d);
+
+/* cli_create, or zesort_create_on_devices when --devices was given. */
+zesort_status cli_create_devices(zesort_backend backend, int64_t device, const cli_devices *d,
+                                 zesort_context **out);
+
+/* After a sort on several devices: one line on stderr with how its time
+ * split (zesort_last_sort_report): partition, each device's sort, gather. */
+void cli_print_sort_report(zesort_context *ctx);
+
 /* ---- report.c: the one-line error messages -------------------------------- */
 
 /* Prints "zesort: <message>" as one line on stderr (newlines in the message

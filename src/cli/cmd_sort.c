@@ -28,6 +28,7 @@ typedef struct sort_request {
     const char *segments;               /* sort --segments OFFSETS, or NULL */
     zesort_backend backend;
     int64_t device; /* --device, -1: the backend's choice */
+    cli_devices devices; /* --devices */
     zesort_options opts;
     const char *bits_text; /* checked once the key type is known */
 } sort_request;
@@ -53,6 +54,11 @@ static int parse_own_flag(cli_args *a, char **argv, const char *f, sort_request 
     } else if (!req->argsort && strcmp(f, "--segments") == 0) {
         if (!(*rc = cli_args_once(CMD, "--segments", req->segments)))
             *rc = cli_args_value(a, CMD, &req->segments);
+    } else if (strcmp(f, "--devices") == 0) {
+        if (req->devices.given)
+            *rc = cli_usage(CMD, "--devices given twice");
+        else
+            *rc = cli_parse_devices(a, CMD, &req->devices);
     } else if (req->argsort && strcmp(f, "--keys-out") == 0) {
         if (!(*rc = cli_args_once(CMD, "--keys-out", req->keys_out)))
             *rc = cli_args_value(a, CMD, &req->keys_out);
@@ -144,7 +150,8 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
         (rc = cli_args_path(CMD, "VALUES_IN", req->values_in)) ||
         (rc = cli_args_path(CMD, argsort ? "KEYS_OUT" : "VALUES_OUT", req->values_out)) ||
         (rc = cli_args_path(CMD, "OFFSETS", req->segments)) ||
-        (rc = cli_check_device_backend(CMD, req->backend, req->device)))
+        (rc = cli_check_device_backend(CMD, req->backend, req->device)) ||
+        (rc = cli_check_devices(CMD, req->backend, req->device, &req->devices)))
         return rc;
 
     unsigned key_bits = cli_key_bits(req->opts.key_type);
@@ -252,7 +259,8 @@ static int check_values(input_budget *b, const char *path, uint64_t bytes)
 static int check_device(input_budget *b, const char *path, uint64_t n)
 {
     if (!b->ctx) {
-        zesort_status st = cli_create(b->req->backend, b->req->device, &b->ctx);
+        zesort_status st = cli_create_devices(b->req->backend, b->req->device, &b->req->devices,
+                                              &b->ctx);
         cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
         if (st != ZESORT_OK)
             return cli_fail_status("backend set-up", st, NULL);
@@ -368,13 +376,22 @@ static zesort_status argsort(zesort_context *ctx, const sort_request *req, const
     return zesort_argsort(ctx, keys, *first, *second, n, &req->opts);
 }
 
-/* A sort bigger than the device takes at once is split on the host: say so
- * on stderr before it starts (the output is the same). */
+/* A sort bigger than the device takes at once is split on the host, and one
+ * on several devices is split among them: say so on stderr before it
+ * starts (the output is the same). */
 static void note_split(zesort_context *ctx, const sort_request *req, uint64_t n)
 {
     zesort_split_info info;
-    if (ctx && zesort_check_split(ctx, n, req->values_in != NULL || req->argsort, &req->opts,
-                                  &info) == ZESORT_OK && info.parts > 1)
+    if (!ctx || zesort_check_split(ctx, n, req->values_in != NULL || req->argsort, &req->opts,
+                                   &info) != ZESORT_OK)
+        return;
+    if (req->devices.given)
+        fprintf(stderr, "zesort: sorting %llu keys on %u of the context's %u %s devices, in "
+                        "about %llu parts of %llu keys (a %.2f GiB host copy)\n",
+                (unsigned long long)n, info.devices, zesort_context_devices(ctx, NULL, 0),
+                zesort_backend_name(zesort_context_backend(ctx)), (unsigned long long)info.parts,
+                (unsigned long long)info.part_keys, (double)info.host_bytes / (1u << 30));
+    else if (info.parts > 1)
         fprintf(stderr, "zesort: %llu keys are more than the %s backend sorts at once: sorting "
                         "in about %llu parts of at most %llu keys (a %.2f GiB host copy)\n",
                 (unsigned long long)n, zesort_backend_name(zesort_context_backend(ctx)),
@@ -412,6 +429,8 @@ static int run_sort(const sort_request *req)
                  : cli_fail_status(req->cmd, st, ctx);
         goto done;
     }
+    if (!req->segments)
+        cli_print_sort_report(ctx);
     if (req->argsort)
         first = indices, second = sorted;
     rc = finish_outputs(&outs, first, first_bytes, second, second_bytes);

@@ -1,11 +1,13 @@
 /*
- * part_runner.c — see part_runner.h. Why a shared queue of parts rather
- * than a fixed part per device: a skewed split gives parts of uneven size
- * (a bucket too big to stay whole becomes several parts, keys equal in the
- * bit range none), and devices of one backend may still differ in speed;
- * taking the biggest part left first (longest processing time first) keeps
- * the last device to finish close to the others. Balanced input gives one
- * part per device, taken one each.
+ * part_runner.c — see part_runner.h. Why parts are dealt to devices before
+ * any starts, biggest first to the device with the fewest keys so far
+ * (longest processing time first), rather than taken from a shared queue:
+ * a skewed split gives parts of uneven size (a bucket too big to stay
+ * whole becomes several parts, keys equal in the bit range none), and the
+ * deal balances them by keys; a queue would balance by who asks first,
+ * which on a loaded host is whichever thread the scheduler ran first (a
+ * device whose thread started late got no part at all in the tests).
+ * Balanced input gives one part per device.
  */
 #include "part_runner.h"
 
@@ -17,11 +19,11 @@ typedef struct runner {
     const zs_host_arrays *copy;
     const zs_plan_request *req;
     const zs_split_part *parts; /* biggest first */
+    const unsigned *owner;      /* the device of each part */
     uint64_t count;
     pthread_mutex_t lock;
-    uint64_t next;             /* the next part to start; under lock */
-    zesort_status status;      /* the first failure; under lock */
-    zs_split_report *rep;      /* per-device fields: only its device's thread writes them */
+    zesort_status status;       /* the first failure; under lock */
+    zs_split_report *rep;       /* per-device fields: only its device's thread writes them */
 } runner;
 
 typedef struct worker {
@@ -29,43 +31,49 @@ typedef struct worker {
     unsigned device;
 } worker;
 
-/* The next part to sort, or NULL when all are taken or one has failed. */
-static const zs_split_part *take(runner *r)
+static int failed(runner *r)
 {
     pthread_mutex_lock(&r->lock);
-    const zs_split_part *p = r->status == ZESORT_OK && r->next < r->count ? &r->parts[r->next++]
-                                                                        : NULL;
+    const int f = r->status != ZESORT_OK;
     pthread_mutex_unlock(&r->lock);
-    return p;
+    return f;
 }
 
+/* One part on w's device; a failure stops every device before its next part. */
+static void sort_part(const worker *w, const zs_split_part *p)
+{
+    runner *r = w->r;
+    const unsigned kb = r->req->key_bytes, vb = r->req->value_bytes;
+    char *k = (char *)r->copy->keys_out + p->off * kb;
+    char *v = vb ? (char *)r->copy->values_out + p->off * vb : NULL;
+    const zs_host_arrays io = {k, v, k, v};
+    zs_plan_request part = *r->req;
+    part.n = p->n;
+    part.bit_hi = p->bit_hi;
+    part.iota_values = 0;
+    const double t0 = zs_now_ms();
+    zesort_status st = r->t->sort(r->t->user, w->device, &io, &part);
+    r->rep->device_ms[w->device] += zs_now_ms() - t0;
+    r->rep->device_parts[w->device]++;
+    r->rep->device_keys[w->device] += p->n;
+    if (st != ZESORT_OK) {
+        pthread_mutex_lock(&r->lock);
+        if (r->status == ZESORT_OK) {
+            r->status = st;
+            r->rep->failed_device = (int)w->device;
+        }
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* Every part dealt to w's device, in order. */
 static void *work(void *arg)
 {
     const worker *w = arg;
     runner *r = w->r;
-    const unsigned kb = r->req->key_bytes, vb = r->req->value_bytes;
-    for (const zs_split_part *p; (p = take(r));) {
-        char *k = (char *)r->copy->keys_out + p->off * kb;
-        char *v = vb ? (char *)r->copy->values_out + p->off * vb : NULL;
-        const zs_host_arrays io = {k, v, k, v};
-        zs_plan_request part = *r->req;
-        part.n = p->n;
-        part.bit_hi = p->bit_hi;
-        part.iota_values = 0;
-        const double t0 = zs_now_ms();
-        zesort_status st = r->t->sort(r->t->user, w->device, &io, &part);
-        r->rep->device_ms[w->device] += zs_now_ms() - t0;
-        r->rep->device_parts[w->device]++;
-        r->rep->device_keys[w->device] += p->n;
-        if (st != ZESORT_OK) {
-            pthread_mutex_lock(&r->lock);
-            if (r->status == ZESORT_OK) {
-                r->status = st;
-                r->rep->failed_device = (int)w->device;
-            }
-            pthread_mutex_unlock(&r->lock);
-        }
-    }
+    for (uint64_t i = 0; i < r->count && !failed(r); i++)
+        if (r->owner[i] == w->device)
+            sort_part(w, &r->parts[i]);
     return NULL;
 }
 
@@ -73,6 +81,19 @@ static int bigger_first(const void *a, const void *b)
 {
     const uint64_t x = ((const zs_split_part *)a)->n, y = ((const zs_split_part *)b)->n;
     return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Deals the parts (biggest first) to the device with the fewest keys. */
+static void deal(const zs_split_part *parts, uint64_t count, unsigned devices, unsigned *owner)
+{
+    uint64_t load[ZS_SPLIT_MAX_DEVICES] = {0};
+    for (uint64_t i = 0; i < count; i++) {
+        unsigned best = 0;
+        for (unsigned d = 1; d < devices; d++)
+            best = load[d] < load[best] ? d : best;
+        owner[i] = best;
+        load[best] += parts[i].n;
+    }
 }
 
 zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
@@ -84,7 +105,11 @@ zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
         devices = ZS_SPLIT_MAX_DEVICES;
     if (devices > 1) /* one device sorts in order: its copy is read front to back */
         qsort(parts, (size_t)count, sizeof *parts, bigger_first);
-    runner r = {t, copy, req, parts, count, PTHREAD_MUTEX_INITIALIZER, 0, ZESORT_OK, rep};
+    unsigned *owner = calloc(count ? count : 1, sizeof *owner);
+    if (!owner)
+        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
+    deal(parts, count, devices, owner);
+    runner r = {t, copy, req, parts, owner, count, PTHREAD_MUTEX_INITIALIZER, ZESORT_OK, rep};
     worker w[ZS_SPLIT_MAX_DEVICES];
     pthread_t tid[ZS_SPLIT_MAX_DEVICES];
     int started[ZS_SPLIT_MAX_DEVICES] = {0};
@@ -94,11 +119,16 @@ zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
     for (unsigned d = 1; d < devices; d++)
         started[d] = pthread_create(&tid[d], NULL, work, &w[d]) == 0;
     work(&w[0]);
-    for (unsigned d = 1; d < devices; d++)
+    for (unsigned d = 1; d < devices; d++) {
         if (started[d])
             pthread_join(tid[d], NULL);
+        else
+            work(&w[d]); /* no thread: its parts on this one, after */
+    }
     rep->sort_ms = zs_now_ms() - t0;
-    rep->parts = r.next;
+    for (unsigned d = 0; d < devices; d++)
+        rep->parts += rep->device_parts[d];
     pthread_mutex_destroy(&r.lock);
+    free(owner);
     return r.status;
 }

@@ -234,6 +234,9 @@ static zesort_status split_all(splitter *s, const zs_host_arrays *io, zs_split_r
     if (st == ZESORT_OK) {
         const zs_host_arrays copy = {s->keys, s->values, s->keys, s->values};
         st = zs_run_parts(s->t, &copy, req, s->parts, s->count, rep);
+        if (st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && rep->failed_device < 0)
+            zs_error_set(s->err, st, "out of host memory for the devices of %llu parts",
+                         (unsigned long long)s->count);
     }
     if (st == ZESORT_OK) {
         t0 = zs_now_ms();

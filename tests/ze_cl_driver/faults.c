@@ -7,11 +7,16 @@
  *   environment, read once at the first call:
  *     ZE_CL_DRIVER_FAIL_AT=K[:RESULT]        the K-th injectable call fails
  *     ZE_CL_DRIVER_FAIL_ALLOC_AT=K[:RESULT]  the K-th zeMemAlloc* call fails
+ *     ZE_CL_DRIVER_FAIL_DEVICE=D             only calls on root device D (of
+ *       zeDeviceGet's list; its sub-devices count as D) count and fail: a
+ *       call that names a device, command list or queue (the first such
+ *       parameter); the others are neither counted nor failed
  *     (RESULT: a ze_result_t value, decimal or 0x hex; default DEVICE_LOST,
  *     OUT_OF_DEVICE_MEMORY for allocations)
  *   from a test program in the same process, which finds these functions with
  *   dlsym (the driver is already loaded by the loader; dlopen of its path
- *   returns the same copy): zecl_test_fault_arm / _count / _injected.
+ *   returns the same copy): zecl_test_fault_arm / _count / _injected /
+ *   _device.
  * Calls are counted from the moment of arming; exactly one call fails.
  * Injectable: every API call except zeInit/zeDriverGet* (the loader makes
  * them itself) and the destroy/free calls of cleanup paths (a real driver
@@ -36,7 +41,8 @@ static struct {
     uint64_t calls, allocs; /* since arming */
     uint64_t barriers;      /* zeCommandListAppendBarrier calls since arming */
     const char *injected;   /* api of the failure injected last, or NULL */
-} f = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    int device;             /* only calls on this root device (-1: every call) */
+} f = {.lock = PTHREAD_MUTEX_INITIALIZER, .device = -1};
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
@@ -78,6 +84,9 @@ static void read_env(void)
         arm_locked(FAULT_ANY, k, r);
         return;
     }
+    const char *dev = getenv("ZE_CL_DRIVER_FAIL_DEVICE");
+    if (dev && *dev)
+        f.device = atoi(dev);
     r = ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
     if (alloc && parse_spec(alloc, &k, &r))
         arm_locked(FAULT_ALLOC, k, r);
@@ -94,14 +103,43 @@ static int injectable(const char *api)
              strncmp(api, "zeDriverGet", 11) == 0);
 }
 
+/* The root device index of a call's handle (kind as zecl_fault_hit_on), or
+ * -1 when it names none. */
+static int device_of(int kind, const void *handle)
+{
+    ze_device_handle_t d = NULL;
+    if (handle && kind == 1)
+        d = (ze_device_handle_t)handle;
+    else if (handle && kind == 2)
+        d = ((ze_command_list_handle_t)handle)->device;
+    else if (handle && kind == 3)
+        d = ((ze_command_queue_handle_t)handle)->device;
+    if (d && d->parent)
+        d = d->parent;
+    for (uint32_t i = 0; d && i < g.num_devices; i++)
+        if (d == &g.devices[i])
+            return (int)i;
+    return -1;
+}
+
 int zecl_fault_hit(const char *api, ze_result_t *result)
+{
+    return zecl_fault_hit_on(api, 0, NULL, result);
+}
+
+int zecl_fault_hit_on(const char *api, int kind, const void *handle, ze_result_t *result)
 {
     pthread_once(&env_once, read_env);
     if (!injectable(api))
         return 0;
+    const int device = device_of(kind, handle);
     int is_alloc = strncmp(api, "zeMemAlloc", 10) == 0;
     int hit = 0;
     pthread_mutex_lock(&f.lock);
+    if (f.device >= 0 && device != f.device) {
+        pthread_mutex_unlock(&f.lock);
+        return 0;
+    }
     f.calls++;
     f.allocs += is_alloc;
     f.barriers += strcmp(api, "zeCommandListAppendBarrier") == 0;
@@ -122,6 +160,16 @@ ZECL_EXPORT void zecl_test_fault_arm(int mode, uint64_t k, int32_t result)
     pthread_once(&env_once, read_env);
     pthread_mutex_lock(&f.lock);
     arm_locked(mode, k, (ze_result_t)result);
+    pthread_mutex_unlock(&f.lock);
+}
+
+/* From now on only calls on root device `device` count and fail (-1: every
+   call), as ZE_CL_DRIVER_FAIL_DEVICE says. */
+ZECL_EXPORT void zecl_test_fault_device(int32_t device)
+{
+    pthread_once(&env_once, read_env);
+    pthread_mutex_lock(&f.lock);
+    f.device = device;
     pthread_mutex_unlock(&f.lock);
 }
 

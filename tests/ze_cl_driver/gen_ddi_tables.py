@@ -28,6 +28,11 @@ import sys
 
 HEADERS = ("ze_ddi.h", "zet_ddi.h", "zes_ddi.h")
 
+# Parameters that tell the device a call is on (the first one found), for
+# faults injected on one device only (faults.c).
+HANDLE_KINDS = {"ze_device_handle_t": 1, "ze_command_list_handle_t": 2,
+                "ze_command_queue_handle_t": 3}
+
 PFN_RE = re.compile(
     r"typedef\s+ze_result_t\s*\(\s*ZE_APICALL\s*\*\s*(\w+)\s*\)\s*\((.*?)\);",
     re.S)
@@ -108,6 +113,10 @@ def main():
          "/* Fault injection (faults.c): nonzero when this call of `api` is to fail",
          "   with *result instead of running. */",
          "int zecl_fault_hit(const char *api, ze_result_t *result);",
+         "/* The same for a call on a device (kind 1: `handle` is its device, 2: a",
+         "   command list, 3: a command queue; 0: none), so that faults can be",
+         "   injected on one device of several (ZE_CL_DRIVER_FAIL_DEVICE). */",
+         "int zecl_fault_hit_on(const char *api, int kind, const void *handle, ze_result_t *result);",
          "",
          "/* zecl_<apiName>: the driver's implementation of <apiName>. */"]
     for pfn in used:
@@ -134,7 +143,14 @@ def main():
         c.append("static " + guard)
         c.append("{")
         c.append("    ze_result_t injected;")
-        c.append("    if (zecl_fault_hit(\"%s\", &injected)) return injected;" % name)
+        kind, arg = 0, "NULL"
+        for i, t in enumerate(params):
+            k = HANDLE_KINDS.get(t, 0)
+            if k:
+                kind, arg = k, "p%d" % i
+                break
+        c.append("    if (zecl_fault_hit_on(\"%s\", %d, %s, &injected)) return injected;"
+                 % (name, kind, arg))
         c.append("    return zecl_%s(%s);" % (name, args))
         c.append("}")
     c.append("")

@@ -1,0 +1,339 @@
+/*
+ * test_multi.c — issue 23 item 2: one sort over several devices of one
+ * backend (zesort_create_on_devices), against the oracle of
+ * tests/common/sort_oracle.h.
+ *
+ *   test_multi BACKEND PART
+ *     BACKEND opencl (PoCL with POCL_DEVICES="pthread pthread") |
+ *             level-zero (the test driver: one device per OpenCL device,
+ *             or ZE_CL_DRIVER_DEVICES)
+ *     PART    skew (every key type, order, bit range; keys random, all
+ *             equal, five values, sorted, reversed, only the top bits; in
+ *             place with u32 and u64 values, out of place, argsort) |
+ *             budget (the same under a device budget: more parts than
+ *             devices) | api (the context's calls and errors) | faults
+ *             (level-zero: every driver call on the second device fails in
+ *             turn: a clean error naming that device, the caller's arrays
+ *             unchanged, the next sort right)
+ *
+ * Every sort must have run on every device of the context
+ * (zesort_last_sort_report) unless its keys are all equal in the bit range.
+ */
+#include <check.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zesort.h>
+
+#include "sort_oracle.h"
+#include "test_hooks.h"
+
+static zesort_backend g_backend;
+static zesort_context *g_ctx;
+static uint32_t g_devices;
+
+enum { D_RANDOM, D_EQUAL, D_FEW, D_SORTED, D_REVERSED, D_TOP, D_COUNT };
+static const char *const dist_name[] = {"random", "equal", "few", "sorted", "reversed", "top"};
+
+/* n keys of type t in distribution dist (the oracle's three, and all equal,
+ * sorted, reversed made from its random keys). */
+static void make_keys(void *keys, uint64_t n, zesort_key_type t, int dist, uint64_t seed)
+{
+    const unsigned kb = oracle_key_bytes(t);
+    oracle_make_keys(keys, n, t, dist == D_FEW ? 1 : dist == D_TOP ? 2 : 0, seed);
+    if (dist == D_EQUAL)
+        for (uint64_t i = 1; i < n; i++)
+            memcpy((char *)keys + i * kb, keys, kb);
+    if (dist != D_SORTED && dist != D_REVERSED)
+        return;
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = t;
+    uint64_t *perm = oracle_permutation(keys, n, &o);
+    char *sorted = malloc(n * kb);
+    ck_assert(perm && sorted);
+    for (uint64_t i = 0; i < n; i++)
+        memcpy(sorted + (dist == D_SORTED ? i : n - 1 - i) * kb, (char *)keys + perm[i] * kb, kb);
+    memcpy(keys, sorted, n * kb);
+    free(perm), free(sorted);
+}
+
+/* The last sort ran on every device (may_idle: unless its keys fall into
+ * few values, equal in the bit range: then little or nothing is left to
+ * sort), and spread keys evenly: each device at least half its share. */
+static void check_report(const char *what, uint64_t n, int may_idle)
+{
+    zesort_sort_report r;
+    ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
+    ck_assert_msg(r.devices == g_devices, "%s: %u devices, not %u", what, r.devices, g_devices);
+    uint64_t keys = 0;
+    for (uint32_t d = 0; d < r.devices; d++) {
+        keys += r.device_keys[d];
+        if (!may_idle)
+            ck_assert_msg(r.device_keys[d] >= n / g_devices / 2,
+                          "%s: device %u sorted %llu keys of %llu (%llu parts, %llu on it)",
+                          what, d, (unsigned long long)r.device_keys[d], (unsigned long long)n,
+                          (unsigned long long)r.parts, (unsigned long long)r.device_parts[d]);
+    }
+    ck_assert_msg(keys <= n, "%s: %llu keys sorted of %llu", what, (unsigned long long)keys,
+                  (unsigned long long)n);
+    ck_assert_msg(r.partition_ms >= 0 && r.sort_ms >= 0 && r.total_ms >= r.sort_ms, "%s: times",
+                  what);
+}
+
+static void check_out(const char *what, const void *keys, const uint64_t *perm,
+                      const void *keys_out, const void *values_out, int indices, uint64_t n,
+                      unsigned kb, unsigned vb)
+{
+    const uint64_t bad = oracle_check(keys, perm, keys_out, values_out, indices, n, kb, vb);
+    ck_assert_msg(bad == 0, "%s vb=%u: position %llu is wrong", what, vb,
+                  (unsigned long long)bad - 1);
+}
+
+/* One key set and option set: in place with u32 and u64 values, out of
+ * place, argsort with keys_out. */
+static void run_case(uint64_t n, zesort_key_type t, int desc, unsigned lo, unsigned hi, int dist)
+{
+    const unsigned kb = oracle_key_bytes(t);
+    char what[160];
+    snprintf(what, sizeof what, "%s n=%llu type=%d desc=%d bits=%u:%u %s",
+             zesort_backend_name(g_backend), (unsigned long long)n, (int)t, desc, lo, hi,
+             dist_name[dist]);
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = t, o.descending = desc, o.bit_lo = lo, o.bit_hi = hi;
+    void *keys = malloc(n * kb), *work = malloc(n * kb), *keys_copy = malloc(n * kb);
+    uint64_t *vals_in = malloc(n * 8), *vals = malloc(n * 8);
+    ck_assert(keys && work && keys_copy && vals_in && vals);
+    make_keys(keys, n, t, dist, n + (uint64_t)t * 7 + lo);
+    memcpy(keys_copy, keys, n * kb);
+    uint64_t *perm = oracle_permutation(keys, n, &o);
+    ck_assert(perm);
+    for (unsigned vb = 4; vb <= 8; vb += 4) {
+        o.value_type = vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
+        for (uint64_t i = 0; i < n; i++) {
+            const uint64_t v = oracle_value(i, vb);
+            memcpy((char *)vals_in + i * vb, &v, vb);
+        }
+        memcpy(work, keys, n * kb);
+        memcpy(vals, vals_in, n * vb);
+        zesort_status st = zesort_sort(g_ctx, work, vals, n, &o);
+        ck_assert_msg(st == ZESORT_OK, "%s vb=%u: %s", what, vb, zesort_last_error(g_ctx));
+        check_out(what, keys, perm, work, vals, 0, n, kb, vb);
+        check_report(what, n, dist == D_EQUAL || dist == D_FEW || dist == D_TOP);
+    }
+    o.value_type = ZESORT_VALUE_U32;
+    for (uint64_t i = 0; i < n; i++)
+        ((uint32_t *)vals_in)[i] = (uint32_t)oracle_value(i, 4);
+    memset(work, 0xCD, n * kb);
+    memset(vals, 0xCD, n * 4);
+    ck_assert_int_eq(zesort_sort_copy(g_ctx, keys, vals_in, work, vals, n, &o), ZESORT_OK);
+    check_out(what, keys, perm, work, vals, 0, n, kb, 4);
+    ck_assert_msg(memcmp(keys, keys_copy, n * kb) == 0, "%s: copy changed its input", what);
+    o.value_type = ZESORT_VALUE_U64;
+    memset(work, 0xCD, n * kb);
+    ck_assert_int_eq(zesort_argsort(g_ctx, keys, vals, work, n, &o), ZESORT_OK);
+    check_out(what, keys, perm, work, vals, 1, n, kb, 8);
+    ck_assert_msg(memcmp(keys, keys_copy, n * kb) == 0, "%s: argsort changed its keys", what);
+    free(perm), free(keys), free(work), free(keys_copy), free(vals_in), free(vals);
+}
+
+/* Every key type, order, three bit ranges, every distribution. */
+static void skew_matrix(uint64_t n)
+{
+    for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; t++) {
+        const unsigned w = 8 * oracle_key_bytes((zesort_key_type)t);
+        const unsigned ranges[][2] = {{0, 0}, {3, 17}, {w - 12, w}};
+        for (int desc = 0; desc < 2; desc++)
+            for (int r = 0; r < 3; r++)
+                for (int dist = 0; dist < D_COUNT; dist++)
+                    if ((t + desc + r + dist) % 2 == 0 || dist == D_RANDOM || t == 0)
+                        run_case(n, (zesort_key_type)t, desc, ranges[r][0], ranges[r][1], dist);
+    }
+}
+
+START_TEST(skew)
+{
+    skew_matrix(40009);
+    run_case(1000003, ZESORT_KEY_U32, 0, 0, 0, D_RANDOM);
+    run_case(300007, ZESORT_KEY_F64, 1, 0, 0, D_FEW);
+}
+END_TEST
+
+/* A device budget too small for a device's share: more parts than devices,
+ * still balanced over them (zesort_check_split says so). */
+START_TEST(budget)
+{
+    zs_test_device_budget(256u << 10);
+    zesort_split_info info;
+    ck_assert_int_eq(zesort_check_split(g_ctx, 200003, 1, NULL, &info), ZESORT_OK);
+    ck_assert_uint_eq(info.devices, g_devices);
+    ck_assert_msg(info.parts > g_devices && info.parts % g_devices == 0, "%llu parts",
+                  (unsigned long long)info.parts);
+    for (int dist = 0; dist < D_COUNT; dist++) {
+        run_case(200003, ZESORT_KEY_U32, dist % 2, 0, 0, dist);
+        run_case(100003, ZESORT_KEY_I64, 1 - dist % 2, 5, 60, dist);
+    }
+    zs_test_device_budget(0);
+}
+END_TEST
+
+/* The context's own calls: its devices, what check says, the one-device
+ * sorts below ZESORT_MULTI_MIN_KEYS a device, bad lists. */
+START_TEST(api)
+{
+    uint32_t idx[ZESORT_MAX_DEVICES];
+    ck_assert_uint_eq(zesort_context_devices(g_ctx, idx, ZESORT_MAX_DEVICES), g_devices);
+    for (uint32_t i = 0; i < g_devices; i++)
+        ck_assert_uint_eq(idx[i], i);
+    ck_assert_uint_eq(zesort_context_device_index(g_ctx), 0);
+    zesort_split_info info;
+    ck_assert_int_eq(zesort_check_split(g_ctx, 1000000, 0, NULL, &info), ZESORT_OK);
+    ck_assert_uint_eq(info.devices, g_devices);
+    ck_assert_uint_eq(info.parts, g_devices);
+    ck_assert_uint_eq(info.part_keys, (1000000 + g_devices - 1) / g_devices);
+    ck_assert_uint_eq(info.host_bytes, 4000000);
+    ck_assert_int_eq(zesort_check_split(g_ctx, 100, 0, NULL, &info), ZESORT_OK);
+    ck_assert_uint_eq(info.devices, 1);
+    ck_assert_uint_eq(info.parts, 1);
+    uint32_t keys[100];
+    for (int i = 0; i < 100; i++)
+        keys[i] = (uint32_t)(100 - i);
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, NULL, 100, NULL), ZESORT_OK);
+    for (int i = 0; i < 100; i++)
+        ck_assert_uint_eq(keys[i], (uint32_t)i + 1);
+    zesort_sort_report r;
+    ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
+    ck_assert_uint_eq(r.devices, 1);
+    ck_assert_uint_eq(r.parts, 1);
+    zesort_context *c = NULL;
+    const uint32_t twice[] = {1, 1};
+    ck_assert_int_eq(zesort_create_on_devices(g_backend, twice, 2, &c),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(zesort_last_error(NULL), "twice"));
+    const uint32_t beyond[] = {0, g_devices + 3};
+    ck_assert_int_eq(zesort_create_on_devices(g_backend, beyond, 2, &c), ZESORT_ERROR_NO_DEVICE);
+    ck_assert_ptr_null(c);
+    ck_assert_int_eq(zesort_create_on_devices(g_backend, NULL, 2, &c),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_create_on_devices(ZESORT_BACKEND_AUTO, NULL, 0, &c),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(zesort_create_on_devices(ZESORT_BACKEND_CPU, NULL, 0, &c), ZESORT_OK);
+    ck_assert_uint_eq(zesort_context_devices(c, NULL, 0), 1);
+    zesort_destroy(c);
+    /* a list in another order: the first named is the context's device */
+    const uint32_t reversed[] = {1, 0};
+    ck_assert_int_eq(zesort_create_on_devices(g_backend, reversed, 2, &c), ZESORT_OK);
+    ck_assert_uint_eq(zesort_context_device_index(c), 1);
+    ck_assert_uint_eq(zesort_context_devices(c, idx, 1), 2);
+    ck_assert_uint_eq(idx[0], 1);
+    zesort_destroy(c);
+}
+END_TEST
+
+/* The test driver's fault injection (tests/ze_cl_driver/faults.c), found
+ * in the process with dlsym: calls on one device only. */
+typedef void (*arm_fn)(int mode, uint64_t k, int32_t result);
+typedef void (*device_fn)(int32_t device);
+typedef uint64_t (*count_fn)(int mode);
+
+/* Every driver call on the second device fails in turn, once per sort:
+ * the sort fails cleanly, naming that device, the caller's keys and
+ * values as they were; the next sort is right. Ends when a sort makes no
+ * call fail (past the last call the sort makes on that device). */
+START_TEST(faults)
+{
+    arm_fn arm = (arm_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_arm");
+    device_fn on_device = (device_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_device");
+    count_fn count = (count_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_count");
+    const char *path = getenv("ZE_ENABLE_ALT_DRIVERS");
+    void *driver = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL; /* the loader's copy */
+    if (driver) {
+        arm = (arm_fn)dlsym(driver, "zecl_test_fault_arm");
+        on_device = (device_fn)dlsym(driver, "zecl_test_fault_device");
+        count = (count_fn)dlsym(driver, "zecl_test_fault_count");
+    }
+    ck_assert_msg(arm && on_device && count, "the test driver's fault hooks are missing");
+    const uint64_t n = 60013;
+    uint32_t *keys = malloc(n * 4), *copy = malloc(n * 4), *vals = malloc(n * 8);
+    uint64_t *vals_copy = malloc(n * 8);
+    ck_assert(keys && copy && vals && vals_copy);
+    zesort_options o;
+    zesort_options_default(&o);
+    o.value_type = ZESORT_VALUE_U64;
+    on_device(1);
+    arm(1, 0, 0); /* count the calls a sort makes on device 1 */
+    make_keys(copy, n, ZESORT_KEY_U32, D_RANDOM, 5);
+    memcpy(keys, copy, n * 4);
+    for (uint64_t i = 0; i < n; i++)
+        ((uint64_t *)vals)[i] = vals_copy[i] = oracle_value(i, 8);
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, vals, n, &o), ZESORT_OK);
+    const uint64_t calls = count(1);
+    ck_assert_msg(calls > 0, "no driver call counted on device 1");
+    unsigned failed = 0;
+    for (uint64_t k = 1; k <= calls; k++) {
+        memcpy(keys, copy, n * 4);
+        memcpy(vals, vals_copy, n * 8);
+        arm(1, k, 0x70000001 /* ZE_RESULT_ERROR_DEVICE_LOST */);
+        zesort_status st = zesort_sort(g_ctx, keys, vals, n, &o);
+        arm(0, 0, 0);
+        if (st == ZESORT_OK)
+            continue; /* a call this sort did not make (a cached module, ...) */
+        failed++;
+        ck_assert_msg(strstr(zesort_last_error(g_ctx), "device 2 of"), "call %llu: %s",
+                      (unsigned long long)k, zesort_last_error(g_ctx));
+        ck_assert_msg(memcmp(keys, copy, n * 4) == 0 && memcmp(vals, vals_copy, n * 8) == 0,
+                      "call %llu failed: the caller's arrays changed", (unsigned long long)k);
+    }
+    fprintf(stderr, "faults: %llu driver calls of a sort on device 1, %u made it fail\n",
+            (unsigned long long)calls, failed);
+    ck_assert_msg(failed > 0, "no injected fault made a sort fail (of %llu calls)",
+                  (unsigned long long)calls);
+    on_device(-1);
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, vals, n, &o), ZESORT_OK);
+    zesort_options_default(&o);
+    uint64_t *perm = oracle_permutation(copy, n, &o);
+    ck_assert(perm);
+    check_out("after the faults", copy, perm, keys, vals, 0, n, 4, 8);
+    free(perm), free(keys), free(copy), free(vals), free(vals_copy);
+    if (driver)
+        dlclose(driver);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || zesort_parse_backend(argv[1], &g_backend) != 0) {
+        fprintf(stderr, "usage: test_multi opencl|level-zero skew|budget|api|faults\n");
+        return 2;
+    }
+    if (zesort_create_on_devices(g_backend, NULL, 0, &g_ctx) != ZESORT_OK) {
+        fprintf(stderr, "zesort_create_on_devices(%s, all): %s\n", argv[1],
+                zesort_last_error(NULL));
+        return 1;
+    }
+    g_devices = zesort_context_devices(g_ctx, NULL, 0);
+    if (g_devices < 2) {
+        fprintf(stderr, "%s: %u device: the test needs two (POCL_DEVICES=\"pthread pthread\")\n",
+                argv[1], g_devices);
+        zesort_destroy(g_ctx);
+        return 1;
+    }
+    const char *part = argv[2];
+    Suite *s = suite_create("multi");
+    TCase *tc = tcase_create(part);
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, strcmp(part, "budget") == 0   ? budget
+                       : strcmp(part, "api") == 0    ? api
+                       : strcmp(part, "faults") == 0 ? faults
+                                                     : skew);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    zesort_destroy(g_ctx);
+    return failed ? 1 : 0;
+}
