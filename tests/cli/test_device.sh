@@ -5,7 +5,10 @@
 # with ZE_CL_DRIVER_DEVICES=2 (meson sets the environment). Checks: info
 # lists both with indices, --device 1 sorts correctly (sort, demo, bench),
 # --device 2 is exit 1 naming the count, --device x and --device with
-# --backend auto are exit 2. Ends with "N passed, N failed".
+# --backend auto are exit 2; --devices all|I,J (issue 23 item 2) sorts on
+# both (pairs, argsort, descending f64 with a bit range), says how many
+# devices and parts before and how the time split after, and refuses bad
+# lists. Ends with "N passed, N failed".
 set -u
 
 Z=${1:?usage: test_device.sh PATH/TO/zesort BACKEND}
@@ -83,5 +86,40 @@ run sort keys.bin outc.bin --backend cpu --device 0
 [ "$rc" -eq 0 ] && ok "sort --backend cpu --device 0" || bad "sort --backend cpu --device 0: exit $rc"
 expect_fail "sort --backend cpu --device 1" 1 "device 1: there is 1 " \
     sort keys.bin out.bin --backend cpu --device 1
+
+# --devices: one sort over both devices (enough keys for both: 4096 a device)
+"${KF[@]}" gen f64 50000 11 big.bin
+"${KF[@]}" iota 50000 vals.bin u64
+run sort big.bin bigout.bin --type f64 --descending --bits 3:60 --values vals.bin valsout.bin \
+    --value-type u64 --backend "$B" --devices all
+if [ "$rc" -eq 0 ] && "${KF[@]}" check f64 big.bin bigout.bin --descending --bits 3:60 \
+    --values vals.bin valsout.bin --value-type u64 2>/dev/null; then
+    ok "sort --devices all (f64 pairs, descending, bits 3:60)"
+else
+    bad "sort --devices all: exit $rc or wrong result"
+fi
+grep -Eq "^zesort: sorting 50000 keys on 2 of the context's 2 $B devices, in about 2 parts" "$T/err" &&
+    ok "sort --devices all: stderr says 2 devices, 2 parts before" ||
+    bad "sort --devices all: no devices/parts line before the sort"
+grep -Eq "^zesort: [0-9]+ parts on 2 devices: partition .* ms, sort .*device 0: .*device 1: .* gather" \
+    "$T/err" && ok "sort --devices all: stderr says how the time split" ||
+    bad "sort --devices all: no time split line"
+"${KF[@]}" gen u32 30000 12 mid.bin
+run argsort mid.bin idx.bin --keys-out kout.bin --backend "$B" --devices 1,0
+if [ "$rc" -eq 0 ] && "${KF[@]}" argsort u32 mid.bin idx.bin --keys-out kout.bin 2>/dev/null; then
+    ok "argsort --devices 1,0"
+else
+    bad "argsort --devices 1,0: exit $rc or wrong result"
+fi
+expect_fail "sort --devices 0,0" 2 "named twice" sort mid.bin out.bin --backend "$B" --devices 0,0
+for v in x "" 0, ,1 -1 1x; do
+    expect_fail "sort --devices '$v'" 2 "bad --devices" sort mid.bin out.bin --backend "$B" --devices "$v"
+done
+expect_fail "sort --devices without --backend" 2 "needs --backend" sort mid.bin out.bin --devices all
+expect_fail "sort --devices with --device" 2 "exclude each other" \
+    sort mid.bin out.bin --backend "$B" --device 0 --devices all
+expect_fail "sort --devices 0,2 (2 devices)" 1 "device 2: there are 2 " \
+    sort mid.bin out.bin --backend "$B" --devices 0,2
+[ -e out.bin ] && bad "sort --devices 0,2 left out.bin" || ok "sort --devices 0,2 wrote nothing"
 
 report_summary
