@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_threads.h"
 #include "part_runner.h"
 
 /* Digit width of one split: 2048 buckets, whose counts stay in L1. */
@@ -23,6 +24,11 @@
  * an eighth of a part of where balance wants them. */
 #define ZS_SPLIT_BALANCE_SLACK 8u
 
+/* A partition of this many keys or more is counted and scattered by the
+ * host's cores (zs_cpu_thread_count), each a chunk of the keys in order
+ * (stable); below, thread hand-offs cost more than they save. */
+#define ZS_SPLIT_PARALLEL_FROM (UINT64_C(1) << 18)
+
 typedef struct splitter {
     const zs_split_target *t;
     const zs_plan_request *req;
@@ -32,6 +38,7 @@ typedef struct splitter {
     uint64_t tol;        /* the biggest bucket kept whole */
     zs_split_part *parts;
     uint64_t count, cap;
+    zs_team *team;       /* the host's cores for big partitions (NULL: one) */
 } splitter;
 
 /* The bucket of a key: bits [shift, shift + d) of its ordered key (README
@@ -52,21 +59,23 @@ typedef struct splitter {
         for (uint64_t i = 0; i < n; i++)                                                          \
             count[bucket_##SFX(k[i], flt, c, shift, mask)]++;                                     \
     }                                                                                             \
-    /* values: vb 0 none, 4 or 8 bytes from vin, or (iota) the input positions */                \
-    static void scatter_##SFX(const T *k, const void *vin, unsigned vb, int iota, uint64_t n,     \
-                              int flt, T c, unsigned shift, T mask, uint64_t *at, T *ko, void *vo) \
+    /* into groups of buckets (map: a bucket's group; at: each group's next slot);         \
+     * values: vb 0 none, 4 or 8 bytes from vin, or (iota) the input positions */                \
+    static void scatter_##SFX(const T *k, const void *vin, unsigned vb, int iota, uint64_t first, \
+                              uint64_t n, int flt, T c, unsigned shift, T mask,                   \
+                              const uint16_t *map, uint64_t *at, T *ko, void *vo)                 \
     {                                                                                             \
         uint32_t *v32 = vo;                                                                       \
         uint64_t *v64 = vo;                                                                       \
         const uint32_t *i32 = vin;                                                                \
         const uint64_t *i64 = vin;                                                                \
         for (uint64_t i = 0; i < n; i++) {                                                        \
-            const uint64_t to = at[bucket_##SFX(k[i], flt, c, shift, mask)]++;                    \
+            const uint64_t to = at[map[bucket_##SFX(k[i], flt, c, shift, mask)]]++;               \
             ko[to] = k[i];                                                                        \
             if (vb == 8)                                                                          \
-                v64[to] = iota ? i : i64[i];                                                      \
+                v64[to] = iota ? first + i : i64[i];                                              \
             else if (vb == 4)                                                                     \
-                v32[to] = iota ? (uint32_t)i : i32[i];                                            \
+                v32[to] = iota ? (uint32_t)(first + i) : i32[i];                                  \
         }                                                                                         \
     }
 ZS_SPLIT_KERNELS(32, uint32_t)
@@ -116,59 +125,186 @@ static int group_takes(const splitter *s, uint64_t g0, uint64_t g, uint64_t c)
     return g < cut && (g + c <= cut || g + c - cut < cut - g);
 }
 
-/* The buckets of one partition of the copy's [base, base + n), grouped
- * into parts in order; a bucket bigger than the limit (a part, or on
- * several devices a share of a balanced part) is split again below its
- * digit. */
-static zesort_status group_buckets(splitter *s, uint64_t base, const uint64_t *start,
-                                   unsigned bins, unsigned shift, unsigned bit_hi)
+/* Buckets [b, e) of one digit: a part, or (big) one bucket too big to stay
+ * whole (a part, or on several devices a share of a balanced part), split
+ * again below its digit. */
+typedef struct bucket_group {
+    unsigned b, e, big;
+} bucket_group;
+
+/* The buckets (start: bins + 1 offsets) of the copy's [base, ..) grouped
+ * in order into g (bins entries at most); returns how many groups. */
+static unsigned plan_groups(const splitter *s, uint64_t base, const uint64_t *start, unsigned bins,
+                            bucket_group *g)
 {
-    zesort_status st = ZESORT_OK;
-    unsigned b = 0; /* the open group's first bucket */
-    for (unsigned e = 0; e <= bins && st == ZESORT_OK; e++) {
+    unsigned count = 0, b = 0; /* the open group's first bucket */
+    for (unsigned e = 0; e <= bins; e++) {
         const uint64_t c = e < bins ? start[e + 1] - start[e] : 0;
         const int big = e < bins && c > s->tol;
         if (e < bins && !big && (e == b || group_takes(s, base + start[b], base + start[e], c)))
             continue;
-        if (e > b) /* the group [b, e): one bucket's keys share its digit */
-            st = add_part(s, base + start[b], start[e] - start[b], e - b == 1 ? shift : bit_hi);
-        if (big && st == ZESORT_OK)
-            st = split_again(s, base + start[e], c, shift);
+        if (e > b)
+            g[count++] = (bucket_group){b, e, 0};
+        if (big)
+            g[count++] = (bucket_group){e, e + 1, 1};
         b = big ? e + 1 : e;
+    }
+    return count;
+}
+
+/* The groups of one partition of the copy's [base, ..): each a part (one
+ * bucket's keys share its digit: sorted below it) or split again. */
+static zesort_status use_groups(splitter *s, uint64_t base, const uint64_t *start,
+                                const bucket_group *g, unsigned groups, unsigned shift,
+                                unsigned bit_hi)
+{
+    zesort_status st = ZESORT_OK;
+    for (unsigned i = 0; i < groups && st == ZESORT_OK; i++) {
+        const uint64_t off = base + start[g[i].b], n = start[g[i].e] - start[g[i].b];
+        st = g[i].big ? split_again(s, off, n, shift)
+                      : add_part(s, off, n, g[i].e - g[i].b == 1 ? shift : bit_hi);
     }
     return st;
 }
 
-/* The top digit of bits [.., bit_hi) of n keys: counts, a stable scatter
- * from (keys, values) into (ko, vo) (an argsort's indices made on the way:
- * iota), start[] the buckets' offsets (bins + 1). Returns the digit's
- * shift; *bins its bucket count. */
+/* Scratch of one partition: the buckets' offsets, each member's counts
+ * and slots, the bucket map and the groups. */
+typedef struct scratch {
+    uint64_t *start, *hist;
+    uint16_t *map;
+    bucket_group *g;
+    unsigned members;
+} scratch;
+
+static int scratch_new(scratch *x, const zs_team *team)
+{
+    const size_t bins = (size_t)1 << ZS_SPLIT_BITS;
+    x->members = zs_team_size(team);
+    x->start = malloc((bins + 1) * sizeof *x->start);
+    x->hist = malloc(bins * x->members * sizeof *x->hist);
+    x->map = malloc(bins * sizeof *x->map);
+    x->g = malloc(bins * sizeof *x->g);
+    return x->start && x->hist && x->map && x->g;
+}
+
+static void scratch_free(scratch *x)
+{
+    free(x->start), free(x->hist), free(x->map), free(x->g);
+}
+
+/* One partition's digit and its arrays: keys (values; iota: an argsort's
+ * indices made from the positions) into ko (vo), by `members` chunks of
+ * the keys in order. hist: members x bins counts, then each member's next
+ * slot of each group. */
+typedef struct digit_job {
+    const void *keys, *values;
+    int iota, flt;
+    uint64_t n, c;
+    unsigned kb, vb, shift, bins, members;
+    void *ko, *vo;
+    uint64_t *hist;
+    const uint16_t *map;
+} digit_job;
+
+static void chunk_of(const digit_job *j, unsigned m, uint64_t *lo, uint64_t *hi)
+{
+    *lo = j->n * m / j->members;
+    *hi = j->n * (m + 1) / j->members;
+}
+
+static void count_member(void *arg, unsigned m, unsigned members)
+{
+    const digit_job *j = arg;
+    uint64_t lo, hi;
+    (void)members;
+    chunk_of(j, m, &lo, &hi);
+    uint64_t *h = j->hist + (size_t)m * j->bins;
+    memset(h, 0, j->bins * sizeof *h);
+    if (j->kb == 8)
+        count_64((const uint64_t *)j->keys + lo, hi - lo, j->flt, j->c, j->shift, j->bins - 1u, h);
+    else
+        count_32((const uint32_t *)j->keys + lo, hi - lo, j->flt, (uint32_t)j->c, j->shift,
+                 j->bins - 1u, h);
+}
+
+static void scatter_member(void *arg, unsigned m, unsigned members)
+{
+    const digit_job *j = arg;
+    uint64_t lo, hi;
+    (void)members;
+    chunk_of(j, m, &lo, &hi);
+    uint64_t *at = j->hist + (size_t)m * j->bins;
+    const void *v = j->values && !j->iota ? (const char *)j->values + lo * j->vb : NULL;
+    if (j->kb == 8)
+        scatter_64((const uint64_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt, j->c,
+                   j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
+    else
+        scatter_32((const uint32_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
+                   (uint32_t)j->c, j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
+}
+
+/* fn on every member: the team's threads, or the caller alone. */
+static void run_members(zs_team *team, digit_job *j, zs_team_fn fn)
+{
+    if (j->members > 1)
+        zs_team_run(team, fn, j);
+    else
+        fn(j, 0, 1);
+}
+
+/* The groups' slots: each member's first slot of each group, written over
+ * its counts (group i starts at a bucket >= i, so hist[m][i] is read before
+ * it is written), members in order within a group (stable); and the map
+ * from bucket to group. */
+static void group_slots(digit_job *j, const uint64_t *start, const bucket_group *g,
+                        unsigned groups, uint16_t *map)
+{
+    for (unsigned i = 0; i < groups; i++) {
+        for (unsigned b = g[i].b; b < g[i].e; b++)
+            map[b] = (uint16_t)i;
+        uint64_t off = start[g[i].b];
+        for (unsigned m = 0; m < j->members; m++) {
+            uint64_t *h = j->hist + (size_t)m * j->bins, count = 0;
+            for (unsigned b = g[i].b; b < g[i].e; b++)
+                count += h[b];
+            h[i] = off;
+            off += count;
+        }
+    }
+    j->map = map;
+}
+
+/* One partition of n keys by the top digit of bits [.., bit_hi): counts
+ * (x->start: the buckets' offsets, bins + 1), the groups of buckets
+ * (x->g), then a stable scatter from (keys, values) into (ko, vo) by
+ * group, not by bucket: a part's keys are sorted by all their differing
+ * bits anyway, and a few write streams scatter several times faster than
+ * 2048. From ZS_SPLIT_PARALLEL_FROM keys both passes run on the team, a
+ * chunk each. Returns the digit's shift; *groups the groups' count. */
 static unsigned partition(const splitter *s, const void *keys, const void *values, int iota,
-                          uint64_t n, unsigned bit_hi, void *ko, void *vo, uint64_t *start,
-                          uint64_t *at, unsigned *bins)
+                          uint64_t n, uint64_t base, unsigned bit_hi, void *ko, void *vo,
+                          scratch *x, unsigned *groups)
 {
     const zs_plan_request *req = s->req;
-    const unsigned kb = req->key_bytes, vb = req->value_bytes;
+    const unsigned kb = req->key_bytes;
     const unsigned d = bit_hi - req->bit_lo < ZS_SPLIT_BITS ? bit_hi - req->bit_lo : ZS_SPLIT_BITS;
-    const unsigned shift = bit_hi - d;
-    *bins = 1u << d;
-    const int flt = (req->key_flags & 3u) == 2u;
     const uint64_t all = kb == 8 ? UINT64_MAX : UINT32_MAX;
-    const uint64_t c = ((req->key_flags & 3u) ? (uint64_t)1 << (kb * 8u - 1u) : 0) ^
-                       ((req->key_flags & 4u) ? all : 0);
-    memset(start, 0, (*bins + 1u) * sizeof *start);
-    if (kb == 8)
-        count_64(keys, n, flt, c, shift, *bins - 1u, start + 1);
-    else
-        count_32(keys, n, flt, (uint32_t)c, shift, *bins - 1u, start + 1);
-    for (unsigned b = 0; b < *bins; b++)
-        start[b + 1] += start[b];
-    memcpy(at, start, *bins * sizeof *at);
-    if (kb == 8)
-        scatter_64(keys, values, vb, iota, n, flt, c, shift, *bins - 1u, at, ko, vo);
-    else
-        scatter_32(keys, values, vb, iota, n, flt, (uint32_t)c, shift, *bins - 1u, at, ko, vo);
-    return shift;
+    digit_job j = {keys, values, iota, (req->key_flags & 3u) == 2u, n,
+                   ((req->key_flags & 3u) ? (uint64_t)1 << (kb * 8u - 1u) : 0) ^
+                       ((req->key_flags & 4u) ? all : 0),
+                   kb, req->value_bytes, bit_hi - d, 1u << d,
+                   n >= ZS_SPLIT_PARALLEL_FROM ? x->members : 1, ko, vo, x->hist, NULL};
+    run_members(s->team, &j, count_member);
+    memset(x->start, 0, (j.bins + 1u) * sizeof *x->start);
+    for (unsigned m = 0; m < j.members; m++)
+        for (unsigned b = 0; b < j.bins; b++)
+            x->start[b + 1] += x->hist[(size_t)m * j.bins + b];
+    for (unsigned b = 0; b < j.bins; b++)
+        x->start[b + 1] += x->start[b];
+    *groups = plan_groups(s, base, x->start, j.bins, x->g);
+    group_slots(&j, x->start, x->g, *groups, x->map);
+    run_members(s->team, &j, scatter_member);
+    return j.shift;
 }
 
 /* The copy's [base, base + n), one bucket too big to stay whole, all of
@@ -181,26 +317,25 @@ static zesort_status split_again(splitter *s, uint64_t base, uint64_t n, unsigne
     const unsigned kb = s->req->key_bytes, vb = s->req->value_bytes;
     if (bit_hi <= s->req->bit_lo)
         return ZESORT_OK;
-    uint64_t *start = malloc(((1u << ZS_SPLIT_BITS) + 1u) * sizeof *start);
-    uint64_t *at = malloc((1u << ZS_SPLIT_BITS) * sizeof *at);
+    scratch x;
     char *keys = malloc((size_t)(n * kb)), *values = vb ? malloc((size_t)(n * vb)) : NULL;
     zesort_status st = ZESORT_OK;
-    if (!start || !at || !keys || (vb && !values)) {
+    if (!scratch_new(&x, s->team) || !keys || (vb && !values)) {
         st = zs_error_set(s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                           "out of host memory for a copy of %llu keys (a bucket of the split "
                           "split again)", (unsigned long long)n);
     } else {
         char *k = s->keys + base * kb, *v = vb ? s->values + base * vb : NULL;
-        unsigned bins;
-        const unsigned shift = partition(s, k, v, 0, n, bit_hi, keys, values, start, at, &bins);
+        unsigned groups;
+        const unsigned shift = partition(s, k, v, 0, n, base, bit_hi, keys, values, &x, &groups);
         memcpy(k, keys, (size_t)(n * kb));
         if (vb)
             memcpy(v, values, (size_t)(n * vb));
-        free(keys), free(values), free(at);
-        keys = values = NULL, at = NULL;
-        st = group_buckets(s, base, start, bins, shift, bit_hi);
+        free(keys), free(values);
+        keys = values = NULL;
+        st = use_groups(s, base, x.start, x.g, groups, shift, bit_hi);
     }
-    free(start), free(at), free(keys), free(values);
+    scratch_free(&x), free(keys), free(values);
     return st;
 }
 
@@ -213,23 +348,22 @@ static zesort_status split_all(splitter *s, const zs_host_arrays *io, zs_split_r
     const unsigned kb = req->key_bytes, vb = req->value_bytes;
     const uint64_t n = req->n;
     double t0 = zs_now_ms();
-    uint64_t *start = malloc(((1u << ZS_SPLIT_BITS) + 1u) * sizeof *start);
-    uint64_t *at = malloc((1u << ZS_SPLIT_BITS) * sizeof *at);
+    scratch x;
+    const int have = scratch_new(&x, s->team);
     s->keys = malloc((size_t)(n * kb));
     s->values = vb ? malloc((size_t)(n * vb)) : NULL;
     zesort_status st = ZESORT_OK;
-    if (!start || !at || !s->keys || (vb && !s->values))
+    if (!have || !s->keys || (vb && !s->values))
         st = zs_error_set(s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                           "out of host memory for a copy of %llu keys (a sort split on the "
                           "host)", (unsigned long long)n);
     if (st == ZESORT_OK) {
-        unsigned bins;
-        const unsigned shift = partition(s, io->keys_in, io->values_in, req->iota_values, n,
-                                         req->bit_hi, s->keys, s->values, start, at, &bins);
-        free(at), at = NULL;
-        st = group_buckets(s, 0, start, bins, shift, req->bit_hi);
+        unsigned groups;
+        const unsigned shift = partition(s, io->keys_in, io->values_in, req->iota_values, n, 0,
+                                         req->bit_hi, s->keys, s->values, &x, &groups);
+        st = use_groups(s, 0, x.start, x.g, groups, shift, req->bit_hi);
     }
-    free(start), free(at);
+    scratch_free(&x);
     rep->partition_ms = zs_now_ms() - t0;
     if (st == ZESORT_OK) {
         const zs_host_arrays copy = {s->keys, s->values, s->keys, s->values};
@@ -274,7 +408,10 @@ zesort_status zs_split_sort(const zs_split_target *t, const zs_host_arrays *io,
         const uint64_t share = s.goal / ZS_SPLIT_BALANCE_SLACK;
         s.tol = share < s.tol ? (share ? share : 1) : s.tol;
     }
+    if (req->n >= ZS_SPLIT_PARALLEL_FROM)
+        s.team = zs_team_start(zs_cpu_thread_count(), ZS_CPU_MAX_THREADS);
     zesort_status st = split_all(&s, io, rep);
+    zs_team_stop(s.team);
     free(s.keys), free(s.values), free(s.parts);
     return st;
 }
