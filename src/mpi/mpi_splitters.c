@@ -1,0 +1,99 @@
+/*
+ * mpi_splitters.c — exact splitters for the distributed sort. Each rank's
+ * keys are sorted; for every target position g of the global order (where
+ * one rank's slice ends and the next one's begins) this finds how many of
+ * each rank's keys come before g.
+ *
+ * Why this way (splitter refinement, MSB first): the digit at position g is
+ * found one bit at a time, the highest first, with one MPI_Allreduce of the
+ * per-target counts per bit: exact after `width` rounds (fewer when the
+ * global minimum and maximum share high bits), whatever the distribution.
+ * Sampling would only approximate positions and then need this anyway to
+ * split runs of equal keys, which the (rank, index) tie-break requires: the
+ * keys equal to the digit at g are shared out in rank order (MPI_Exscan of
+ * each rank's count of them), so slices are exact (N / P, +1) even when
+ * every key is equal.
+ */
+#include "mpi_internal.h"
+
+static zesort_status digit_range(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
+                                 uint64_t *gmin, uint64_t *gmax)
+{
+    /* one MAX reduction for both: the minimum as the maximum of ~digit */
+    uint64_t in[2] = {n ? ~zm_digit(o, keys, 0) : 0, n ? zm_digit(o, keys, n - 1) : 0};
+    uint64_t out[2];
+    int rc = MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS)
+        return zm_mpi_fail(rc, "MPI_Allreduce (key range)");
+    *gmin = ~out[0];
+    *gmax = out[1];
+    return ZESORT_OK;
+}
+
+/* v[t] := the digit of the key at global position targets[t] (< total). */
+static zesort_status refine(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
+                            const uint64_t *targets, int count, uint64_t *v, uint64_t *scratch,
+                            uint64_t *rounds)
+{
+    uint64_t gmin = 0, gmax = 0;
+    zesort_status st = digit_range(comm, o, keys, n, &gmin, &gmax);
+    if (st != ZESORT_OK)
+        return st;
+    /* Bits above the highest one where min and max differ are common to all. */
+    uint64_t diff = gmin ^ gmax;
+    int nbits = diff ? 64 - __builtin_clzll(diff) : 0;
+    uint64_t prefix = nbits >= 64 ? 0 : gmin & ~((UINT64_C(1) << nbits) - 1);
+    uint64_t *le = scratch, *gle = scratch + count;
+    for (int t = 0; t < count; t++)
+        v[t] = prefix;
+    for (int b = nbits - 1; b >= 0; b--) {
+        uint64_t low = (UINT64_C(1) << b) - 1;
+        for (int t = 0; t < count; t++)
+            le[t] = zm_count_upto(o, keys, n, v[t] | low);
+        int rc = MPI_Allreduce(le, gle, count, MPI_UINT64_T, MPI_SUM, comm);
+        if (rc != MPI_SUCCESS)
+            return zm_mpi_fail(rc, "MPI_Allreduce (splitter refinement)");
+        ++*rounds;
+        /* At most targets[t] keys have a digit <= v|low: position targets[t]
+         * lies above, so this bit of its digit is 1. */
+        for (int t = 0; t < count; t++)
+            if (gle[t] <= targets[t])
+                v[t] |= UINT64_C(1) << b;
+    }
+    return ZESORT_OK;
+}
+
+zesort_status zm_find_splits(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
+                             uint64_t total, const uint64_t *targets, int count, uint64_t *split,
+                             uint64_t *scratch, uint64_t *rounds)
+{
+    if (count == 0)
+        return ZESORT_OK;
+    uint64_t *v = scratch, *less = scratch + count, *eq = scratch + 2 * count;
+    uint64_t *gless = scratch + 3 * count, *before = scratch + 4 * count;
+    zesort_status st = refine(comm, o, keys, n, targets, count, v, scratch + 5 * count, rounds);
+    if (st != ZESORT_OK)
+        return st;
+    for (int t = 0; t < count; t++) {
+        less[t] = zm_count_below(o, keys, n, v[t]);
+        eq[t] = zm_count_upto(o, keys, n, v[t]) - less[t];
+    }
+    int rank = 0, rc = MPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(less, gless, count, MPI_UINT64_T, MPI_SUM, comm);
+    if (rc == MPI_SUCCESS) /* keys equal to v[t] on lower ranks come first */
+        rc = MPI_Exscan(eq, before, count, MPI_UINT64_T, MPI_SUM, comm);
+    if (rc != MPI_SUCCESS)
+        return zm_mpi_fail(rc, "splitter counts (MPI_Allreduce, MPI_Exscan)");
+    for (int t = 0; t < count; t++) {
+        if (targets[t] >= total) { /* past the last key: everything comes before */
+            split[t] = n;
+            continue;
+        }
+        uint64_t lower = rank == 0 ? 0 : before[t]; /* Exscan leaves rank 0's undefined */
+        uint64_t need = targets[t] - gless[t];      /* equal keys before position g */
+        uint64_t take = need > lower ? need - lower : 0;
+        split[t] = less[t] + (take < eq[t] ? take : eq[t]);
+    }
+    return ZESORT_OK;
+}

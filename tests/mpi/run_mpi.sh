@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# run_mpi.sh NP SECONDS PROGRAM ARGS... — PROGRAM on NP ranks of Open MPI on
+# this machine, over loopback TCP (the network path, not shared memory),
+# oversubscribed (NP may exceed the cores), killed after SECONDS: a rank
+# that hangs fails the test with exit 124 instead of stalling the suite.
+set -euo pipefail
+np=$1 secs=$2
+shift 2
+# Open MPI refuses root unless told twice; harmless for other users.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Loopback only (no other address is ever a target), no shared-memory
+# transport, no warnings about the missing high-speed network.
+export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_pml=ob1
+# Oversubscribed ranks must yield the core while they wait.
+export OMPI_MCA_mpi_yield_when_idle=1
+exec timeout -k 5 "$secs" mpirun --oversubscribe -np "$np" "$@"

@@ -1,0 +1,310 @@
+/*
+ * test_mpi_sort.c — zesort_mpi_sort under mpirun against the oracle (the
+ * stable qsort of tests/common/sort_oracle.h over the whole input, which
+ * every rank makes from the same seed): each rank checks its slice of the
+ * global order (keys bit for bit, values, so stability), its count (N/P,
+ * +1 for the first N%P ranks) and that its input is unchanged.
+ *
+ *   test_mpi_sort BACKEND matrix|errors
+ * matrix: every key type x inputs (random, few values, all equal, sorted,
+ * reversed, top bits only) x layouts (balanced, random sizes, a rank with
+ * none, all on the first / last rank), with values (none, u32, u64),
+ * descending, bit ranges, caller- or library-owned outputs and small
+ * exchange chunks rotating over the cases. errors: failures agreed by every
+ * rank (a capacity too small, a local sort that fails, values on some ranks
+ * only, device buffers, bad options, NULL keys) and a good sort after them.
+ * Prints "mpi: P ranks: N passed, M failed" on rank 0; exit 1 on any failure.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/sort_oracle.h"
+#include "zesort_mpi.h"
+
+static int rank, nranks, passed, failed;
+
+#define CHECK(cond, ...)                                                                      \
+    do {                                                                                      \
+        if (cond) {                                                                           \
+            ++passed;                                                                         \
+        } else {                                                                              \
+            ++failed;                                                                         \
+            if (failed <= 10) {                                                               \
+                fprintf(stderr, "rank %d: FAIL %s:%d: ", rank, __FILE__, __LINE__);           \
+                fprintf(stderr, __VA_ARGS__);                                                 \
+                fprintf(stderr, "\n");                                                        \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+
+static uint64_t mix(uint64_t x)
+{
+    x += UINT64_C(0x9E3779B97F4A7C15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return x ^ (x >> 31);
+}
+
+enum { IN_RANDOM, IN_FEW, IN_EQUAL, IN_SORTED, IN_REVERSED, IN_TOP, IN_COUNT };
+static const char *in_names[] = {"random", "few", "equal", "sorted", "reversed", "top-bits"};
+enum { LAY_BALANCED, LAY_RANDOM, LAY_ONE_EMPTY, LAY_ALL_FIRST, LAY_ALL_LAST, LAY_COUNT };
+static const char *lay_names[] = {"balanced", "random", "one-empty", "all-first", "all-last"};
+
+static void make_input(void *keys, uint64_t n, zesort_key_type t, int input, uint64_t seed)
+{
+    unsigned kb = oracle_key_bytes(t);
+    if (input == IN_RANDOM || input == IN_FEW || input == IN_TOP) {
+        oracle_make_keys(keys, n, t, input == IN_RANDOM ? 0 : input == IN_FEW ? 1 : 2, seed);
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = input == IN_EQUAL ? 0x4242 : input == IN_SORTED ? i * 3 : (n - i) * 3;
+        memcpy((char *)keys + i * kb, &k, kb);
+    }
+}
+
+/* How many of the n keys rank p holds. */
+static uint64_t layout_count(int layout, uint64_t n, int p, uint64_t seed)
+{
+    uint64_t share = n / (uint64_t)nranks, rem = n % (uint64_t)nranks;
+    switch (layout) {
+    case LAY_ALL_FIRST:
+        return p == 0 ? n : 0;
+    case LAY_ALL_LAST:
+        return p == nranks - 1 ? n : 0;
+    case LAY_ONE_EMPTY: { /* rank 1 (or the only rank) has none; the rest share */
+        int holders = nranks > 1 ? nranks - 1 : 1, q = nranks > 1 && p > 1 ? p - 1 : p;
+        if (nranks > 1 && p == 1)
+            return 0;
+        return n / (uint64_t)holders + ((uint64_t)q < n % (uint64_t)holders);
+    }
+    case LAY_RANDOM: { /* random cut points, the last rank takes the rest */
+        uint64_t left = n;
+        for (int r = 0; r < nranks; r++) {
+            uint64_t c = r == nranks - 1 ? left : mix(seed + (uint64_t)r) % (left + 1);
+            if (r == p)
+                return c;
+            left -= c;
+        }
+        return 0;
+    }
+    default:
+        return share + ((uint64_t)p < rem);
+    }
+}
+
+typedef struct mpi_case {
+    zesort_mpi_options opts;
+    int input, layout;
+    unsigned vb;     /* 0: keys only, 4 or 8 */
+    int caller_out;  /* 1: caller-owned output arrays */
+    uint64_t n, seed, chunk;
+} mpi_case;
+
+/* Runs one case on every rank and checks this rank's slice. */
+static void run_case(zesort_context *ctx, const mpi_case *c)
+{
+    const zesort_options *o = &c->opts.sort;
+    unsigned kb = oracle_key_bytes(o->key_type);
+    char *all = malloc(c->n * kb + 1);
+    uint64_t first = 0, mine = layout_count(c->layout, c->n, rank, c->seed);
+    for (int p = 0; p < rank; p++)
+        first += layout_count(c->layout, c->n, p, c->seed);
+    make_input(all, c->n, o->key_type, c->input, c->seed);
+    uint64_t *perm = oracle_permutation(all, c->n, o);
+    char *keys = malloc(mine * kb + 1), *values = malloc(mine * 8 + 1);
+    memcpy(keys, all + first * kb, mine * kb);
+    for (uint64_t i = 0; i < mine && c->vb; i++) {
+        uint64_t v = oracle_value(first + i, c->vb);
+        memcpy(values + i * c->vb, &v, c->vb);
+    }
+    char *saved = malloc(mine * kb + 1);
+    memcpy(saved, keys, mine * kb);
+
+    uint64_t want = 0, out_first = 0;
+    CHECK(zesort_mpi_count(MPI_COMM_WORLD, mine, &want) == ZESORT_OK, "zesort_mpi_count");
+    for (int p = 0; p < rank; p++)
+        out_first += c->n / (uint64_t)nranks + ((uint64_t)p < c->n % (uint64_t)nranks);
+    zesort_mpi_output out = {0};
+    if (c->caller_out) {
+        out.capacity = want + 3;
+        out.keys = malloc(out.capacity * kb + 1);
+        out.values = malloc(out.capacity * 8 + 1);
+    }
+    char chunk[32];
+    snprintf(chunk, sizeof chunk, "%llu", (unsigned long long)c->chunk);
+    setenv("ZESORT_MPI_TEST_CHUNK_BYTES", chunk, 1);
+    zesort_mpi_stats st;
+    zesort_status s = zesort_mpi_sort_timed(ctx, MPI_COMM_WORLD, keys, c->vb ? values : NULL,
+                                            mine, &out, &c->opts, &st);
+    unsetenv("ZESORT_MPI_TEST_CHUNK_BYTES");
+    char what[160];
+    snprintf(what, sizeof what, "%s n=%llu %s %s values=%u desc=%d bits=%u:%u chunk=%llu",
+             zesort_status_name(s), (unsigned long long)c->n, in_names[c->input],
+             lay_names[c->layout], c->vb, o->descending, o->bit_lo, o->bit_hi,
+             (unsigned long long)c->chunk);
+    CHECK(s == ZESORT_OK, "%s: %s", what, zesort_mpi_last_error());
+    CHECK(out.count == want, "%s: count %llu, want %llu", what, (unsigned long long)out.count,
+          (unsigned long long)want);
+    CHECK(c->caller_out != out.allocated, "%s: allocated %d", what, out.allocated);
+    if (s == ZESORT_OK && out.count == want) {
+        uint64_t bad = oracle_check(all, perm + out_first, out.keys, c->vb ? out.values : NULL, 0,
+                                    want, kb, c->vb ? c->vb : 4);
+        CHECK(bad == 0, "%s: wrong at %llu of %llu", what, (unsigned long long)bad - 1,
+              (unsigned long long)want);
+        CHECK(st.keys_in == mine && st.keys_out == want, "%s: stats keys", what);
+    }
+    CHECK(memcmp(saved, keys, mine * kb) == 0, "%s: input changed", what);
+    /* every byte sent is received somewhere */
+    uint64_t io[2] = {st.bytes_sent, st.bytes_received}, sum[2];
+    MPI_Allreduce(io, sum, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(sum[0] == sum[1], "%s: %llu bytes sent, %llu received", what,
+          (unsigned long long)sum[0], (unsigned long long)sum[1]);
+    /* a small chunk takes rounds: one per chunk of the largest pair's part */
+    uint64_t part = c->vb ? kb + c->vb : kb, most = 0;
+    MPI_Allreduce(&st.bytes_sent, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (c->chunk < 64 && most > 4 * part * c->chunk && nranks > 1 && s == ZESORT_OK)
+        CHECK(st.exchange_rounds > 1 || st.bytes_sent + st.bytes_received == 0,
+              "%s: %llu exchange rounds with a %llu-byte chunk", what,
+              (unsigned long long)st.exchange_rounds, (unsigned long long)c->chunk);
+    if (c->caller_out) {
+        free(out.keys);
+        free(out.values);
+    } else {
+        zesort_mpi_free(&out);
+    }
+    free(all);
+    free(perm);
+    free(keys);
+    free(values);
+    free(saved);
+}
+
+static const zesort_key_type types[] = {ZESORT_KEY_U32, ZESORT_KEY_I32, ZESORT_KEY_F32,
+                                        ZESORT_KEY_U64, ZESORT_KEY_I64, ZESORT_KEY_F64};
+
+static void matrix(zesort_context *ctx)
+{
+    static const uint64_t sizes[] = {0, 1, 2, 3, 5, 17, 100, 1000, 4099, 20011};
+    static const uint64_t chunks[] = {1u << 30, 13, 1u << 30, 64, 1u << 30};
+    int k = 0;
+    for (int ti = 0; ti < 6; ti++)
+        for (int in = 0; in < IN_COUNT; in++)
+            for (int lay = 0; lay < LAY_COUNT; lay++, k++) {
+                mpi_case c;
+                memset(&c, 0, sizeof c);
+                zesort_mpi_options_default(&c.opts);
+                c.opts.sort.key_type = types[ti];
+                c.opts.sort.descending = k % 3 == 1;
+                unsigned bits = oracle_key_bytes(types[ti]) * 8;
+                if (k % 4 == 3) { /* a bit range inside the key */
+                    c.opts.sort.bit_lo = 4;
+                    c.opts.sort.bit_hi = bits - 8;
+                }
+                c.vb = (unsigned[]){0, 4, 8}[k % 3 == 2 ? 0 : (k / 2) % 3];
+                c.opts.sort.value_type = c.vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
+                c.input = in, c.layout = lay, c.caller_out = k % 2;
+                c.n = sizes[(unsigned)k % 10];
+                c.seed = 1000 + (uint64_t)k;
+                c.chunk = chunks[k % 5];
+                run_case(ctx, &c);
+            }
+}
+
+/* Every rank returns `want` (and rank `culprit`'s message names itself or
+ * the others name it); then a good sort runs on the same communicator. */
+static void expect_all(zesort_status got, zesort_status want, int culprit, const char *what)
+{
+    CHECK(got == want, "%s: %s, want %s (%s)", what, zesort_status_name(got),
+          zesort_status_name(want), zesort_mpi_last_error());
+    if (culprit >= 0 && culprit != rank) {
+        char name[32];
+        snprintf(name, sizeof name, "rank %d:", culprit);
+        CHECK(strstr(zesort_mpi_last_error(), name) != NULL, "%s: message '%s' lacks '%s'", what,
+              zesort_mpi_last_error(), name);
+    }
+}
+
+static void errors(zesort_context *ctx)
+{
+    uint32_t keys[64], values[64], outk[64], outv[64];
+    for (int i = 0; i < 64; i++)
+        keys[i] = (uint32_t)mix((uint64_t)(i + 64 * rank)), values[i] = (uint32_t)i;
+    int last = nranks - 1;
+    zesort_mpi_options o;
+    zesort_mpi_options_default(&o);
+    /* a capacity too small on the last rank: it learns the count it needs */
+    zesort_mpi_output out = {outk, outv, rank == last ? 10 : 64, 0, 0};
+    zesort_status s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, values, 40, &out, &o);
+    expect_all(s, ZESORT_ERROR_INVALID_ARGUMENT, last, "capacity");
+    CHECK(out.count == (rank == last ? 40u : 0u), "capacity: count %llu",
+          (unsigned long long)out.count);
+    /* the last rank's local sort fails */
+    char who[16];
+    snprintf(who, sizeof who, "%d", last);
+    setenv("ZESORT_MPI_TEST_FAIL_RANK", who, 1);
+    zesort_mpi_output lib = {0};
+    s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, values, 40, &lib, &o);
+    unsetenv("ZESORT_MPI_TEST_FAIL_RANK");
+    expect_all(s, ZESORT_ERROR_BACKEND, last, "failing local sort");
+    CHECK(lib.keys == NULL && lib.count == 0 && !lib.allocated, "failing local sort: output");
+    if (nranks > 1) { /* values on rank 0 only */
+        s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, rank == 0 ? values : NULL, 40, &lib, &o);
+        expect_all(s, ZESORT_ERROR_INVALID_ARGUMENT, -1, "values on one rank");
+    }
+    s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, rank == last ? NULL : keys, NULL, 40, &lib, &o);
+    expect_all(s, ZESORT_ERROR_INVALID_ARGUMENT, last, "NULL keys");
+    o.device_buffers = 1;
+    s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, NULL, 40, &lib, &o);
+    expect_all(s, ZESORT_ERROR_UNSUPPORTED, -1, "device buffers");
+    zesort_mpi_options_default(&o);
+    o.sort.bit_lo = 20, o.sort.bit_hi = 10;
+    s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, NULL, 40, &lib, &o);
+    expect_all(s, ZESORT_ERROR_INVALID_ARGUMENT, -1, "bad bit range");
+    s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, NULL, 40, NULL, NULL);
+    expect_all(s, ZESORT_ERROR_INVALID_ARGUMENT, -1, "out NULL");
+    CHECK(zesort_mpi_sort(ctx, MPI_COMM_NULL, keys, NULL, 40, &lib, NULL) ==
+              ZESORT_ERROR_INVALID_ARGUMENT, "MPI_COMM_NULL");
+    /* after all that, the communicator still works: a good sort */
+    zesort_mpi_options_default(&o);
+    s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, values, 40, &lib, &o);
+    expect_all(s, ZESORT_OK, -1, "good sort after errors");
+    uint64_t prev = 0, ok = 1;
+    for (uint64_t i = 0; i < lib.count; i++)
+        ok &= ((uint32_t *)lib.keys)[i] >= prev, prev = ((uint32_t *)lib.keys)[i];
+    CHECK(ok && lib.count == 40, "good sort after errors: order or count");
+    zesort_mpi_free(&lib);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    zesort_backend backend = ZESORT_BACKEND_CPU;
+    if (argc != 3 || zesort_parse_backend(argv[1], &backend) != 0) {
+        if (rank == 0)
+            fprintf(stderr, "usage: test_mpi_sort BACKEND matrix|errors\n");
+        MPI_Finalize();
+        return 2;
+    }
+    zesort_context *ctx = NULL;
+    zesort_status s = zesort_create(backend, &ctx);
+    CHECK(s == ZESORT_OK, "zesort_create: %s", zesort_last_error(NULL));
+    if (s == ZESORT_OK) {
+        if (strcmp(argv[2], "errors") == 0)
+            errors(ctx);
+        else
+            matrix(ctx);
+    }
+    zesort_destroy(ctx);
+    int counts[2] = {passed, failed}, total[2];
+    MPI_Reduce(counts, total, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("mpi %s %s: %d ranks: %d passed, %d failed\n", argv[1], argv[2], nranks, total[0],
+               total[1]);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}
