@@ -289,6 +289,9 @@ int cli_cmd_argsort(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 int cli_cmd_info(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+/* cmd_mpi.c: run zesort-mpi (built with MPI), or say this build has no MPI */
+int cli_cmd_mpi_sort(int argc, char **argv);
+int cli_cmd_mpi_bench(int argc, char **argv);
 
 /* ---- bench_plot.c --------------------------------------------------------- */
 

@@ -20,6 +20,9 @@ static const char top_help[] =
     "  bench [options]               measure sort speed per algorithm, n and scan mode\n"
     "  info                          show version, usable backends and devices, build facts\n"
     "  demo [options]                sort a few million random keys with every algorithm\n"
+    "  mpi-sort INPUT OUTPUT [options]\n"
+    "                                sort a key file over MPI ranks (mpirun -np P zesort ...)\n"
+    "  mpi-bench [options]           time the phases of the distributed sort over MPI\n"
     "  help [COMMAND]                show this help or a command's help\n"
     "\n"
     "options:\n"
@@ -222,6 +225,52 @@ static const char demo_help[] =
     "                    does not exist is exit 1; the message gives the count\n"
     "  -h, --help        show this help\n";
 
+static const char mpi_sort_help[] =
+    "usage: mpirun -np P zesort mpi-sort INPUT OUTPUT [--type T]\n"
+    "                   [--values VALUES_IN VALUES_OUT] [--value-type u32|u64]\n"
+    "                   [--descending] [--bits LO:HI] [--algo A] [--backend B [--device N]]\n"
+    "                   [--scan S]\n"
+    "\n"
+    "The distributed file sort (libzesort_mpi): every rank reads its slice of INPUT\n"
+    "(and VALUES_IN) with MPI-IO, the ranks sort them together (each rank's local\n"
+    "sorts on its own backend), and every rank writes its slice of the sorted\n"
+    "result into OUTPUT. Files, options and exit status as for 'zesort sort'\n"
+    "(stable: equal keys keep their order in INPUT). OUTPUT is written to a\n"
+    "temporary file in its directory and renamed when every rank has written its\n"
+    "slice: after an error an existing OUTPUT is untouched and no partial file is\n"
+    "left. The files must be on a file system every rank sees. Every rank exits\n"
+    "with the same status; rank 0 reports errors (a failing rank's message names\n"
+    "it). Needs a zesort built with MPI (else exit 2).\n"
+    "\n"
+    "options: --type, --values, --value-type, --descending, --bits, --algo,\n"
+    "--backend, --device and --scan as 'zesort sort --help' describes them\n"
+    "(--device N: device N on every rank).\n"
+    "  -h, --help        show this help\n";
+
+static const char mpi_bench_help[] =
+    "usage: mpirun -np P zesort mpi-bench [--n N] [--type T] [--pairs]\n"
+    "                   [--value-type u32|u64] [--input KIND] [--descending]\n"
+    "                   [--backend B [--device N]] [--repeat R]\n"
+    "\n"
+    "Times the phases of the distributed sort on N keys made on the ranks (N / P\n"
+    "each) and prints, per rank, the median over R sorts (after a warm-up) of\n"
+    "each phase in ms: local_sort (the rank's keys on its backend), splitters\n"
+    "(exact splitters, one MPI_Allreduce per key bit), exchange (the all-to-all),\n"
+    "merge (the stable sort of the received runs); the MiB it sent and received,\n"
+    "the rounds of each, and the imbalance (most keys on a rank / (N / P)).\n"
+    "Wall-clock times: on ranks that share cores they measure the sharing too.\n"
+    "\n"
+    "options:\n"
+    "  --n N             keys in all (default 4m; suffix k, m, g)\n"
+    "  --type T          key type (default u32)\n"
+    "  --pairs           move a value with each key (--value-type u32 or u64)\n"
+    "  --input KIND      random (default), few (5 values), equal, sorted, reversed,\n"
+    "                    top-bits (only the top two bits random)\n"
+    "  --descending      descending order\n"
+    "  --backend B       auto (default), level-zero, opencl, cpu; --device N\n"
+    "  --repeat R        timed sorts per rank (default 3)\n"
+    "  -h, --help        show this help\n";
+
 int cli_print_help(const char *cmd)
 {
     const char *text = NULL;
@@ -237,6 +286,10 @@ int cli_print_help(const char *cmd)
         text = info_help;
     else if (strcmp(cmd, "demo") == 0)
         text = demo_help;
+    else if (strcmp(cmd, "mpi-sort") == 0)
+        text = mpi_sort_help;
+    else if (strcmp(cmd, "mpi-bench") == 0)
+        text = mpi_bench_help;
     else if (strcmp(cmd, "help") == 0)
         text = top_help;
     if (!text)

@@ -19,6 +19,8 @@ static const struct {
     {"bench", cli_cmd_bench},
     {"info", cli_cmd_info},
     {"demo", cli_cmd_demo},
+    {"mpi-sort", cli_cmd_mpi_sort},   /* run zesort-mpi (cmd_mpi.c) */
+    {"mpi-bench", cli_cmd_mpi_bench},
 };
 
 static int finish_stdout(int rc)

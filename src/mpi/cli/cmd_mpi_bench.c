@@ -1,0 +1,221 @@
+/*
+ * cmd_mpi_bench.c — `mpirun -np P zesort mpi-bench [options]`: times the
+ * phases of zesort_mpi_sort (local sort, splitters, exchange, merge) on N
+ * keys made on the ranks (N / P each), and reports per rank the median of
+ * each phase over the repeats, the bytes it sent and received, and the
+ * imbalance of the result (the most keys a rank holds over N / P).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_cli.h"
+
+/* 1 when f is one of the flags that take a value (checked before reading
+ * one, so an unknown flag is reported as such). */
+static int takes_value(const char *f)
+{
+    static const char *const names[] = {"--n", "--repeat", "--type", "--value-type", "--backend", "--input"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(f, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char CMD[] = "mpi-bench";
+static const char *const inputs[] = {"random", "few", "equal", "sorted", "reversed", "top-bits"};
+enum { N_INPUTS = 6, N_COLS = 10 };
+
+typedef struct bench_req {
+    uint64_t n;
+    int repeat, pairs, input;
+    zesort_backend backend;
+    int64_t device;
+    zesort_mpi_options opts;
+} bench_req;
+
+static int parse_flag(cli_args *a, bench_req *b)
+{
+    const char *f = a->flag, *v = NULL;
+    int rc = 0;
+    if (strcmp(f, "--pairs") == 0)
+        return (rc = cli_args_no_value(a, CMD)) ? rc : (b->pairs = 1, 0);
+    if (strcmp(f, "--descending") == 0)
+        return (rc = cli_args_no_value(a, CMD)) ? rc : (b->opts.sort.descending = 1, 0);
+    if (strcmp(f, "--device") == 0)
+        return cli_parse_device(a, CMD, &b->device);
+    if (!takes_value(f))
+        return cli_usage(CMD, "unknown option '%s'", f);
+    if ((rc = cli_args_value(a, CMD, &v)))
+        return rc;
+    uint64_t x = 0;
+    if (strcmp(f, "--n") == 0) {
+        if (cli_parse_count(v, &b->n))
+            return cli_usage(CMD, "bad --n '%s'", v);
+    } else if (strcmp(f, "--repeat") == 0) {
+        if (cli_parse_count(v, &x) || x < 1 || x > 1000)
+            return cli_usage(CMD, "bad --repeat '%s' (1..1000)", v);
+        b->repeat = (int)x;
+    } else if (strcmp(f, "--type") == 0) {
+        if (cli_parse_key_type(v, &b->opts.sort.key_type))
+            return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
+    } else if (strcmp(f, "--value-type") == 0) {
+        if (cli_parse_value_type(v, &b->opts.sort.value_type))
+            return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
+    } else if (strcmp(f, "--backend") == 0) {
+        if (zesort_parse_backend(v, &b->backend))
+            return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
+    } else if (strcmp(f, "--input") == 0) {
+        for (b->input = 0; b->input < N_INPUTS && strcmp(v, inputs[b->input]); b->input++)
+            ;
+        if (b->input == N_INPUTS)
+            return cli_usage(CMD, "unknown --input '%s' (random, few, equal, sorted, reversed, "
+                             "top-bits)", v);
+    } else {
+        return cli_usage(CMD, "unknown option '%s'", f);
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, bench_req *b)
+{
+    memset(b, 0, sizeof *b);
+    b->n = UINT64_C(1) << 22;
+    b->repeat = 3;
+    b->backend = ZESORT_BACKEND_AUTO;
+    b->device = -1;
+    zesort_mpi_options_default(&b->opts);
+    cli_args a;
+    cli_args_init(&a, argc, argv);
+    const char *operand;
+    int kind, rc;
+    while ((kind = cli_args_next(&a, &operand)) != CLI_ARG_END) {
+        if (kind == CLI_ARG_OPERAND)
+            return cli_usage(CMD, "unexpected operand '%s'", operand);
+        if ((rc = parse_flag(&a, b)))
+            return rc;
+    }
+    return cli_check_device_backend(CMD, b->backend, b->device);
+}
+
+/* This rank's keys (global positions first..first+count) of the input kind. */
+static void make_keys(const bench_req *b, void *keys, uint64_t first, uint64_t count)
+{
+    size_t ks = cli_key_size(b->opts.sort.key_type);
+    cli_random_keys(keys, count, b->opts.sort.key_type, 1 + first);
+    for (uint64_t i = 0; i < count && b->input != 0; i++) {
+        uint64_t k = 0, g = first + i;
+        memcpy(&k, (char *)keys + i * ks, ks);
+        k = b->input == 1 ? k % 5 : b->input == 2 ? 0x42 : b->input == 3 ? g * 3
+            : b->input == 4 ? (b->n - g) * 3 : (k >> 62) << (ks * 8 - 2);
+        memcpy((char *)keys + i * ks, &k, ks);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts repeat + 1 times (the first a warm-up); row: medians and counts. */
+static int measure(const bench_req *b, zesort_context *ctx, const void *keys, const void *values,
+                   uint64_t count, double *row)
+{
+    double t[4][1000];
+    zesort_mpi_stats st;
+    for (int i = 0; i <= b->repeat; i++) {
+        zesort_mpi_output out = {0};
+        zesort_status s = zesort_mpi_sort_timed(ctx, MPI_COMM_WORLD, keys, values, count, &out,
+                                                &b->opts, &st);
+        zesort_mpi_free(&out);
+        if (s != ZESORT_OK) {
+            if (mc_rank() == 0)
+                cli_fail("%s: the sort failed: %s (%s)", CMD, zesort_mpi_last_error(),
+                         zesort_status_name(s));
+            return s == ZESORT_ERROR_UNSUPPORTED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+        }
+        if (i > 0) {
+            t[0][i - 1] = st.local_sort_ms, t[1][i - 1] = st.splitters_ms;
+            t[2][i - 1] = st.exchange_ms, t[3][i - 1] = st.merge_ms;
+        }
+    }
+    row[0] = (double)st.keys_in, row[1] = (double)st.keys_out;
+    for (int p = 0; p < 4; p++) {
+        qsort(t[p], (size_t)b->repeat, sizeof t[p][0], cmp_double);
+        row[2 + p] = t[p][b->repeat / 2];
+    }
+    row[6] = (double)st.bytes_sent, row[7] = (double)st.bytes_received;
+    row[8] = (double)st.splitter_rounds, row[9] = (double)st.exchange_rounds;
+    return 0;
+}
+
+static void print_table(const bench_req *b, const double *rows, int nranks, zesort_context *ctx)
+{
+    printf("mpi-bench: %d ranks, %llu %s keys in all (%s), %s, %s, backend %s (%s); "
+           "median of %d after a warm-up\n", nranks, (unsigned long long)b->n,
+           cli_key_type_name(b->opts.sort.key_type),
+           b->pairs ? cli_value_type_name(b->opts.sort.value_type) : "no values",
+           inputs[b->input], b->opts.sort.descending ? "descending" : "ascending",
+           zesort_backend_name(zesort_context_backend(ctx)), zesort_context_device(ctx),
+           b->repeat);
+    printf("rank  keys_in  keys_out  local_sort_ms  splitters_ms  exchange_ms  merge_ms  "
+           "total_ms  sent_MiB  received_MiB  splitter_rounds  exchange_rounds\n");
+    double most = 0, sent = 0;
+    for (int r = 0; r < nranks; r++) {
+        const double *x = rows + r * N_COLS;
+        printf("%4d %8.0f %9.0f %14.1f %13.1f %12.1f %9.1f %9.1f %9.2f %13.2f %16.0f %16.0f\n", r,
+               x[0], x[1], x[2], x[3], x[4], x[5], x[2] + x[3] + x[4] + x[5], x[6] / 1048576.0,
+               x[7] / 1048576.0, x[8], x[9]);
+        most = x[1] > most ? x[1] : most;
+        sent += x[6];
+    }
+    size_t bytes = cli_key_size(b->opts.sort.key_type) +
+                   (b->pairs ? cli_value_size(b->opts.sort.value_type) : 0);
+    double even = (double)b->n / nranks;
+    printf("imbalance: %.6f (most keys on a rank / (N / P)); bytes sent in all: %.2f MiB, "
+           "%.1f%% of the data\n", even > 0 ? most / even : 1.0, sent / 1048576.0,
+           b->n ? 100.0 * sent / ((double)b->n * (double)bytes) : 0.0);
+}
+
+int mc_cmd_mpi_bench(int argc, char **argv)
+{
+    bench_req b;
+    mc_quiet_begin();
+    int rc = parse_args(argc, argv, &b);
+    mc_quiet_end();
+    if (rc)
+        return rc;
+    uint64_t first = 0, count = 0;
+    mc_slice(b.n, &first, &count);
+    size_t ks = cli_key_size(b.opts.sort.key_type), vs = cli_value_size(b.opts.sort.value_type);
+    void *keys = malloc(count * ks + 1), *values = b.pairs ? malloc(count * vs + 1) : NULL;
+    zesort_context *ctx = NULL;
+    rc = !keys || (b.pairs && !values) ? mc_fail("out of host memory for %llu keys",
+                                                (unsigned long long)count) : 0;
+    zesort_status st = rc ? ZESORT_OK : cli_create(b.backend, b.device, &ctx);
+    if (st != ZESORT_OK)
+        rc = mc_fail("backend set-up failed: %s (%s)", zesort_last_error(NULL),
+                     zesort_status_name(st));
+    int nranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    double row[N_COLS], *rows = malloc(sizeof row * (size_t)nranks);
+    if (!(rc = mc_agree(rc))) {
+        make_keys(&b, keys, first, count);
+        for (uint64_t i = 0; i < count && values; i++) { /* global positions */
+            uint64_t v = first + i;
+            memcpy((char *)values + i * vs, &v, vs);
+        }
+        rc = measure(&b, ctx, keys, values, count, row);
+    }
+    if (!rc) {
+        MPI_Gather(row, N_COLS, MPI_DOUBLE, rows, N_COLS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (mc_rank() == 0)
+            print_table(&b, rows, nranks, ctx);
+    }
+    zesort_destroy(ctx);
+    free(rows);
+    free(keys);
+    free(values);
+    return rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * mpi_cli.h — what the files of zesort-mpi share: the program behind
+ * `zesort mpi-sort` and `zesort mpi-bench` (the zesort CLI runs it, so that
+ * zesort itself never links MPI). Every rank runs the same command; errors
+ * are agreed so that every rank exits with the same status, and reported
+ * once, by rank 0 (a failing rank's message is sent to it), on the CLI's
+ * one-line "zesort: " contract (src/cli/cli.h).
+ */
+#ifndef ZESORT_MPI_CLI_H
+#define ZESORT_MPI_CLI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "zesort_mpi.h"
+
+/* ---- mpi_report.c --------------------------------------------------------- */
+
+/* This process's rank in MPI_COMM_WORLD (0 before MPI_Init). */
+int mc_rank(void);
+/* Keeps this rank's message (printf format) for mc_agree; returns
+ * CLI_EXIT_FAILURE. */
+int mc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Collective: every rank passes its exit code (0: fine). Returns the highest
+ * one; rank 0 prints the kept message of the lowest rank that has it (with
+ * "rank R: " when R is not 0). A rank that printed its own error (rank 0
+ * through the CLI's file helpers) keeps no message. */
+int mc_agree(int rc);
+/* Around code that every rank runs alike and that reports through the CLI's
+ * own helpers (argument parsing): ranks other than 0 print nothing. */
+void mc_quiet_begin(void);
+void mc_quiet_end(void);
+
+/* ---- slice_io.c: MPI-IO, one slice per rank -------------------------------- */
+
+/* Opens path for reading on every rank and gets its size in bytes. Returns
+ * 0 or CLI_EXIT_FAILURE (message kept). *fh is MPI_FILE_NULL on failure. */
+int mc_open_input(const char *path, MPI_File *fh, uint64_t *bytes);
+/* Reads `bytes` bytes at `offset` into buf (pieces below 2^31 bytes).
+ * Returns 0 or CLI_EXIT_FAILURE (message kept). */
+int mc_read_at(MPI_File fh, const char *path, uint64_t offset, void *buf, uint64_t bytes);
+/* Collective: every rank writes its `bytes` bytes at `offset` of the existing
+ * file path (the output's temporary file). Returns 0 or CLI_EXIT_FAILURE
+ * (message kept; not yet agreed). */
+int mc_write_slice(const char *path, const char *shown, uint64_t offset, const void *buf,
+                   uint64_t bytes);
+/* This rank's balanced slice of n elements: [*first, *first + *count). */
+void mc_slice(uint64_t n, uint64_t *first, uint64_t *count);
+
+/* ---- commands ---------------------------------------------------------------- */
+int mc_cmd_mpi_sort(int argc, char **argv);
+int mc_cmd_mpi_bench(int argc, char **argv);
+
+#endif
