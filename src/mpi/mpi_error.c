@@ -57,7 +57,7 @@ zesort_status zm_agree(MPI_Comm comm, zesort_status mine)
     msg[MSG_CAP - 1] = '\0';
     if (out[1] != rank) {
         char own[MSG_CAP];
-        snprintf(own, sizeof own, "rank %d: %s", out[1], msg);
+        snprintf(own, sizeof own, "rank %d: %.480s", out[1], msg);
         memcpy(last_error, own, sizeof own);
     }
     return (zesort_status)out[0];

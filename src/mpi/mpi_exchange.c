@@ -68,9 +68,16 @@ zesort_status zm_exchange(MPI_Comm comm, const zm_stream *streams, int nstreams,
             }
         }
     }
-    MPI_Request *req = malloc(sizeof *req * (size_t)(2 * nranks * nstreams));
-    if (!req)
+    /* statuses of our own rather than MPI_STATUSES_IGNORE: GCC 12 takes
+     * MPICH's (MPI_Status *)1 for an array of size 0 (-Wstringop-overflow) */
+    size_t most = (size_t)(2 * nranks * nstreams);
+    MPI_Request *req = malloc(sizeof *req * most);
+    MPI_Status *status = malloc(sizeof *status * most);
+    if (!req || !status) {
+        free(req);
+        free(status);
         return zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory (exchange requests)");
+    }
     int rc = MPI_SUCCESS;
     for (uint64_t k = 0;; k++) {
         int posted = 0;
@@ -80,12 +87,13 @@ zesort_status zm_exchange(MPI_Comm comm, const zm_stream *streams, int nstreams,
         if (posted)
             ++*rounds;
         /* even after a failed post: complete what was posted */
-        int wrc = posted ? MPI_Waitall(posted, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+        int wrc = posted ? MPI_Waitall(posted, req, status) : MPI_SUCCESS;
         if (rc == MPI_SUCCESS)
             rc = wrc;
         if (!posted || rc != MPI_SUCCESS)
             break;
     }
     free(req);
+    free(status);
     return rc == MPI_SUCCESS ? ZESORT_OK : zm_mpi_fail(rc, "the all-to-all exchange");
 }

@@ -299,6 +299,9 @@ int main(int argc, char **argv)
         else
             matrix(ctx);
     }
+    const char *device = ctx ? zesort_context_device(ctx) : "no context";
+    if (rank == 0)
+        printf("local sorts on %s\n", device);
     zesort_destroy(ctx);
     int counts[2] = {passed, failed}, total[2];
     MPI_Reduce(counts, total, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
