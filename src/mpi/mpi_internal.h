@@ -49,11 +49,18 @@ uint64_t zm_count_upto(const zm_order *o, const void *keys, uint64_t n, uint64_t
 
 /* ---- mpi_splitters.c -------------------------------------------------------- */
 
+/* Digit bits each refinement round decides, and the counts per target a
+ * round reduces (2^bits - 1). */
+#define ZM_SPLIT_BITS 8
+#define ZM_SPLIT_STEPS ((1 << ZM_SPLIT_BITS) - 1)
+/* u64 scratch zm_find_splits needs for `count` targets. */
+#define ZM_SPLIT_SCRATCH(count) ((size_t)(count) * (5 + 2 * ZM_SPLIT_STEPS))
+
 /* Collective. keys: this rank's n keys, sorted by the order; total: all
  * ranks' keys. targets[t] (t < count, each <= total) are global positions;
  * on return split[t] is how many of this rank's keys come before global
  * position targets[t] in the stable order (digit, rank, index). scratch:
- * 7 * count elements. *rounds grows by the Allreduce rounds taken.
+ * ZM_SPLIT_SCRATCH(count) elements. *rounds grows by the Allreduce rounds taken.
  * Returns OK or BACKEND (reported). */
 zesort_status zm_find_splits(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
                              uint64_t total, const uint64_t *targets, int count, uint64_t *split,

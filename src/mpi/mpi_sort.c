@@ -214,12 +214,13 @@ static zesort_status dup_comm(MPI_Comm comm, zm_run *r)
     MPI_Comm_rank(r->comm, &r->rank);
     MPI_Comm_size(r->comm, &r->size);
     size_t p = (size_t)r->size;
-    r->u64 = calloc(13 * p, sizeof *r->u64);
+    /* 6 arrays of p, then the splitters' scratch (also plan_counts' 2p) */
+    r->u64 = calloc(6 * p + ZM_SPLIT_SCRATCH(p), sizeof *r->u64);
     if (!r->u64)
         return zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory (%zu ranks)", p);
     r->send_count = r->u64, r->send_first = r->u64 + p, r->recv_count = r->u64 + 2 * p;
     r->recv_first = r->u64 + 3 * p, r->targets = r->u64 + 4 * p, r->split = r->u64 + 5 * p;
-    r->scratch = r->u64 + 6 * p; /* 7p: zm_find_splits' and plan_counts' */
+    r->scratch = r->u64 + 6 * p;
     return ZESORT_OK;
 }
 

@@ -52,6 +52,8 @@ for f in "$prefix/bin/zesort" "$prefix/bin/zesort-ze-runner" \
     [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
 done
 for h in "$src"/include/*.h; do
+    # zesort_mpi.h comes with libzesort_mpi, which a build without MPI lacks
+    [ "$(basename "$h")" != zesort_mpi.h ] || [ -e "$libdir/libzesort_mpi.so.1" ] || continue
     [ -e "$includedir/$(basename "$h")" ] || fail "public header not installed: $(basename "$h")"
 done
 soname=$(objdump -p "$libdir/libzesort.so.1" | awk '$1 == "SONAME" {print $2}')
@@ -131,4 +133,27 @@ cp "$src/tests/install/cmake/CMakeLists.txt" sort_example.c cmake_user/
 cmake -S cmake_user -B cmake_build >cmake.log 2>&1 || { cat cmake.log >&2; fail "cmake configure"; }
 cmake --build cmake_build >>cmake.log 2>&1 || { cat cmake.log >&2; fail "cmake build"; }
 run_check cmake_sort "$expect" env LD_LIBRARY_PATH="$libdir" cmake_build/sort_example
+
+# ---- libzesort_mpi (issue 24), when built: its own library, header and .pc;
+# libzesort and bin/zesort never need MPI -------------------------------------
+! needs "$libdir/libzesort.so.1" | grep -qi mpi || fail "libzesort.so.1 needs MPI"
+! needs "$prefix/bin/zesort" | grep -qi mpi || fail "bin/zesort needs MPI"
+if [ -e "$libdir/libzesort_mpi.so.1" ]; then
+    mpi_pc=$(find "$stage/root" -name zesort-mpi.pc)
+    [ -n "$mpi_pc" ] || fail "zesort-mpi.pc not installed"
+    sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$mpi_pc" >"$stage/pkgconfig/zesort-mpi.pc"
+    for f in "$prefix/bin/zesort-mpi" "$includedir/zesort_mpi.h" "$libdir/libzesort_mpi.a"; do
+        [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
+    done
+    mpi_exported=$(nm -D --defined-only "$libdir/libzesort_mpi.so.1" | awk '{print $NF}')
+    others=$(grep -v '^zesort_mpi_' <<<"$mpi_exported" || true)
+    [ -z "$others" ] || fail "libzesort_mpi.so exports non-zesort_mpi_* symbols: $(echo $others)"
+    cp "$src/tests/examples/mpi_sort_example.c" .
+    cc -std=c11 $warn mpi_sort_example.c $(pkg-config --cflags --libs zesort-mpi) -o mpi_example
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp
+    export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1
+    run_check mpi_example "ok" env LD_LIBRARY_PATH="$libdir" \
+        timeout -k 5 120 mpirun --oversubscribe -np 2 -x LD_LIBRARY_PATH ./mpi_example
+    echo "libzesort_mpi: zesort-mpi.pc, zesort_mpi.h, $(wc -l <<<"$mpi_exported") symbols, all zesort_mpi_*"
+fi
 echo "PASS"
