@@ -155,7 +155,8 @@ static void print_table(const bench_req *b, const double *rows, int nranks, zeso
     printf("mpi-bench: %d ranks, %llu %s keys in all (%s), %s, %s, backend %s (%s); "
            "median of %d after a warm-up\n", nranks, (unsigned long long)b->n,
            cli_key_type_name(b->opts.sort.key_type),
-           b->pairs ? cli_value_type_name(b->opts.sort.value_type) : "no values",
+           b->pairs ? (b->opts.sort.value_type == ZESORT_VALUE_U64 ? "u64 values" : "u32 values")
+                    : "keys only",
            inputs[b->input], b->opts.sort.descending ? "descending" : "ascending",
            zesort_backend_name(zesort_context_backend(ctx)), zesort_context_device(ctx),
            b->repeat);
