@@ -12,6 +12,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # transport, no warnings about the missing high-speed network.
 export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_pml=ob1
+# Plugins stay loaded to the end, so that LeakSanitizer can name the
+# frames of Open MPI's own end-of-process allocations (tests/lsan.supp).
+export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 # Oversubscribed ranks must yield the core while they wait.
 export OMPI_MCA_mpi_yield_when_idle=1
 exec timeout -k 5 "$secs" mpirun --oversubscribe -np "$np" "$@"
