@@ -192,7 +192,9 @@ zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
  *  descending, bit ranges, as on one device. A sort of fewer than
  *  ZESORT_MULTI_MIN_KEYS keys per device runs on the first device alone;
  *  zesort_sort_segments always does. zesort_last_sort_report says how the
- *  time split.
+ *  time split; zesort_sort_timed's device_ms is the devices' times added.
+ *  Calls on the context hold its lock as on one device: the devices' threads
+ *  are the library's own, for the length of one call.
  *  indices: `count` distinct indices of zesort_device_name(backend, ...)'s
  *  list, the first being the device zesort_context_device(_index) and
  *  zesort_context_flavor describe; count 0 (indices NULL): "all", every

@@ -103,7 +103,8 @@ zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
     unsigned devices = t->devices ? t->devices : 1;
     if (devices > ZS_SPLIT_MAX_DEVICES)
         devices = ZS_SPLIT_MAX_DEVICES;
-    if (devices > 1) /* one device sorts in order: its copy is read front to back */
+    /* one device sorts in order: its copy is read front to back */
+    if (devices > 1 && count > 1)
         qsort(parts, (size_t)count, sizeof *parts, bigger_first);
     unsigned *owner = calloc(count ? count : 1, sizeof *owner);
     if (!owner)

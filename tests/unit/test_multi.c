@@ -11,7 +11,9 @@
  *             equal, five values, sorted, reversed, only the top bits; in
  *             place with u32 and u64 values, out of place, argsort) |
  *             budget (the same under a device budget: more parts than
- *             devices) | api (the context's calls and errors) | faults
+ *             devices) | threads (a few sorts big enough for every thread of
+ *             the split: ThreadSanitizer's part) | api (the context's calls
+ *             and errors) | faults
  *             (level-zero: every driver call on the second device fails in
  *             turn: a clean error naming that device, the caller's arrays
  *             unchanged, the next sort right)
@@ -161,6 +163,17 @@ START_TEST(skew)
 }
 END_TEST
 
+/* The threads of a sort: the partition on the host's cores (from 256K
+ * keys), a bucket split again on them, the devices' threads (ThreadSanitizer
+ * runs this part: scripts/test). */
+START_TEST(threads)
+{
+    run_case(300007, ZESORT_KEY_U32, 0, 0, 0, D_RANDOM);
+    run_case(300007, ZESORT_KEY_I64, 1, 5, 60, D_FEW);
+    run_case(300007, ZESORT_KEY_F32, 0, 0, 0, D_TOP);
+}
+END_TEST
+
 /* A device budget too small for a device's share: more parts than devices,
  * still balanced over them (zesort_check_split says so). */
 START_TEST(budget)
@@ -305,7 +318,7 @@ END_TEST
 int main(int argc, char **argv)
 {
     if (argc < 3 || zesort_parse_backend(argv[1], &g_backend) != 0) {
-        fprintf(stderr, "usage: test_multi opencl|level-zero skew|budget|api|faults\n");
+        fprintf(stderr, "usage: test_multi opencl|level-zero skew|budget|threads|api|faults\n");
         return 2;
     }
     if (zesort_create_on_devices(g_backend, NULL, 0, &g_ctx) != ZESORT_OK) {
@@ -324,7 +337,8 @@ int main(int argc, char **argv)
     Suite *s = suite_create("multi");
     TCase *tc = tcase_create(part);
     tcase_set_timeout(tc, 900);
-    tcase_add_test(tc, strcmp(part, "budget") == 0   ? budget
+    tcase_add_test(tc, strcmp(part, "budget") == 0    ? budget
+                       : strcmp(part, "threads") == 0 ? threads
                        : strcmp(part, "api") == 0    ? api
                        : strcmp(part, "faults") == 0 ? faults
                                                      : skew);
