@@ -105,6 +105,9 @@ zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count)
  *  are in out's arrays, this rank's slice of the global order. opts may be
  *  NULL (defaults). ctx: this rank's zesort context (zesort_create), which
  *  runs the local sorts; it is not shared with other ranks.
+ *  Host memory it allocates on a rank, besides the outputs: a sorted copy
+ *  of the rank's input (freed after the exchange) and the received keys
+ *  (and values), out->count of them; plus what the local sorts need.
  *  Errors (every rank returns one when any rank fails; a rank that did not
  *  fail itself returns the failing rank's status, and zesort_mpi_last_error
  *  names that rank and its message):
