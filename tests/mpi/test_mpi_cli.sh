@@ -85,6 +85,9 @@ every_rank_exits 1 "size not a multiple of 4" bad.bin out.bin --backend cpu
 grep -q "^zesort: 'bad.bin' has 4001 bytes, not a multiple of 4" "$T/err"
 check $? "$NP ranks: size error reported"
 untouched "size error"
+mkfifo fifo.bin
+every_rank_exits 1 "a FIFO INPUT" fifo.bin out.bin --backend cpu
+grep -q "^zesort: 'fifo.bin' is not a regular file" "$T/err"; check $? "$NP ranks: FIFO refused"
 every_rank_exits 1 "missing INPUT" u32.bin.notthere out.bin --backend cpu
 every_rank_exits 1 "values count" u32.bin out.bin --values v64.bin vout.bin --backend cpu
 untouched "values count"

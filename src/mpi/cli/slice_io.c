@@ -6,6 +6,7 @@
  * of any size works.
  */
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "mpi_cli.h"
 #include "mpi/mpi_internal.h" /* zm_chunk_bytes: the same piece size (and test hook) */
@@ -22,6 +23,14 @@ static int io_fail(int rc, const char *what, const char *path)
 int mc_open_input(const char *path, MPI_File *fh, uint64_t *bytes)
 {
     *fh = MPI_FILE_NULL;
+    /* A FIFO or a terminal has no slices (and opening a FIFO waits for a
+     * writer): refused on every rank alike, before the collective open. */
+    struct stat st;
+    int bad = stat(path, &st) == 0 && !S_ISREG(st.st_mode), any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad)
+        return mc_fail("'%s' is not a regular file: mpi-sort reads a slice of it on every rank "
+                       "(MPI-IO)", path);
     int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, fh);
     if (rc != MPI_SUCCESS) {
         *fh = MPI_FILE_NULL;
