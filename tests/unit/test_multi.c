@@ -13,7 +13,8 @@
  *             budget (the same under a device budget: more parts than
  *             devices) | threads (a few sorts big enough for every thread of
  *             the split: ThreadSanitizer's part) | api (the context's calls
- *             and errors) | faults
+ *             and errors) | subs (level-zero with ZE_CL_DRIVER_SUB_DEVICES=2:
+ *             the sub-devices of one card) | faults
  *             (level-zero: every driver call on the second device fails in
  *             turn: a clean error naming that device, the caller's arrays
  *             unchanged, the next sort right)
@@ -245,6 +246,32 @@ START_TEST(api)
 }
 END_TEST
 
+/* Sub-devices (the test driver with ZE_CL_DRIVER_SUB_DEVICES=2: each root
+ * device is listed, then its two sub-devices): a context over the first
+ * card's two sub-devices sorts on both; "all" takes the root devices only;
+ * a root device with a sub-device is refused. */
+START_TEST(subs)
+{
+    uint32_t idx[ZESORT_MAX_DEVICES];
+    ck_assert_uint_eq(zesort_context_devices(g_ctx, idx, ZESORT_MAX_DEVICES), 2);
+    ck_assert_uint_eq(idx[0], 0);
+    ck_assert_uint_eq(idx[1], 3); /* root 1 follows root 0's two sub-devices */
+    zesort_context *all = g_ctx, *c = NULL;
+    const uint32_t mixed[] = {0, 1};
+    ck_assert_int_eq(zesort_create_on_devices(g_backend, mixed, 2, &c),
+                     ZESORT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(zesort_last_error(NULL), "sub-devices"));
+    const uint32_t tiles[] = {1, 2};
+    ck_assert_int_eq(zesort_create_on_devices(g_backend, tiles, 2, &c), ZESORT_OK);
+    ck_assert_ptr_nonnull(strstr(zesort_context_device(c), "sub-device 0"));
+    g_ctx = c;
+    run_case(100003, ZESORT_KEY_U64, 1, 0, 0, D_RANDOM);
+    run_case(100003, ZESORT_KEY_U32, 0, 0, 0, D_REVERSED);
+    g_ctx = all;
+    zesort_destroy(c);
+}
+END_TEST
+
 /* The test driver's fault injection (tests/ze_cl_driver/faults.c), found
  * in the process with dlsym: calls on one device only. */
 typedef void (*arm_fn)(int mode, uint64_t k, int32_t result);
@@ -318,7 +345,7 @@ END_TEST
 int main(int argc, char **argv)
 {
     if (argc < 3 || zesort_parse_backend(argv[1], &g_backend) != 0) {
-        fprintf(stderr, "usage: test_multi opencl|level-zero skew|budget|threads|api|faults\n");
+        fprintf(stderr, "usage: test_multi opencl|level-zero skew|budget|threads|api|subs|faults\n");
         return 2;
     }
     if (zesort_create_on_devices(g_backend, NULL, 0, &g_ctx) != ZESORT_OK) {
@@ -339,6 +366,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, strcmp(part, "budget") == 0    ? budget
                        : strcmp(part, "threads") == 0 ? threads
+                       : strcmp(part, "subs") == 0    ? subs
                        : strcmp(part, "api") == 0    ? api
                        : strcmp(part, "faults") == 0 ? faults
                                                      : skew);
