@@ -4,7 +4,11 @@
  * (OUT_OF_HOST_MEMORY where the library ran out, never a crash), a message,
  * the caller's arrays unchanged, and the next sort on the same context right.
  *
- *   test_host_alloc cpu|opencl|level-zero
+ *   test_host_alloc cpu|opencl|level-zero [multi]
+ *
+ * multi (issue 23 item 2): the context spans every device of the backend
+ * (zesort_create_on_devices, two or more: POCL_DEVICES="pthread pthread"),
+ * so the split, the partition and each device's thread allocate; cm4 only.
  *
  * How: this program is linked with -Wl,--wrap=malloc,--wrap=calloc,
  * --wrap=realloc, which reroutes those calls of every object linked in —
@@ -96,17 +100,26 @@ static zesort_status sort(zesort_context *ctx, zesort_algo algo, int pairs)
     return zesort_sort(ctx, keys, pairs ? values : NULL, N_KEYS, &o);
 }
 
+/* A context on the backend's default device, or (multi) on all of them. */
+static zesort_status create(zesort_backend backend, int multi, zesort_context **ctx)
+{
+    return multi ? zesort_create_on_devices(backend, NULL, 0, ctx) : zesort_create(backend, ctx);
+}
+
 int main(int argc, char **argv)
 {
     zesort_backend backend;
-    if (argc != 2 || zesort_parse_backend(argv[1], &backend) != 0) {
-        fprintf(stderr, "usage: test_host_alloc cpu|opencl|level-zero\n");
+    const int multi = argc == 3 && strcmp(argv[2], "multi") == 0;
+    if ((argc != 2 && !multi) || zesort_parse_backend(argv[1], &backend) != 0) {
+        fprintf(stderr, "usage: test_host_alloc cpu|opencl|level-zero [multi]\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     zesort_context *ctx;
-    if (zesort_create(backend, &ctx) != ZESORT_OK) {
-        printf("SKIP: no %s context: %s\n", argv[1], zesort_last_error(NULL));
+    if (create(backend, multi, &ctx) != ZESORT_OK ||
+        (multi && zesort_context_devices(ctx, NULL, 0) < 2)) {
+        printf("SKIP: no %s context%s: %s\n", argv[1], multi ? " over two devices" : "",
+               zesort_last_error(NULL));
         return 77;
     }
     uint64_t x = 0x2545F4914F6CDD1Du;
@@ -123,7 +136,7 @@ int main(int argc, char **argv)
     /* the third round: a device budget of 64 KiB (test hook), so the sort is
      * split on the host into parts (issue 23): every host allocation of the
      * split and of each part's sort fails in turn */
-    for (size_t a = 0; a < 3; a++)
+    for (size_t a = 0; a < (multi ? 1u : 3u); a++)
         for (int pairs = 0; pairs < 2; pairs++) {
             /* the fallback runs no algorithm: its keys-only strategies instead */
             if (cpu)
@@ -174,7 +187,7 @@ int main(int argc, char **argv)
     /* Cold: zesort_create and the first sort (device discovery, program
        builds) on a new context for each K. */
     arm(0);
-    if (zesort_create(backend, &ctx) == ZESORT_OK) {
+    if (create(backend, multi, &ctx) == ZESORT_OK) {
         sort(ctx, ZESORT_ALGO_CM4, 1);
         zesort_destroy(ctx);
     }
@@ -182,7 +195,7 @@ int main(int argc, char **argv)
     unsigned long long total = atomic_load(&allocations);
     for (unsigned long long k = 1; k <= total; k++) {
         arm(k);
-        zesort_status st = zesort_create(backend, &ctx);
+        zesort_status st = create(backend, multi, &ctx);
         if (st == ZESORT_OK)
             st = sort(ctx, ZESORT_ALGO_CM4, 1);
         atomic_store(&armed, 0);
