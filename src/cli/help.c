@@ -228,8 +228,8 @@ static const char demo_help[] =
 static const char mpi_sort_help[] =
     "usage: mpirun -np P zesort mpi-sort INPUT OUTPUT [--type T]\n"
     "                   [--values VALUES_IN VALUES_OUT] [--value-type u32|u64]\n"
-    "                   [--descending] [--bits LO:HI] [--algo A] [--backend B [--device N]]\n"
-    "                   [--scan S]\n"
+    "                   [--descending] [--bits LO:HI] [--algo A]\n"
+    "                   [--backend B [--device N|local]] [--scan S]\n"
     "\n"
     "The distributed file sort (libzesort_mpi): every rank reads its slice of INPUT\n"
     "(and VALUES_IN) with MPI-IO, the ranks sort them together (each rank's local\n"
@@ -243,14 +243,16 @@ static const char mpi_sort_help[] =
     "it). Needs a zesort built with MPI (else exit 2).\n"
     "\n"
     "options: --type, --values, --value-type, --descending, --bits, --algo,\n"
-    "--backend, --device and --scan as 'zesort sort --help' describes them\n"
-    "(--device N: device N on every rank).\n"
+    "--backend and --scan as 'zesort sort --help' describes them.\n"
+    "  --device N|local  device N on every rank, or local: each rank the device of\n"
+    "                    its index among the ranks of its node (modulo the count),\n"
+    "                    one GPU per rank; needs --backend level-zero, opencl, cpu\n"
     "  -h, --help        show this help\n";
 
 static const char mpi_bench_help[] =
     "usage: mpirun -np P zesort mpi-bench [--n N] [--type T] [--pairs]\n"
     "                   [--value-type u32|u64] [--input KIND] [--descending]\n"
-    "                   [--backend B [--device N]] [--repeat R]\n"
+    "                   [--backend B [--device N|local]] [--repeat R]\n"
     "\n"
     "Times the phases of the distributed sort on N keys made on the ranks (N / P\n"
     "each) and prints, per rank, the median over R sorts (after a warm-up) of\n"
@@ -267,7 +269,8 @@ static const char mpi_bench_help[] =
     "  --input KIND      random (default), few (5 values), equal, sorted, reversed,\n"
     "                    top-bits (only the top two bits random)\n"
     "  --descending      descending order\n"
-    "  --backend B       auto (default), level-zero, opencl, cpu; --device N\n"
+    "  --backend B       auto (default), level-zero, opencl, cpu; --device N|local\n"
+    "                    as for mpi-sort (the device column: each rank's)\n"
     "  --repeat R        timed sorts per rank (default 3)\n"
     "  -h, --help        show this help\n";
 

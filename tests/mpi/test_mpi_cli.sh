@@ -99,6 +99,7 @@ untouched "failing local sort"
 every_rank_exits 2 "unknown option" u32.bin out.bin --bogus
 every_rank_exits 2 "bad --bits" u32.bin out.bin --bits 0:40
 every_rank_exits 2 "missing OUTPUT" u32.bin
+every_rank_exits 2 "--device local without a backend" u32.bin out.bin --device local
 untouched "usage errors"
 
 echo "# mpi-bench"
@@ -108,5 +109,15 @@ if "${MPI[@]}" "$Z" mpi-bench --n 50k --input equal --backend cpu --repeat 1 >ou
     ok "$NP ranks: mpi-bench: a row per rank, all-equal keys balanced"
 else
     bad "$NP ranks: mpi-bench"; sed 's/^/       out: /' out | head -8
+fi
+if [[ " ${BACKENDS:-cpu} " == *" opencl "* ]] && [ "$NP" -ge 2 ]; then
+    # --device local: each rank of the node its own device (PoCL made to show two)
+    if POCL_DEVICES="pthread pthread" "${MPI[@]}" "$Z" mpi-bench --n 10k --backend opencl \
+            --device local --repeat 1 >out 2>"$T/err" &&
+        [ "$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+/ {print $1 ":" $2}' out | head -2 | tr '\n' ' ')" = "0:0 1:1 " ]; then
+        ok "$NP ranks: --device local: ranks 0 and 1 on devices 0 and 1"
+    else
+        bad "$NP ranks: --device local"; sed 's/^/       out: /' out | head -6
+    fi
 fi
 report_summary

@@ -24,7 +24,7 @@ static int takes_value(const char *f)
 
 static const char CMD[] = "mpi-bench";
 static const char *const inputs[] = {"random", "few", "equal", "sorted", "reversed", "top-bits"};
-enum { N_INPUTS = 6, N_COLS = 10 };
+enum { N_INPUTS = 6, N_COLS = 11 };
 
 typedef struct bench_req {
     uint64_t n;
@@ -43,7 +43,7 @@ static int parse_flag(cli_args *a, bench_req *b)
     if (strcmp(f, "--descending") == 0)
         return (rc = cli_args_no_value(a, CMD)) ? rc : (b->opts.sort.descending = 1, 0);
     if (strcmp(f, "--device") == 0)
-        return cli_parse_device(a, CMD, &b->device);
+        return mc_parse_device(a, CMD, &b->device);
     if (!takes_value(f))
         return cli_usage(CMD, "unknown option '%s'", f);
     if ((rc = cli_args_value(a, CMD, &v)))
@@ -95,7 +95,7 @@ static int parse_args(int argc, char **argv, bench_req *b)
         if ((rc = parse_flag(&a, b)))
             return rc;
     }
-    return cli_check_device_backend(CMD, b->backend, b->device);
+    return mc_check_device_backend(CMD, b->backend, b->device);
 }
 
 /* This rank's keys (global positions first..first+count) of the input kind. */
@@ -147,12 +147,13 @@ static int measure(const bench_req *b, zesort_context *ctx, const void *keys, co
     }
     row[6] = (double)st.bytes_sent, row[7] = (double)st.bytes_received;
     row[8] = (double)st.splitter_rounds, row[9] = (double)st.exchange_rounds;
+    row[10] = (double)zesort_context_device_index(ctx);
     return 0;
 }
 
 static void print_table(const bench_req *b, const double *rows, int nranks, zesort_context *ctx)
 {
-    printf("mpi-bench: %d ranks, %llu %s keys in all (%s), %s, %s, backend %s (%s); "
+    printf("mpi-bench: %d ranks, %llu %s keys in all (%s), %s, %s, backend %s (rank 0: %s); "
            "median of %d after a warm-up\n", nranks, (unsigned long long)b->n,
            cli_key_type_name(b->opts.sort.key_type),
            b->pairs ? (b->opts.sort.value_type == ZESORT_VALUE_U64 ? "u64 values" : "u32 values")
@@ -160,13 +161,13 @@ static void print_table(const bench_req *b, const double *rows, int nranks, zeso
            inputs[b->input], b->opts.sort.descending ? "descending" : "ascending",
            zesort_backend_name(zesort_context_backend(ctx)), zesort_context_device(ctx),
            b->repeat);
-    printf("rank  keys_in  keys_out  local_sort_ms  splitters_ms  exchange_ms  merge_ms  "
+    printf("rank  device  keys_in  keys_out  local_sort_ms  splitters_ms  exchange_ms  merge_ms  "
            "total_ms  sent_MiB  received_MiB  splitter_rounds  exchange_rounds\n");
     double most = 0, sent = 0;
     for (int r = 0; r < nranks; r++) {
         const double *x = rows + r * N_COLS;
-        printf("%4d %8.0f %9.0f %14.1f %13.1f %12.1f %9.1f %9.1f %9.2f %13.2f %16.0f %16.0f\n", r,
-               x[0], x[1], x[2], x[3], x[4], x[5], x[2] + x[3] + x[4] + x[5], x[6] / 1048576.0,
+        printf("%4d %7.0f %8.0f %9.0f %14.1f %13.1f %12.1f %9.1f %9.1f %9.2f %13.2f %16.0f %16.0f\n",
+               r, x[10], x[0], x[1], x[2], x[3], x[4], x[5], x[2] + x[3] + x[4] + x[5], x[6] / 1048576.0,
                x[7] / 1048576.0, x[8], x[9]);
         most = x[1] > most ? x[1] : most;
         sent += x[6];
@@ -194,7 +195,7 @@ int mc_cmd_mpi_bench(int argc, char **argv)
     zesort_context *ctx = NULL;
     rc = !keys || (b.pairs && !values) ? mc_fail("out of host memory for %llu keys",
                                                 (unsigned long long)count) : 0;
-    zesort_status st = rc ? ZESORT_OK : cli_create(b.backend, b.device, &ctx);
+    zesort_status st = mc_create(b.backend, b.device, &ctx); /* collective: every rank */
     if (st != ZESORT_OK)
         rc = mc_fail("backend set-up failed: %s (%s)", zesort_last_error(NULL),
                      zesort_status_name(st));

@@ -53,7 +53,7 @@ static int parse_flag(cli_args *a, char **argv, mpi_sort_req *r)
     } else if (strcmp(f, "--bits") == 0) {
         return cli_args_value(a, CMD, &r->bits_text);
     } else if (strcmp(f, "--device") == 0) {
-        return cli_parse_device(a, CMD, &r->device);
+        return mc_parse_device(a, CMD, &r->device);
     } else if (!takes_value(f)) {
         return cli_usage(CMD, "unknown option '%s'", f);
     } else if ((rc = cli_args_value(a, CMD, &v))) {
@@ -105,7 +105,7 @@ static int parse_args(int argc, char **argv, mpi_sort_req *r)
         (rc = cli_args_path(CMD, "OUTPUT", r->output)) ||
         (rc = cli_args_path(CMD, "VALUES_IN", r->values_in)) ||
         (rc = cli_args_path(CMD, "VALUES_OUT", r->values_out)) ||
-        (rc = cli_check_device_backend(CMD, r->backend, r->device)))
+        (rc = mc_check_device_backend(CMD, r->backend, r->device)))
         return rc;
     zesort_options *o = &r->opts.sort;
     unsigned bits = cli_key_bits(o->key_type);
@@ -198,7 +198,7 @@ static int open_outputs(const mpi_sort_req *r, mpi_sort_state *s)
 
 static int sort_slices(const mpi_sort_req *r, mpi_sort_state *s)
 {
-    zesort_status st = cli_create(r->backend, r->device, &s->ctx);
+    zesort_status st = mc_create(r->backend, r->device, &s->ctx);
     cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
     int rc = st == ZESORT_OK ? 0 : mc_fail("backend set-up failed: %s (%s)",
                                            zesort_last_error(NULL), zesort_status_name(st));

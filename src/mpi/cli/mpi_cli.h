@@ -48,6 +48,18 @@ int mc_write_slice(const char *path, const char *shown, uint64_t offset, const v
 /* This rank's balanced slice of n elements: [*first, *first + *count). */
 void mc_slice(uint64_t n, uint64_t *first, uint64_t *count);
 
+/* ---- rank_device.c: the device of each rank ------------------------------- */
+
+/* --device local: each rank its node-local rank modulo the device count. */
+#define MC_DEVICE_LOCAL INT64_C(-2)
+/* --device N or --device local (MC_DEVICE_LOCAL) into *device; usage errors
+ * reported (exit code returned). */
+int mc_parse_device(cli_args *a, const char *cmd, int64_t *device);
+/* cli_check_device_backend, knowing "local". */
+int mc_check_device_backend(const char *cmd, zesort_backend backend, int64_t device);
+/* Collective for MC_DEVICE_LOCAL: cli_create on this rank's device. */
+zesort_status mc_create(zesort_backend backend, int64_t device, zesort_context **out);
+
 /* ---- commands ---------------------------------------------------------------- */
 int mc_cmd_mpi_sort(int argc, char **argv);
 int mc_cmd_mpi_bench(int argc, char **argv);
