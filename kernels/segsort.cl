@@ -26,8 +26,9 @@
  * buffers as kernel arguments, 32-bit indices, a branch-free digit, a
  * sub-group scan) are what keep both IGCs from spilling in SIMD32
  * (bench/isa_report.py). serial flavor (CPU devices): one work-item per
- * window, insertion sort up to SEG_INSERTION keys, above that 8-bit passes
- * with zs_serial_count / zs_serial_scatter, skipping a digit all keys share.
+ * window, insertion sort up to SEG_INSERTION keys, above that every digit's
+ * counts in one walk, then 8-bit passes with zs_serial_scatter, skipping a
+ * digit all keys share.
  *
  * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (as for
  * the other programs). key_flags: kind and descending (never ZS_IOTA_VALUES).
@@ -106,9 +107,27 @@ inline void seg_insertion(__global zs_key *keys, __global zs_value *values, ulon
     }
 }
 
-/* One segment [b, e) by 8-bit LSD passes between keys and tmp; a digit every
- * key shares moves nothing and is skipped; an odd count of passes made ends
- * with a copy home. */
+#define SEG_MAX_PASSES (ZS_KEY64 ? 8u : 4u)
+
+/* counts[p * SEG_BINS + d]: the keys of [b, e) whose pass-p digit is d, all
+ * passes' counts from one walk (onesweep's histogram step). */
+inline void seg_histograms(__global const zs_key *keys, ulong b, ulong e, uint *counts,
+                           uint passes, uint bit_lo, uint bit_hi, uint key_flags)
+{
+    for (uint i = 0; i < passes * SEG_BINS; ++i)
+        counts[i] = 0;
+    for (ulong i = b; i < e; ++i) {
+        const zs_key k = zs_ordered(keys[i], key_flags);
+        for (uint p = 0; p < passes; ++p) {
+            const uint shift = bit_lo + p * SEG_BITS;
+            ++counts[p * SEG_BINS + ((uint)(k >> shift) & seg_digit_mask(shift, bit_hi, SEG_BITS))];
+        }
+    }
+}
+
+/* One segment [b, e) by 8-bit LSD passes between keys and tmp, counted in
+ * one walk; a digit every key shares moves nothing and is skipped; an odd
+ * count of passes made ends with a copy home. */
 inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
                          __global zs_value *values_tmp, ulong b, ulong e, uint bit_lo,
                          uint bit_hi, uint key_flags)
@@ -117,15 +136,14 @@ inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global z
         seg_insertion(keys, values, b, e, bit_lo, bit_hi, key_flags);
         return;
     }
+    const uint passes = (bit_hi - bit_lo + SEG_BITS - 1u) / SEG_BITS;
+    uint counts[SEG_MAX_PASSES * SEG_BINS];
+    seg_histograms(keys, b, e, counts, passes, bit_lo, bit_hi, key_flags);
     __global zs_key *src = keys, *dst = tmp;
     __global zs_value *vsrc = values, *vdst = values_tmp;
-    uint next[SEG_BINS];
-    for (uint shift = bit_lo; shift < bit_hi; shift += SEG_BITS) {
-        const uint mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
-        for (uint d = 0; d <= mask; ++d)
-            next[d] = 0;
-        zs_serial_count(src, b, e, next, shift, mask, key_flags);
-        uint sum = (uint)b, shared = 0;
+    for (uint p = 0; p < passes; ++p) {
+        const uint shift = bit_lo + p * SEG_BITS, mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
+        uint *next = counts + p * SEG_BINS, sum = (uint)b, shared = 0;
         for (uint d = 0; d <= mask; ++d) {
             const uint c = next[d];
             shared |= c == (uint)(e - b);
