@@ -309,12 +309,9 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  How: the C fallback sorts the segments in parallel (a thread per block of
  *  small segments, the whole team on each large one). A device backend
  *  sorts every segment of at most 65536 keys in one kernel launch (seg_sort:
- *  one work-group per segment, its passes within the segment's keys), then
- *  longer ones one by one (a sort of its own each); with 2^32 - 1 segments
- *  or more, all the segments' keys at once by key (one stable argsort of
- *  offsets[num_segments] - offsets[0] keys on the device), then the host
- *  moves every key to its own segment in that order, stably (8 bytes per
- *  key of host memory more than the keys and values).
+ *  one work-group per segment, its passes within the segment's keys; 8
+ *  bytes of host memory per non-empty segment for its offsets), then
+ *  longer ones one by one (a sort of its own each).
  *  On error the arrays are unchanged, except after OUT_OF_HOST_MEMORY on the
  *  cpu backend or any failure of a device backend sorting one by one: then
  *  each segment is either sorted or as it was.

@@ -346,14 +346,6 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran,
                                 zesort_sort_report *report);
 
-/* Segments this long on average (non-empty ones) are sorted one by one on a
- * device, each by a plan of its own: measured on PoCL (bench --segments,
- * 16M u32 keys), 16 segments of 1M keys took 335 ms that way against 3.3 s
- * by the argsort and host pass below, and 144 ragged ones 620 ms against
- * 3.1 s; 4096 segments of 4096 keys 1.0 s against 1.2 s, 16384 of 1024 keys
- * 3.9 s against 1.2 s (a plan's launches cost ~0.2 ms). */
-#define ZS_DEVICE_SEGMENT_LOOP_MEAN UINT64_C(65536)
-
 /* Few long segments on a device: each longer than `done` keys sorted as one
  * zesort_sort of its own (shorter ones are sorted already, or trivially).
  * A failure leaves the segments before it sorted (zesort.h says so). */
@@ -397,17 +389,20 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call 
                                            double *device_ms)
 {
     const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
-    uint64_t *rebased = malloc((size_t)(c->segments + 1) * sizeof *rebased);
+    /* from offsets[0], empty segments left out: at most m < 2^32 segments */
+    uint64_t *rebased = malloc((size_t)(m + 1) * sizeof *rebased), count = 0;
     if (!rebased)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "%s: out of host memory for the offsets", c->fn);
-    for (uint64_t i = 0; i <= c->segments; i++)
-        rebased[i] = c->offsets[i] - first;
+    rebased[0] = 0;
+    for (uint64_t i = 0; i < c->segments; i++)
+        if (c->offsets[i + 1] > c->offsets[i])
+            rebased[++count] = c->offsets[i + 1] - first;
     zs_plan_request r = *req;
     r.n = m;
     zs_plan plan;
     zesort_status st = ZESORT_OK;
-    if (zs_plan_segments(&r, rebased, c->segments, max_len, &plan) != 0)
+    if (zs_plan_segments(&r, rebased, count, max_len, &plan) != 0)
         st = zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                           "out of host memory planning the sort");
     char *k = (char *)c->io.keys_out + first * req->key_bytes;
@@ -428,53 +423,24 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call 
     return st;
 }
 
-/* A segmented sort (checked already) on a device. Segments of at most
- * ZS_SEG_KERNEL_MAX_LEN keys: one seg_sort launch. Longer ones: one by one
- * when they are long on average (ZS_DEVICE_SEGMENT_LOOP_MEAN), after the
- * launch; otherwise every segment by one stable argsort of the segments'
- * keys by key on the device (u32 indices from offsets[0]), then the host
- * appends each key to its segment in that order (zs_segments_scatter),
- * where nothing is written before both have their memory. */
+/* A segmented sort (checked already) on a device: the segments of at most
+ * ZS_SEG_KERNEL_MAX_LEN keys by one seg_sort launch, then longer ones one
+ * by one. (The first version sorted short segments by one argsort of all
+ * their keys and a host pass: docs/design.md §1.5.) */
 static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
                                      const zs_plan_request *req, const zesort_options *opts,
                                      double *device_ms, zesort_algo *ran)
 {
-    const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
-    if (m < 2)
-        return ZESORT_OK;
-    const uint32_t max_len = ZS_SEG_KERNEL_MAX_LEN;
-    uint64_t small = 0, large = 0, large_keys = 0; /* small: segments of 2..max_len keys */
+    uint64_t small = 0, large = 0; /* segments of 2..max keys, and above */
     for (uint64_t i = 0; i < c->segments; i++) {
         const uint64_t len = c->offsets[i + 1] - c->offsets[i];
-        small += len >= 2 && len <= max_len;
-        large += len > max_len;
-        large_keys += len > max_len ? len : 0;
+        small += len >= 2 && len <= ZS_SEG_KERNEL_MAX_LEN;
+        large += len > ZS_SEG_KERNEL_MAX_LEN;
     }
-    if (c->segments < UINT32_MAX && large * ZS_DEVICE_SEGMENT_LOOP_MEAN <= large_keys) {
-        zesort_status st = small ? device_segment_kernel(ctx, c, req, max_len, device_ms)
-                                 : ZESORT_OK;
-        if (st == ZESORT_OK && large)
-            st = device_segment_loop(ctx, c, req, opts, max_len, device_ms, ran);
-        return st;
-    }
-    void *sorted = malloc((size_t)m * req->key_bytes);
-    uint32_t *perm = malloc((size_t)m * sizeof *perm);
-    zesort_status st = ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    if (sorted && perm) {
-        zesort_options o = zs_options_or_default(opts);
-        o.value_type = ZESORT_VALUE_U32; /* the order: u32 indices from offsets[0] */
-        const sort_call a = {{(const char *)c->io.keys_in + first * req->key_bytes, NULL, sorted,
-                              perm}, 1, c->fn, 0, NULL, 0};
-        st = sort_timed(ctx, &a, m, &o, device_ms, ran, NULL);
-        if (st == ZESORT_OK)
-            st = zs_segments_scatter(c->io.keys_out, c->io.values_out, c->offsets, c->segments,
-                                     req->key_bytes, req->value_bytes, sorted, perm);
-    }
-    free(sorted);
-    free(perm);
-    if (st == ZESORT_ERROR_OUT_OF_HOST_MEMORY)
-        zs_error_set(&ctx->err, st, "%s: out of host memory for %llu keys' order", c->fn,
-                     (unsigned long long)m);
+    zesort_status st =
+        small ? device_segment_kernel(ctx, c, req, ZS_SEG_KERNEL_MAX_LEN, device_ms) : ZESORT_OK;
+    if (st == ZESORT_OK && large)
+        st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran);
     return st;
 }
 

@@ -1,8 +1,8 @@
 /*
  * segments.h — segmented sorts (zesort_sort_segments): the check of the
- * offsets, the C fallback's parallel per-segment sort (cpu_segments.c), and
- * the host step of the device path (segments.c), which moves the keys of
- * all segments, sorted together by key on the device, to their segments.
+ * offsets (segments.c) and the C fallback's parallel per-segment sort
+ * (cpu_segments.c). The device path is a kernel of its own
+ * (kernels/segsort.cl, zs_plan_segments).
  */
 #ifndef ZESORT_SEGMENTS_H
 #define ZESORT_SEGMENTS_H
@@ -23,15 +23,5 @@ zesort_status zs_segments_check(const uint64_t *offsets, uint64_t s, uint64_t n,
 zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *offsets, uint64_t s,
                                    unsigned key_bytes, unsigned value_bytes, uint32_t key_flags,
                                    unsigned bit_lo, unsigned bit_hi);
-
-/* The device path's last step. m = offsets[s] - offsets[0]; `sorted` holds
- * the m keys of [offsets[0], offsets[s]) stably sorted by key, perm[i] the
- * position (from offsets[0]) of sorted[i]. Writes the keys into keys[offsets[0]
- * + ...] segment by segment in that order (so each segment is stably sorted)
- * and moves the values (NULL or of value_bytes) alike. All memory is taken
- * before the first write: OUT_OF_HOST_MEMORY leaves keys and values as they were. */
-zesort_status zs_segments_scatter(void *keys, void *values, const uint64_t *offsets, uint64_t s,
-                                  unsigned key_bytes, unsigned value_bytes, const void *sorted,
-                                  const uint32_t *perm);
 
 #endif
