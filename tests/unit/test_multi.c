@@ -221,6 +221,30 @@ START_TEST(api)
     ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
     ck_assert_uint_eq(r.devices, 1);
     ck_assert_uint_eq(r.parts, 1);
+    /* timed: the devices' times added; a part's device memory from check */
+    const uint64_t big = 100000;
+    uint32_t *many = malloc(big * sizeof *many);
+    ck_assert(many);
+    for (uint64_t i = 0; i < big; i++)
+        many[i] = (uint32_t)((big - i) * 2654435761u);
+    double ms = -1;
+    ck_assert_int_eq(zesort_sort_timed(g_ctx, many, NULL, big, NULL, &ms), ZESORT_OK);
+    ck_assert_msg(ms > 0, "device_ms %f", ms);
+    for (uint64_t i = 1; i < big; i++)
+        ck_assert_uint_le(many[i - 1], many[i]);
+    ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
+    ck_assert_uint_eq(r.devices, g_devices);
+    ck_assert_uint_eq(r.parts, g_devices);
+    free(many);
+    uint64_t whole = 0, part = 0;
+    ck_assert_int_eq(zesort_check(g_ctx, 1000000, 0, NULL, &part), ZESORT_OK);
+    zesort_context *one = NULL;
+    ck_assert_int_eq(zesort_create_on_device(g_backend, 0, &one), ZESORT_OK);
+    ck_assert_int_eq(zesort_check(one, 1000000, 0, NULL, &whole), ZESORT_OK);
+    ck_assert_msg(part > 0 && part < whole, "a part's device bytes %llu, the whole's %llu",
+                  (unsigned long long)part, (unsigned long long)whole);
+    zesort_destroy(one);
+    ck_assert_int_eq(zesort_last_sort_report(NULL, &r), ZESORT_ERROR_INVALID_ARGUMENT);
     zesort_context *c = NULL;
     const uint32_t twice[] = {1, 1};
     ck_assert_int_eq(zesort_create_on_devices(g_backend, twice, 2, &c),
