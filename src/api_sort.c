@@ -3,7 +3,6 @@
  * a device backend, or to the C fallback.
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -287,37 +286,6 @@ static uint64_t group_max_keys(zesort_context *ctx, const zs_plan_request *req, 
     return max;
 }
 
-/* A failed part of a sort over several devices: ctx's message names the
- * device, with the message that device's context has. */
-static void name_failed_device(zesort_context *ctx, zesort_status st, int device, unsigned devices)
-{
-    if (devices < 2 || device < 0)
-        return;
-    const zesort_context *d = zs_group_device(ctx, (unsigned)device);
-    char text[sizeof d->err.text];
-    snprintf(text, sizeof text, "%s", d->err.text[0] ? d->err.text : zesort_status_name(st));
-    zs_error_set(&ctx->err, st, "device %u of %u (%s index %u, %s): %s", (unsigned)device + 1,
-                 devices, zesort_backend_name(d->backend), d->device_index, d->device_desc, text);
-}
-
-/* The public report of a split's (times and parts of its devices). */
-static void fill_report(zesort_sort_report *out, const zs_split_report *r, unsigned devices,
-                        double total_ms)
-{
-    memset(out, 0, sizeof *out);
-    out->devices = devices;
-    out->parts = r->parts;
-    out->partition_ms = r->partition_ms;
-    out->sort_ms = r->sort_ms;
-    out->gather_ms = r->gather_ms;
-    out->total_ms = total_ms;
-    for (unsigned d = 0; d < devices && d < ZESORT_MAX_DEVICES; d++) {
-        out->device_parts[d] = r->device_parts[d];
-        out->device_keys[d] = r->device_keys[d];
-        out->device_ms[d] = r->device_ms[d];
-    }
-}
-
 /* A sort that does not fit one device in one go, or runs on several: split
  * on the host (multi/split_sort.h), the parts on the group's devices. */
 static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const zs_plan_request *req,
@@ -325,8 +293,8 @@ static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const z
                                 zesort_sort_report *report)
 {
     const double t0 = zs_now_ms();
-    zesort_status st = check_split_host(ctx, req, zs_split_parts_estimate(req->n, max_keys, devices),
-                                        max_keys);
+    const uint64_t parts = zs_split_parts_estimate(req->n, max_keys, devices);
+    zesort_status st = check_split_host(ctx, req, parts, max_keys);
     if (st != ZESORT_OK)
         return st;
     split_user u = {ctx, {0}};
@@ -334,11 +302,11 @@ static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const z
     zs_split_report r;
     st = zs_split_sort(&t, &c->io, req, &ctx->err, &r);
     if (st != ZESORT_OK)
-        name_failed_device(ctx, st, r.failed_device, devices);
+        zs_group_name_failure(ctx, st, r.failed_device, devices);
     for (unsigned d = 0; device_ms && d < devices; d++)
         *device_ms += u.device_ms[d];
     if (report)
-        fill_report(report, &r, devices, zs_now_ms() - t0);
+        zs_group_report(report, &r, devices, zs_now_ms() - t0);
     return st;
 }
 

@@ -25,6 +25,37 @@ unsigned zs_group_devices_for(const zesort_context *ctx, uint64_t n)
     return d > 1 && n >= (uint64_t)d * ZESORT_MULTI_MIN_KEYS ? d : 1;
 }
 
+/* A failed part of a sort over several devices: ctx's message names the
+ * device, with the message that device's context has. */
+void zs_group_name_failure(zesort_context *ctx, zesort_status st, int device, unsigned devices)
+{
+    if (devices < 2 || device < 0)
+        return;
+    const zesort_context *d = zs_group_device(ctx, (unsigned)device);
+    char text[sizeof d->err.text];
+    snprintf(text, sizeof text, "%s", d->err.text[0] ? d->err.text : zesort_status_name(st));
+    zs_error_set(&ctx->err, st, "device %u of %u (%s index %u, %s): %s", (unsigned)device + 1,
+                 devices, zesort_backend_name(d->backend), d->device_index, d->device_desc, text);
+}
+
+/* The public report of a split's (times and parts of its devices). */
+void zs_group_report(zesort_sort_report *out, const zs_split_report *r, unsigned devices,
+                     double total_ms)
+{
+    memset(out, 0, sizeof *out);
+    out->devices = devices;
+    out->parts = r->parts;
+    out->partition_ms = r->partition_ms;
+    out->sort_ms = r->sort_ms;
+    out->gather_ms = r->gather_ms;
+    out->total_ms = total_ms;
+    for (unsigned d = 0; d < devices && d < ZESORT_MAX_DEVICES; d++) {
+        out->device_parts[d] = r->device_parts[d];
+        out->device_keys[d] = r->device_keys[d];
+        out->device_ms[d] = r->device_ms[d];
+    }
+}
+
 uint32_t zesort_context_devices(const zesort_context *ctx, uint32_t *indices, uint32_t max)
 {
     if (!ctx)

@@ -9,6 +9,7 @@
 #define ZESORT_DEVICE_GROUP_H
 
 #include "context.h"
+#include "split_sort.h"
 
 /* Device i of ctx's group (0: ctx itself). */
 zesort_context *zs_group_device(zesort_context *ctx, unsigned i);
@@ -16,5 +17,14 @@ zesort_context *zs_group_device(zesort_context *ctx, unsigned i);
 /* The devices a sort of n keys runs on: ctx's group, or 1 below
  * ZESORT_MULTI_MIN_KEYS keys per device. */
 unsigned zs_group_devices_for(const zesort_context *ctx, uint64_t n);
+
+/* After a split on `devices` devices failed on device `device` (-1: not on
+ * a device): ctx's message names the device and gives its context's. */
+void zs_group_name_failure(zesort_context *ctx, zesort_status st, int device, unsigned devices);
+
+/* The public report (zesort_last_sort_report) of a split on `devices`
+ * devices that took total_ms in all. */
+void zs_group_report(zesort_sort_report *out, const zs_split_report *r, unsigned devices,
+                     double total_ms);
 
 #endif

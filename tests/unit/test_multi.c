@@ -369,7 +369,8 @@ END_TEST
 int main(int argc, char **argv)
 {
     if (argc < 3 || zesort_parse_backend(argv[1], &g_backend) != 0) {
-        fprintf(stderr, "usage: test_multi opencl|level-zero skew|budget|threads|api|subs|faults\n");
+        fprintf(stderr,
+                "usage: test_multi opencl|level-zero skew|budget|threads|api|subs|faults\n");
         return 2;
     }
     if (zesort_create_on_devices(g_backend, NULL, 0, &g_ctx) != ZESORT_OK) {
