@@ -132,14 +132,16 @@ int zecl_fault_hit_on(const char *api, int kind, const void *handle, ze_result_t
     pthread_once(&env_once, read_env);
     if (!injectable(api))
         return 0;
-    const int device = device_of(kind, handle);
+    /* the handle is read only when a device filter is set: other tests pass
+       handles that are not the driver's to check its refusals */
+    pthread_mutex_lock(&f.lock);
+    const int want = f.device;
+    pthread_mutex_unlock(&f.lock);
+    if (want >= 0 && device_of(kind, handle) != want)
+        return 0;
     int is_alloc = strncmp(api, "zeMemAlloc", 10) == 0;
     int hit = 0;
     pthread_mutex_lock(&f.lock);
-    if (f.device >= 0 && device != f.device) {
-        pthread_mutex_unlock(&f.lock);
-        return 0;
-    }
     f.calls++;
     f.allocs += is_alloc;
     f.barriers += strcmp(api, "zeCommandListAppendBarrier") == 0;
