@@ -278,6 +278,44 @@ static void errors(zesort_context *ctx)
     zesort_mpi_free(&lib);
 }
 
+/* A sort on a sub-communicator (even and odd ranks apart, at once) uses
+ * that communicator only: each half ends sorted and balanced within itself,
+ * its keys (sum and count) those of its own ranks. */
+static void sub_communicator(zesort_context *ctx)
+{
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    int hr = 0, hs = 1;
+    MPI_Comm_rank(half, &hr);
+    MPI_Comm_size(half, &hs);
+    uint64_t keys[300], n = 100 + 97 * (uint64_t)(rank % 3), sum = 0, want_sum = 0;
+    for (uint64_t i = 0; i < n; i++)
+        keys[i] = mix(i + 1000 * (uint64_t)rank) % 1000, sum += keys[i];
+    zesort_mpi_options o;
+    zesort_mpi_options_default(&o);
+    o.sort.key_type = ZESORT_KEY_U64;
+    zesort_mpi_output out = {0};
+    zesort_status s = zesort_mpi_sort(ctx, half, keys, NULL, n, &out, &o);
+    CHECK(s == ZESORT_OK, "sub-communicator: %s", zesort_mpi_last_error());
+    uint64_t total = 0, got_sum = 0, want = 0, last = 0, prev = 0, ok = 1;
+    MPI_Allreduce(&n, &total, 1, MPI_UINT64_T, MPI_SUM, half);
+    MPI_Allreduce(&sum, &want_sum, 1, MPI_UINT64_T, MPI_SUM, half);
+    const uint64_t *k = out.keys;
+    for (uint64_t i = 0; i < out.count; i++)
+        got_sum += k[i], ok &= i == 0 || k[i - 1] <= k[i];
+    MPI_Allreduce(MPI_IN_PLACE, &got_sum, 1, MPI_UINT64_T, MPI_SUM, half);
+    want = total / (uint64_t)hs + ((uint64_t)hr < total % (uint64_t)hs);
+    last = out.count ? k[out.count - 1] : 0;
+    MPI_Sendrecv(&last, 1, MPI_UINT64_T, (hr + 1) % hs, 0, &prev, 1, MPI_UINT64_T,
+                 (hr + hs - 1) % hs, 0, half, MPI_STATUS_IGNORE);
+    CHECK(ok && out.count == want && (hr == 0 || !out.count || prev <= k[0]),
+          "sub-communicator: %llu keys (want %llu), sorted %d", (unsigned long long)out.count,
+          (unsigned long long)want, (int)ok);
+    CHECK(got_sum == want_sum, "sub-communicator: the keys of other ranks");
+    zesort_mpi_free(&out);
+    MPI_Comm_free(&half);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -294,8 +332,10 @@ int main(int argc, char **argv)
     zesort_status s = zesort_create(backend, &ctx);
     CHECK(s == ZESORT_OK, "zesort_create: %s", zesort_last_error(NULL));
     if (s == ZESORT_OK) {
-        if (strcmp(argv[2], "errors") == 0)
+        if (strcmp(argv[2], "errors") == 0) {
             errors(ctx);
+            sub_communicator(ctx);
+        }
         else
             matrix(ctx);
     }
