@@ -93,8 +93,9 @@ void zesort_mpi_options_default(zesort_mpi_options *opts);
 /** Collective. Sets *count to the number of keys this rank receives when
  *  every rank of comm sorts n_local keys: N / P, plus one when rank < N % P,
  *  N being the sum of all ranks' n_local. Errors: INVALID_ARGUMENT (count
- *  NULL, comm MPI_COMM_NULL; agreed across ranks), BACKEND (an MPI call
- *  failed). */
+ *  NULL on any rank: every rank returns it; comm MPI_COMM_NULL or MPI not
+ *  initialised: returned at once, there is no one to agree with), BACKEND
+ *  (an MPI call failed). */
 zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count);
 
 /** Collective. Sorts the keys of every rank of comm, as the file comment
@@ -111,12 +112,14 @@ zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count)
  *  Errors (every rank returns one when any rank fails; a rank that did not
  *  fail itself returns the failing rank's status, and zesort_mpi_last_error
  *  names that rank and its message):
- *  INVALID_ARGUMENT (ctx, out or comm NULL, keys NULL with n_local > 0,
+ *  INVALID_ARGUMENT (ctx or out NULL, keys NULL with n_local > 0,
  *  values on some ranks only, options that zesort_check refuses, a capacity
  *  below the count: out->count then still tells the count needed),
  *  UNSUPPORTED (device_buffers), OUT_OF_HOST_MEMORY, and whatever a local
  *  sort returns (OUT_OF_DEVICE_MEMORY, BACKEND, ...); BACKEND for a failed
- *  MPI call. After an error out->count is 0 (except as said), nothing is
+ *  MPI call. comm MPI_COMM_NULL, or MPI not initialised, is INVALID_ARGUMENT
+ *  returned at once (no collective possible). After an error out->count is
+ *  0 (except as said), nothing is
  *  allocated for the caller, and the contents of caller-owned output arrays
  *  are unspecified. */
 zesort_status zesort_mpi_sort(zesort_context *ctx, MPI_Comm comm, const void *keys,
