@@ -305,16 +305,18 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  offsets: num_segments + 1 host integers, only read, with offsets[0] <=
  *  offsets[1] <= ... <= offsets[num_segments] <= n; otherwise (and for
  *  offsets NULL) INVALID_ARGUMENT before anything is written. Arrays as for
- *  zesort_sort. zesort_check(ctx, n, 1, opts) bounds what it needs.
+ *  zesort_sort. zesort_check(ctx, n, 1, opts) bounds what it needs, plus 8
+ *  bytes of device memory per non-empty segment.
  *  How: the C fallback sorts the segments in parallel (a thread per block of
  *  small segments, the whole team on each large one). A device backend
  *  sorts every segment of at most 65536 keys in one kernel launch (seg_sort:
- *  one work-group per segment, its passes within the segment's keys; 8
- *  bytes of host memory per non-empty segment for its offsets), then
- *  longer ones one by one (a sort of its own each).
+ *  one work-group per segment, its passes within the segment's keys; the
+ *  non-empty segments' offsets, 8 bytes each, go to the device too; when
+ *  the keys do not fit the device at once, runs of segments that do, a
+ *  launch each), then longer ones one by one (a sort of its own each).
  *  On error the arrays are unchanged, except after OUT_OF_HOST_MEMORY on the
- *  cpu backend or any failure of a device backend sorting one by one: then
- *  each segment is either sorted or as it was.
+ *  cpu backend or a device failure after its first launch or sort (runs, or
+ *  segments one by one): then each segment is either sorted or as it was.
  *  Errors: as zesort_sort. */
 zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                    const uint64_t *offsets, uint64_t num_segments,

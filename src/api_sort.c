@@ -391,22 +391,66 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call 
     return st;
 }
 
+/* The segments of at most ZS_SEG_KERNEL_MAX_LEN keys in runs that fit the
+ * device (max_keys: keys plus one per segment, whose offset costs no more
+ * than a key's place in a plan), one seg_sort launch per run; a longer
+ * segment ends a run (the loop sorts it). */
+static zesort_status device_segment_runs(zesort_context *ctx, const sort_call *c,
+                                         const zs_plan_request *req, uint64_t max_keys,
+                                         double *device_ms)
+{
+    double total = 0;
+    for (uint64_t i = 0; i < c->segments;) {
+        uint64_t j = i, cost = 0;
+        for (; j < c->segments; j++) {
+            const uint64_t len = c->offsets[j + 1] - c->offsets[j];
+            if (len > ZS_SEG_KERNEL_MAX_LEN || (j > i && cost + len + 1 > max_keys))
+                break;
+            cost += len + 1;
+        }
+        if (j == i) { /* a long segment */
+            i++;
+            continue;
+        }
+        sort_call run = *c;
+        run.offsets = c->offsets + i, run.segments = j - i;
+        double ms = 0;
+        zesort_status st = device_segment_kernel(ctx, &run, req, ZS_SEG_KERNEL_MAX_LEN, &ms);
+        if (st != ZESORT_OK)
+            return st;
+        total += ms;
+        i = j;
+    }
+    if (device_ms)
+        *device_ms = total;
+    return ZESORT_OK;
+}
+
 /* A segmented sort (checked already) on a device: the segments of at most
- * ZS_SEG_KERNEL_MAX_LEN keys by one seg_sort launch, then longer ones one
- * by one. (The first version sorted short segments by one argsort of all
- * their keys and a host pass: docs/design.md §1.5.) */
+ * ZS_SEG_KERNEL_MAX_LEN keys by one seg_sort launch (by several when their
+ * keys do not fit the device at once), then longer ones one by one (each
+ * split on the host if need be). (The first version sorted short segments
+ * by one argsort of all their keys and a host pass: docs/design.md §1.5.) */
 static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
                                      const zs_plan_request *req, const zesort_options *opts,
                                      double *device_ms, zesort_algo *ran)
 {
-    uint64_t small = 0, large = 0; /* segments of 2..max keys, and above */
+    uint64_t small = 0, large = 0, keys = 0; /* segments of 2..max keys, above; their keys */
     for (uint64_t i = 0; i < c->segments; i++) {
         const uint64_t len = c->offsets[i + 1] - c->offsets[i];
         small += len >= 2 && len <= ZS_SEG_KERNEL_MAX_LEN;
         large += len > ZS_SEG_KERNEL_MAX_LEN;
+        keys += len + 1;
     }
-    zesort_status st =
-        small ? device_segment_kernel(ctx, c, req, ZS_SEG_KERNEL_MAX_LEN, device_ms) : ZESORT_OK;
+    zesort_status st = ZESORT_OK;
+    if (small) {
+        zs_plan_request r = *req;
+        r.n = keys < ZESORT_MAX_KEYS ? keys : ZESORT_MAX_KEYS;
+        const uint64_t max_keys = part_max_keys(ctx, &r);
+        st = keys <= max_keys
+                 ? device_segment_kernel(ctx, c, req, ZS_SEG_KERNEL_MAX_LEN, device_ms)
+                 : device_segment_runs(ctx, c, req, max_keys, device_ms);
+    }
     if (st == ZESORT_OK && large)
         st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran);
     return st;

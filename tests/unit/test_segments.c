@@ -20,6 +20,7 @@
 
 #include "segment_offsets.h"
 #include "sort_oracle.h"
+#include "test_hooks.h"
 
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;
@@ -117,6 +118,20 @@ START_TEST(large)
 }
 END_TEST
 
+/* A device too small for all the segments' keys at once (the test hook's
+ * budget: a few thousand keys): the short segments go in runs that fit,
+ * one launch each, the longer ones one by one. */
+START_TEST(budget)
+{
+    zs_test_device_budget(64u << 10);
+    run_case(70001, ZESORT_KEY_U32, 0, 0, 32, 4, PAT_RANDOM, 0);
+    run_case(70001, ZESORT_KEY_F64, 1, 0, 64, 8, PAT_EDGES, 1);
+    run_case(70001, ZESORT_KEY_I32, 0, 3, 27, 0, PAT_GIANT, 2);
+    run_case(70001, ZESORT_KEY_U64, 1, 0, 64, 4, PAT_INNER, 0);
+    zs_test_device_budget(0);
+}
+END_TEST
+
 /* A bad call: INVALID_ARGUMENT, a message, keys and values unchanged. */
 static void expect_refused(const uint64_t *off, uint64_t s, uint64_t n, const char *what)
 {
@@ -158,21 +173,21 @@ END_TEST
 /* The parts by name; the first is the default. */
 static const struct {
     const char *name;
-} g_parts[] = {{"matrix"}, {"large"}, {"errors"}};
+} g_parts[] = {{"matrix"}, {"large"}, {"errors"}, {"budget"}};
 
 int main(int argc, char **argv)
 {
-    const TTest *tests[] = {matrix, large, errors};
+    const TTest *tests[] = {matrix, large, errors, budget};
     const char *part = argc > 3 ? argv[3] : g_parts[0].name;
     int which = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (strcmp(part, g_parts[i].name) == 0)
             which = i;
     zesort_backend backend;
     if (argc < 3 || which < 0 || zesort_parse_backend(argv[1], &backend) != 0 ||
         zesort_parse_algo(argv[2], &g_algo) != 0) {
         fprintf(stderr, "usage: test_segments cpu|opencl|level-zero cm2|cm4|onesweep "
-                        "[matrix|large|errors]\n");
+                        "[matrix|large|errors|budget]\n");
         return 2;
     }
     g_backend = argv[1];
