@@ -153,7 +153,8 @@ if [ -e "$libdir/libzesort_mpi.so.1" ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp
     export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1
     run_check mpi_example "ok" env LD_LIBRARY_PATH="$libdir" \
-        timeout -k 5 120 mpirun --oversubscribe -np 2 -x LD_LIBRARY_PATH ./mpi_example
+        timeout -k 5 120 "$(command -v mpirun.openmpi || command -v mpirun)" --oversubscribe -np 2 \
+        -x LD_LIBRARY_PATH ./mpi_example
     echo "libzesort_mpi: zesort-mpi.pc, zesort_mpi.h, $(wc -l <<<"$mpi_exported") symbols, all zesort_mpi_*"
 fi
 echo "PASS"

@@ -18,4 +18,7 @@ export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component
 [ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 # Oversubscribed ranks must yield the core while they wait.
 export OMPI_MCA_mpi_yield_when_idle=1
-exec timeout -k 5 "$secs" mpirun --oversubscribe -np "$np" "$@"
+# Open MPI's own mpirun (the build links Open MPI), whichever MPI the
+# mpirun alternative names.
+mpirun=$(command -v mpirun.openmpi || command -v mpirun)
+exec timeout -k 5 "$secs" "$mpirun" --oversubscribe -np "$np" "$@"
