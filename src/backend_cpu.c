@@ -29,11 +29,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "cpu_threads.h"
 #include "cpu_vq_sort.h"
 #include "cpu_vqsort.h"
+#include "host_memory.h"
 #include "test_hooks.h"
 
 /* Buckets of at most this many keys are sorted by insertion on their low
@@ -63,33 +63,6 @@
 #undef ZS_SFX
 
 #define ZS_CPU_MAX_DIGITS 64u
-
-/* The temporary arrays: large ones on 2 MiB boundaries and, where Linux
- * offers it, backed by huge pages. Measured on the 2-core VM this was
- * written on: first-touching 64 MiB of fresh 4 KiB pages costs ~200 ms of
- * CPU (more than the whole sort), of huge pages ~6 ms; the scatter's TLB
- * misses also drop. And populated in one call (Linux 5.14): with the
- * kernel's THP defrag on "madvise", pages faulted in by two threads at once
- * made a merge of 16M u64 keys into such an array (issue 20) take 34-118 ms
- * instead of 27. madvise is advice: its failure changes nothing. */
-#define ZS_CPU_HUGE_ALIGN ((size_t)2 << 20)
-
-static void *alloc_temp(size_t bytes)
-{
-    if (bytes < 2 * ZS_CPU_HUGE_ALIGN)
-        return malloc(bytes ? bytes : 1);
-    void *p = NULL;
-    bytes = (bytes + ZS_CPU_HUGE_ALIGN - 1) & ~(ZS_CPU_HUGE_ALIGN - 1);
-    if (posix_memalign(&p, ZS_CPU_HUGE_ALIGN, bytes) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-    (void)madvise(p, bytes, MADV_POPULATE_WRITE);
-#endif
-    return p;
-}
 
 /* zs_test_cpu_vqsort's choice (test_hooks.h): -1, measured */
 static _Atomic int g_test_vqsort = -1;
@@ -367,8 +340,8 @@ zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned ke
     }
 
     /* all memory before the first write to the caller's arrays */
-    void *tmp_k = alloc_temp((size_t)n * key_bytes);
-    void *tmp_v = values ? alloc_temp((size_t)n * value_bytes) : NULL;
+    void *tmp_k = zs_alloc_big((size_t)n * key_bytes);
+    void *tmp_v = values ? zs_alloc_big((size_t)n * value_bytes) : NULL;
     zs_team *team = NULL;
     if (tmp_k && (!values || tmp_v)) {
         team = zs_team_start(want, cfg->create_limit);

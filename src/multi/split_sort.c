@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu_threads.h"
+#include "host_memory.h"
 #include "part_runner.h"
 
 /* Digit width of one split: 2048 buckets, whose counts stay in L1. */
@@ -318,7 +319,7 @@ static zesort_status split_again(splitter *s, uint64_t base, uint64_t n, unsigne
     if (bit_hi <= s->req->bit_lo)
         return ZESORT_OK;
     scratch x;
-    char *keys = malloc((size_t)(n * kb)), *values = vb ? malloc((size_t)(n * vb)) : NULL;
+    char *keys = zs_alloc_big((size_t)(n * kb)), *values = vb ? zs_alloc_big((size_t)(n * vb)) : NULL;
     zesort_status st = ZESORT_OK;
     if (!scratch_new(&x, s->team) || !keys || (vb && !values)) {
         st = zs_error_set(s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
@@ -350,8 +351,8 @@ static zesort_status split_all(splitter *s, const zs_host_arrays *io, zs_split_r
     double t0 = zs_now_ms();
     scratch x;
     const int have = scratch_new(&x, s->team);
-    s->keys = malloc((size_t)(n * kb));
-    s->values = vb ? malloc((size_t)(n * vb)) : NULL;
+    s->keys = zs_alloc_big((size_t)(n * kb));
+    s->values = vb ? zs_alloc_big((size_t)(n * vb)) : NULL;
     zesort_status st = ZESORT_OK;
     if (!have || !s->keys || (vb && !s->values))
         st = zs_error_set(s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
