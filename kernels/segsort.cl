@@ -110,18 +110,26 @@ inline void seg_insertion(__global zs_key *keys, __global zs_value *values, ulon
 #define SEG_MAX_PASSES (ZS_KEY64 ? 8u : 4u)
 
 /* counts[p * SEG_BINS + d]: the keys of [b, e) whose pass-p digit is d, all
- * passes' counts from one walk (onesweep's histogram step). */
+ * passes' counts from one walk (onesweep's histogram step). The pass loop
+ * has a constant trip count and the digits' masks are hoisted, so it
+ * unrolls: with a run-time count the per-key loop recomputed every mask and
+ * was half the kernel's time on PoCL (perf). A pass beyond `passes` counts
+ * into its bin 0 (mask 0: zeroed, never read). */
 inline void seg_histograms(__global const zs_key *keys, ulong b, ulong e, uint *counts,
                            uint passes, uint bit_lo, uint bit_hi, uint key_flags)
 {
+    uint mask[SEG_MAX_PASSES];
+    for (uint p = 0; p < SEG_MAX_PASSES; ++p)
+        mask[p] = p < passes ? seg_digit_mask(bit_lo + p * SEG_BITS, bit_hi, SEG_BITS) : 0u;
     for (uint i = 0; i < passes * SEG_BINS; ++i)
         counts[i] = 0;
+    for (uint p = passes; p < SEG_MAX_PASSES; ++p)
+        counts[p * SEG_BINS] = 0;
     for (ulong i = b; i < e; ++i) {
-        const zs_key k = zs_ordered(keys[i], key_flags);
-        for (uint p = 0; p < passes; ++p) {
-            const uint shift = bit_lo + p * SEG_BITS;
-            ++counts[p * SEG_BINS + ((uint)(k >> shift) & seg_digit_mask(shift, bit_hi, SEG_BITS))];
-        }
+        const zs_key k = zs_ordered(keys[i], key_flags) >> bit_lo;
+#pragma unroll
+        for (uint p = 0; p < SEG_MAX_PASSES; ++p)
+            ++counts[p * SEG_BINS + ((uint)(k >> (p * SEG_BITS)) & mask[p])];
     }
 }
 
@@ -137,7 +145,7 @@ inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global z
         return;
     }
     const uint passes = (bit_hi - bit_lo + SEG_BITS - 1u) / SEG_BITS;
-    uint counts[SEG_MAX_PASSES * SEG_BINS];
+    uint counts[SEG_MAX_PASSES * SEG_BINS]; /* every pass: seg_histograms */
     seg_histograms(keys, b, e, counts, passes, bit_lo, bit_hi, key_flags);
     __global zs_key *src = keys, *dst = tmp;
     __global zs_value *vsrc = values, *vdst = values_tmp;
