@@ -159,10 +159,27 @@ static zesort_status exchange(zm_run *r)
                        &r->stats.bytes_received, &r->stats.exchange_rounds);
 }
 
+/* Whether the received keys came from one rank alone: then they are one
+ * slice of that rank's sorted keys, in order already (one rank; keys that
+ * stay where they are, as all-equal keys or input sorted across ranks do). */
+static int one_run(const zm_run *r)
+{
+    int runs = 0;
+    for (int p = 0; p < r->size; p++)
+        runs += r->recv_count[p] > 0;
+    return runs <= 1;
+}
+
 static zesort_status merge(zm_run *r, zesort_mpi_output *out)
 {
     if (r->mine == 0)
         return ZESORT_OK;
+    if (one_run(r)) {
+        memcpy(out->keys, r->rk, (size_t)(r->mine * r->ksize));
+        if (r->vsize)
+            memcpy(out->values, r->rv, (size_t)(r->mine * r->vsize));
+        return ZESORT_OK;
+    }
     zesort_status st = zesort_sort_copy(r->ctx, r->rk, r->vsize ? r->rv : NULL, out->keys,
                                         r->vsize ? out->values : NULL, r->mine, &r->sopts);
     return st == ZESORT_OK ? st : zm_fail(st, "sorting the received keys: %s",
