@@ -1,7 +1,20 @@
-# report.sh — sourced by the CLI test scripts (test_cli.sh, test_outputs.sh,
-# test_hostile.sh): counting and printing results, and the helpers they share.
-# Needs $T (the scratch directory, whose `err` file holds the last command's
-# stderr) and, for run, $Z (the zesort binary).
+# report.sh — sourced by the CLI test scripts (tests/cli/test_*.sh,
+# tests/mpi/test_mpi_cli.sh): their start, counting and printing results, and
+# the helpers they share. Needs $T (the scratch directory, whose `err` file
+# holds the last command's stderr) and, for run, $Z (the zesort binary).
+CLI_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# cli_test_start NAME [CLEANUP]: $Z made absolute (meson passes a path
+# relative to the build directory, and the tests run in the scratch
+# directory), $KF the key-file checker, $T a fresh scratch directory removed
+# at exit (by the script's CLEANUP function when given), and cd "$T".
+cli_test_start() {
+    Z=$(realpath -e "$Z") || exit 1
+    KF=(python3 "$CLI_TESTS/keyfile.py")
+    T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-$1-test.XXXXXX") || exit 1
+    if [ -n "${2:-}" ]; then trap "$2" EXIT; else trap 'rm -rf "$T"' EXIT; fi
+    cd "$T" || exit 1
+}
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   - $1"; }

@@ -6,17 +6,10 @@
 set -u
 
 Z=${1:?usage: test_cli.sh PATH/TO/zesort}
-# Absolute, because the tests run in a scratch directory (meson passes a
-# path relative to the build directory).
-Z=$(realpath -e "$Z") || exit 1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KF=(python3 "$HERE/keyfile.py")
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-cli-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-
 # shellcheck source=report.sh
 source "$HERE/report.sh"
+cli_test_start cli
 
 # Environment for zesort (set for the level-zero backend only).
 ZENV=()

@@ -13,14 +13,10 @@ set -u
 
 Z=${1:?usage: test_device.sh PATH/TO/zesort BACKEND}
 B=${2:?usage: test_device.sh PATH/TO/zesort BACKEND}
-Z=$(realpath -e "$Z") || exit 1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KF=(python3 "$HERE/keyfile.py")
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-device-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
 # shellcheck source=report.sh
 source "$HERE/report.sh" # ok, bad, run, report_summary
+cli_test_start device
 
 # expect_fail NAME RC PATTERN ARGS...: exit RC, one "zesort: " line on
 # stderr matching the extended regular expression PATTERN.

@@ -9,21 +9,16 @@
 set -u
 
 Z=${1:?usage: test_hostile.sh PATH/TO/zesort PATH/TO/rename_hook.so}
-Z=$(realpath -e "$Z") || exit 1
 HOOK=$(realpath -e "${2:?usage: test_hostile.sh PATH/TO/zesort PATH/TO/rename_hook.so}") || exit 1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KF=(python3 "$HERE/keyfile.py")
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-hostile-test.XXXXXX")
 BG=()
 cleanup() {
     for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done
     rm -rf "$T"
 }
-trap cleanup EXIT
-cd "$T" || exit 1
-
 # shellcheck source=report.sh
 source "$HERE/report.sh"
+cli_test_start hostile cleanup
 # No temporary file (nor kept old OUTPUT) of ours in directory $1.
 no_temp_files() {
     ! ls -A "$1" | grep -q '^\.zesort-'

@@ -9,21 +9,16 @@
 set -u
 
 Z=${1:?usage: test_outputs.sh PATH/TO/zesort}
-Z=$(realpath -e "$Z") || exit 1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KF=(python3 "$HERE/keyfile.py")
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-out-test.XXXXXX")
 MOUNTS=()
 cleanup() {
     for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
     chattr -R -i "$T" 2>/dev/null
     rm -rf "$T"
 }
-trap cleanup EXIT
-cd "$T" || exit 1
-
 # shellcheck source=report.sh
 source "$HERE/report.sh"
+cli_test_start out cleanup
 no_temp_files() {
     ! ls -A "$1" | grep -q '^\.zesort-tmp-'
 }

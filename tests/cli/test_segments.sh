@@ -8,14 +8,11 @@
 set -u
 
 Z=${1:?usage: test_segments.sh PATH/TO/zesort}
-Z=$(realpath -e "$Z") || exit 1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SC=(python3 "$HERE/segcheck.py")
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-segments-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
 # shellcheck source=report.sh
 source "$HERE/report.sh"
+cli_test_start segments
 
 echo "# results"
 "${SC[@]}" gen 20011 5 k.bin v.bin o.bin

@@ -7,14 +7,10 @@
 set -u
 
 Z=${1:?usage: test_values.sh PATH/TO/zesort}
-Z=$(realpath -e "$Z") || exit 1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KF=(python3 "$HERE/keyfile.py")
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-values-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
 # shellcheck source=report.sh
 source "$HERE/report.sh"
+cli_test_start values
 
 # expect NAME RC ARGS...: exit status RC, and for RC != 0 one error line.
 expect() {

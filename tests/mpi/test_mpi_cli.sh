@@ -11,15 +11,12 @@
 # Ends with "N passed, N failed"; exits non-zero when anything failed.
 set -u
 NP=${1:?usage: test_mpi_cli.sh NP PATH/TO/zesort}
-Z=$(realpath -e "${2:?usage: test_mpi_cli.sh NP PATH/TO/zesort}") || exit 1
+Z=${2:?usage: test_mpi_cli.sh NP PATH/TO/zesort}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KF=(python3 "$HERE/../cli/keyfile.py")
 MPI=(bash "$HERE/run_mpi.sh" "$NP" 60)
-T=$(mktemp -d "${TMPDIR:-/tmp}/zesort-mpi-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
 # shellcheck source=../cli/report.sh
 source "$HERE/../cli/report.sh"
+cli_test_start mpi-cli
 
 # sorted NAME TYPE IN BACKEND [--values VIN] [sort options...]: mpi-sort IN
 # into out.bin (and VIN into vout.bin), checked by keyfile.py.
