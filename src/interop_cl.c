@@ -152,18 +152,9 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
     if (!sorter)
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_temp_bytes: sorter is NULL");
     pthread_mutex_lock(&sorter->lock);
-    zesort_status st = ZESORT_OK;
-    if (!bytes) {
-        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_temp_bytes: bytes is NULL");
-    } else {
-        *bytes = 0;
-        if (alignment)
-            *alignment = sorter->align;
-        st = zs_interop_temp_bytes(opts, n, with_values, sorter->flavor, sorter->align, bytes,
-                                   &sorter->err);
-        if (st == ZESORT_OK)
-            zs_error_clear(&sorter->err);
-    }
+    zesort_status st = zs_interop_temp_requirements("zesort_cl_temp_bytes", opts, n, with_values,
+                                                    sorter->flavor, sorter->align, sorter->align,
+                                                    bytes, alignment, &sorter->err);
     pthread_mutex_unlock(&sorter->lock);
     return st;
 }

@@ -96,9 +96,9 @@ uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape,
     return total;
 }
 
-zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
-                                    zs_flavor flavor, uint64_t align, uint64_t *bytes,
-                                    zs_error *err)
+/* The bytes of temp memory of a sort of this shape: its plan's layout. */
+static zesort_status temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
+                                zs_flavor flavor, uint64_t align, uint64_t *bytes, zs_error *err)
 {
     zs_sort_shape shape;
     zs_plan plan;
@@ -111,6 +111,22 @@ zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int 
     *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
     zs_plan_free(&plan);
     return ZESORT_OK;
+}
+
+zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                           int with_values, zs_flavor flavor, uint64_t align,
+                                           uint64_t min_align, uint64_t *bytes,
+                                           uint64_t *alignment, zs_error *err)
+{
+    if (!bytes)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", fn);
+    *bytes = 0;
+    if (alignment)
+        *alignment = min_align;
+    zesort_status st = temp_bytes(opts, n, with_values, flavor, align, bytes, err);
+    if (st == ZESORT_OK)
+        zs_error_clear(err);
+    return st;
 }
 
 /* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has

@@ -59,12 +59,16 @@ int zs_interop_is_callers(const zs_sort_shape *shape, int b);
 uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape, uint64_t align,
                                 uint64_t offsets[ZS_BUF_COUNT]);
 
-/* The bytes of temp memory a sort of n keys with these options and this
- * with_values (zs_sort_shape_of) needs (its plan's layout with `align`), in
- * *bytes. */
-zesort_status zs_interop_temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
-                                    zs_flavor flavor, uint64_t align, uint64_t *bytes,
-                                    zs_error *err);
+/* The body of both APIs' temp_requirements (the caller holds the sorter's
+ * lock): INVALID_ARGUMENT naming `fn` when bytes is NULL; else in *bytes the
+ * bytes of temp memory a sort of n keys with these options and this
+ * with_values (zs_sort_shape_of) needs, its plan's layout with `align` (0 on
+ * error), in *alignment (when not NULL) min_align, and err cleared on
+ * success. */
+zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                           int with_values, zs_flavor flavor, uint64_t align,
+                                           uint64_t min_align, uint64_t *bytes,
+                                           uint64_t *alignment, zs_error *err);
 
 /* The name of a caller buffer in messages: "keys", "values", "keys_in",
  * "values_in", "indices" (an argsort's VALUES), "keys_out" (out of place),

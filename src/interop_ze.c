@@ -102,18 +102,9 @@ static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int
     if (!sorter)
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     pthread_mutex_lock(&sorter->lock);
-    zesort_status st;
-    if (!bytes) {
-        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", fn);
-    } else {
-        *bytes = 0;
-        if (alignment)
-            *alignment = TEMP_MIN_ALIGN;
-        st = zs_interop_temp_bytes(opts, n, with_values, zs_ze_flavor(&sorter->kernels),
-                                   TEMP_ALIGN, bytes, &sorter->err);
-        if (st == ZESORT_OK)
-            zs_error_clear(&sorter->err);
-    }
+    zesort_status st = zs_interop_temp_requirements(fn, opts, n, with_values,
+                                                    zs_ze_flavor(&sorter->kernels), TEMP_ALIGN,
+                                                    TEMP_MIN_ALIGN, bytes, alignment, &sorter->err);
     pthread_mutex_unlock(&sorter->lock);
     return st;
 }
