@@ -51,13 +51,47 @@ typedef struct zesort_mpi_options {
     zesort_options sort; /* key type, order, bit range, value type, algorithm: as for
                             zesort_sort, used by every rank's local sorts */
     int device_buffers;  /* 0 (default): keys, values and outputs are host memory, which
-                            is what reaches MPI (staging through host memory, right for
-                            any MPI). 1: they would be device pointers handed straight
-                            to a GPU-aware MPI (Intel MPI, MPICH 3.4+ with Level Zero):
-                            not implemented yet, ZESORT_ERROR_UNSUPPORTED */
+                            is what reaches MPI (right for any MPI). 1: they are Level
+                            Zero device (or shared) memory, sorted on the device and
+                            handed straight to MPI, which must be GPU-aware: see
+                            "Device buffers" below */
+    void *ze_context;    /* device_buffers: the ze_context_handle_t the arrays were
+                            allocated in (borrowed; the library allocates its own device
+                            arrays there too). Ignored otherwise */
+    void *ze_device;     /* device_buffers: the ze_device_handle_t they live on, where
+                            the local sorts run. Ignored otherwise */
 } zesort_mpi_options;
 
-/** Where a rank's share of the result goes.
+/* Device buffers (device_buffers = 1). keys, values and caller-owned
+ * outputs are device (or shared) allocations of opts->ze_context (device
+ * memory: of opts->ze_device); each is checked with zeMemGetAllocProperties
+ * and anything else (host memory, another context or device) is
+ * INVALID_ARGUMENT. ctx must be a Level Zero zesort context (else
+ * UNSUPPORTED); its checks (zesort_check) apply, while the sorts themselves
+ * run on opts->ze_device through the interop API (zesort_ze.h) in the
+ * caller's context, as the arrays must. What happens on the device: the
+ * local sort, the copy of the rank's own part, the sort of the received
+ * runs. Only the keys the splitter search probes are copied to the host (a
+ * few blocks of 256 keys); the keys and values are never staged through
+ * host memory. The exchange hands MPI the device pointers.
+ * GPU-awareness is the caller's assertion: setting device_buffers says the
+ * MPI can read and write Level Zero device memory. Where the MPI can tell,
+ * it is asked: MPICH 4.x, MPIX_GPU_query_support(MPIX_GPU_SUPPORT_ZE)
+ * (Debian 12's MPICH 4.0 has it and answers no: built without Level
+ * Zero), and Open MPI builds with a Level Zero extension
+ * (OMPI_HAVE_MPI_EXT_ZE in mpi-ext.h, MPIX_Query_ze_support); a "no" is
+ * UNSUPPORTED. Open MPI 4.1 (Debian 12) has no such query: the caller's
+ * word is taken, and a non-GPU-aware MPI handed device memory the host
+ * cannot address fails inside MPI (or crashes), so stage through host
+ * memory (device_buffers = 0) there. Test hooks (environment, for tests
+ * only): ZESORT_MPI_TEST_HOST_ADDRESSABLE=1 says the device memory is host
+ * memory too (the project's test driver), so an MPI's "no" is overridden;
+ * ZESORT_MPI_TEST_ZE_AWARE=0/1 replaces MPI's answer;
+ * ZESORT_MPI_TEST_NO_HOST_STAGING=1 makes every host array of keys or
+ * values the sort allocates fail. */
+
+/** Where a rank's share of the result goes (host memory, or with
+ *  device_buffers device memory of opts->ze_context).
  *  Caller-owned: set keys (and values, when values are sorted) to arrays of
  *  `capacity` elements; zesort_mpi_count tells how many this rank receives.
  *  Library-owned: set keys = values = NULL; on success the library
@@ -69,6 +103,9 @@ typedef struct zesort_mpi_output {
     uint64_t capacity; /* in: elements keys (and values) hold; ignored when allocating */
     uint64_t count;    /* out: the keys (and values) this rank holds, 0 after an error */
     int allocated;     /* out: 1 when keys/values were allocated by the library */
+    void *device_context; /* out: with allocated, NULL for host memory (malloc), or the
+                             ze_context_handle_t of the device memory the library
+                             allocated (device_buffers; zeMemFree'd by zesort_mpi_free) */
 } zesort_mpi_output;
 
 /** Per-phase times of one sort on this rank (milliseconds, wall clock, each
@@ -99,7 +136,8 @@ void zesort_mpi_options_default(zesort_mpi_options *opts);
 zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count);
 
 /** Collective. Sorts the keys of every rank of comm, as the file comment
- *  says. keys: n_local keys of opts->sort.key_type in host memory (NULL only
+ *  says. keys: n_local keys of opts->sort.key_type in host memory, or
+ *  device memory with opts->device_buffers (NULL only
  *  when n_local is 0); values: NULL (keys only) or n_local values of
  *  opts->sort.value_type, moved with their keys; all ranks pass values or
  *  none do. Both are only read. On success out->count keys (and values)
@@ -108,14 +146,20 @@ zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count)
  *  runs the local sorts; it is not shared with other ranks.
  *  Host memory it allocates on a rank, besides the outputs: a sorted copy
  *  of the rank's input (freed after the exchange) and the received keys
- *  (and values), out->count of them; plus what the local sorts need.
+ *  (and values), out->count of them; plus what the local sorts need. With
+ *  device_buffers these are device memory of opts->ze_context (and the
+ *  sorts' temp, about one more copy of the larger array), and host memory
+ *  is only a 128 KiB cache of probed keys and per-rank tables.
  *  Errors (every rank returns one when any rank fails; a rank that did not
  *  fail itself returns the failing rank's status, and zesort_mpi_last_error
  *  names that rank and its message):
  *  INVALID_ARGUMENT (ctx or out NULL, keys NULL with n_local > 0,
  *  values on some ranks only, options that zesort_check refuses, a capacity
  *  below the count: out->count then still tells the count needed),
- *  UNSUPPORTED (device_buffers), OUT_OF_HOST_MEMORY, and whatever a local
+ *  UNSUPPORTED (device_buffers with a context that is not Level Zero, or an
+ *  MPI that says it is not GPU-aware), INVALID_ARGUMENT (device_buffers
+ *  without ze_context/ze_device, or an array that is not device memory of
+ *  them), OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY (device_buffers), and whatever a local
  *  sort returns (OUT_OF_DEVICE_MEMORY, BACKEND, ...); BACKEND for a failed
  *  MPI call. comm MPI_COMM_NULL, or MPI not initialised, is INVALID_ARGUMENT
  *  returned at once (no collective possible). After an error out->count is
@@ -132,8 +176,9 @@ zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const vo
                                     const void *values, uint64_t n_local, zesort_mpi_output *out,
                                     const zesort_mpi_options *opts, zesort_mpi_stats *stats);
 
-/** Releases arrays the library allocated (out->allocated) and sets keys,
- *  values, count and allocated to 0/NULL; caller-owned arrays are left
+/** Releases arrays the library allocated (out->allocated: free, or
+ *  zeMemFree in out->device_context, which must still exist) and sets keys,
+ *  values, count, allocated and device_context to 0/NULL; caller-owned arrays are left
  *  alone. NULL is a no-op. Not collective. */
 void zesort_mpi_free(zesort_mpi_output *out);
 

@@ -54,11 +54,15 @@ void zesort_mpi_free(zesort_mpi_output *out)
 {
     if (!out)
         return;
-    if (out->allocated) {
+    if (out->allocated && out->device_context) { /* device_buffers: the caller's context */
+        zm_device_free(out->device_context, out->keys);
+        zm_device_free(out->device_context, out->values);
+    } else if (out->allocated) {
         free(out->keys);
         free(out->values);
     }
     out->keys = out->values = NULL;
+    out->device_context = NULL;
     out->count = 0;
     out->allocated = 0;
 }

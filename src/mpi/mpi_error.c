@@ -22,6 +22,22 @@ zesort_status zm_fail(zesort_status status, const char *fmt, ...)
     return status;
 }
 
+zesort_status zm_prefix(zesort_status status, const char *what)
+{
+    if (status != ZESORT_OK) {
+        char msg[MSG_CAP]; /* the message may lose its end, never the prefix */
+        memcpy(msg, last_error, sizeof msg);
+        size_t n = strlen(what);
+        if (n + 2 < sizeof last_error) {
+            memcpy(last_error, what, n);
+            memcpy(last_error + n, ": ", 2);
+            memcpy(last_error + n + 2, msg, sizeof last_error - n - 3);
+            last_error[sizeof last_error - 1] = '\0';
+        }
+    }
+    return status;
+}
+
 void zm_clear_error(void)
 {
     last_error[0] = '\0';

@@ -12,9 +12,10 @@
  * peer that has one, then waits for them. MPI's non-overtaking order per
  * (source, tag) keeps the chunks of a pair in order; a rank with fewer
  * rounds stops early, as its peers have no more chunks for it either.
+ * With device_buffers the pointers are device memory, handed to MPI as
+ * they are (a GPU-aware MPI moves them; mpi_sort.c checks that).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "mpi_internal.h"
 
@@ -46,7 +47,7 @@ static int post_round(MPI_Comm comm, int me, int nranks, const zm_stream *s, int
     return posted;
 }
 
-zesort_status zm_exchange(MPI_Comm comm, const zm_stream *streams, int nstreams,
+zesort_status zm_exchange(MPI_Comm comm, zm_mem *mem, const zm_stream *streams, int nstreams,
                           const uint64_t *send_count, const uint64_t *send_first,
                           const uint64_t *recv_count, const uint64_t *recv_first, uint64_t chunk,
                           uint64_t *bytes_sent, uint64_t *bytes_received, uint64_t *rounds)
@@ -55,12 +56,14 @@ zesort_status zm_exchange(MPI_Comm comm, const zm_stream *streams, int nstreams,
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &nranks);
     *bytes_sent = *bytes_received = 0;
+    zesort_status st = ZESORT_OK;
     for (int s = 0; s < nstreams; s++) {
         size_t es = streams[s].elem_size;
-        /* the rank's own part never touches MPI */
-        if (send_count[me])
-            memcpy(streams[s].recv + recv_first[me] * es, streams[s].send + send_first[me] * es,
-                   send_count[me] * es);
+        /* the rank's own part never touches MPI; a failed copy is reported
+         * after the exchange, which the other ranks are waiting in */
+        if (send_count[me] && st == ZESORT_OK)
+            st = zm_copy(mem, streams[s].recv + recv_first[me] * es,
+                         streams[s].send + send_first[me] * es, send_count[me] * es);
         for (int p = 0; p < nranks; p++) {
             if (p != me) {
                 *bytes_sent += send_count[p] * es;
@@ -95,5 +98,5 @@ zesort_status zm_exchange(MPI_Comm comm, const zm_stream *streams, int nstreams,
     }
     free(req);
     free(status);
-    return rc == MPI_SUCCESS ? ZESORT_OK : zm_mpi_fail(rc, "the all-to-all exchange");
+    return rc != MPI_SUCCESS ? zm_mpi_fail(rc, "the all-to-all exchange") : st;
 }

@@ -16,6 +16,9 @@
 /* Sets this thread's message (printf format) and returns status. */
 zesort_status zm_fail(zesort_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* status OK: returned as is; else this thread's message becomes
+ * "what: <message>" and status is returned. */
+zesort_status zm_prefix(zesort_status status, const char *what);
 /* Clears this thread's message. */
 void zm_clear_error(void);
 /* A failed MPI call: the message names `what` and MPI's error string;
@@ -27,6 +30,51 @@ zesort_status zm_mpi_fail(int mpi_rc, const char *what);
  * fail gets that rank's message, "rank R: ...". Never hangs on a failure
  * that every rank reaches this call after. */
 zesort_status zm_agree(MPI_Comm comm, zesort_status mine);
+
+/* ---- mpi_memory.c: where the arrays live (host or Level Zero device) ------ */
+
+/* The operations a sort needs on its arrays, host or device (mpi_memory.c). */
+typedef struct zm_mem_ops zm_mem_ops;
+/* One sort's memory: the table, and for device memory the caller's Level
+ * Zero context and device (ze handles, kept as void * so that the files
+ * other than mpi_memory.c need no Level Zero header) with the command
+ * queue, list, interop sorter and sort temp the library creates there. */
+typedef struct zm_mem {
+    const zm_mem_ops *ops;
+    zesort_context *ctx; /* host: runs the sorts */
+    void *zctx, *zdev, *queue, *list, *sorter, *temp;
+    uint64_t temp_bytes;
+} zm_mem;
+
+/* Host memory, sorts on ctx. Cannot fail. */
+void zm_mem_host(zm_mem *m, zesort_context *ctx);
+/* The caller's device memory (ze_context, ze_device): creates a queue, a
+ * command list and a sorter there. On failure (reported) m still needs
+ * zm_mem_close. */
+zesort_status zm_mem_device(zm_mem *m, zesort_context *ctx, void *ze_context, void *ze_device);
+/* Releases what zm_mem_device created (nothing for host memory). */
+void zm_mem_close(zm_mem *m);
+int zm_mem_is_device(const zm_mem *m);
+/* n elements of size bytes (at least 1 byte, so never NULL for 0): NULL
+ * when out of memory; zm_free(m, NULL) is a no-op. */
+void *zm_alloc(zm_mem *m, uint64_t n, size_t size);
+void zm_free(zm_mem *m, void *p);
+/* Copies bytes; either side may be host memory when m is device memory.
+ * Returns OK or the failure (reported). */
+zesort_status zm_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes);
+/* Stable out-of-place sort of n keys (values vi/vo or NULL) by o, finished
+ * on return (reported on failure). */
+zesort_status zm_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
+                           uint64_t n, const zesort_options *o);
+/* OK when p is device or shared memory of ze_context (device memory: of
+ * ze_device); else INVALID_ARGUMENT naming `what` (reported). */
+zesort_status zm_device_memory(void *ze_context, void *ze_device, const void *p,
+                               const char *what);
+/* zeMemFree(ze_context, p) for p not NULL: zesort_mpi_free's device arrays. */
+void zm_device_free(void *ze_context, void *p);
+/* Whether this MPI takes Level Zero device pointers: 1 yes, 0 no, -1 it
+ * cannot tell (no query in its headers). */
+int zm_mpi_ze_aware(void);
 
 /* ---- mpi_keys.c: the order the sort compares keys by ---------------------- */
 
@@ -43,9 +91,34 @@ typedef struct zm_order {
 zm_order zm_order_of(const zesort_options *opts);
 /* The compared value ("digit") of key i of `keys`. */
 uint64_t zm_digit(const zm_order *o, const void *keys, uint64_t i);
-/* On keys sorted by the order: how many have digit < d (lower) or <= d (upper). */
-uint64_t zm_count_below(const zm_order *o, const void *keys, uint64_t n, uint64_t d);
-uint64_t zm_count_upto(const zm_order *o, const void *keys, uint64_t n, uint64_t d);
+
+/* A rank's keys, sorted by the order, as the splitters read them: host
+ * memory directly; device memory through a small host cache of blocks of
+ * ZM_CACHE_KEYS keys (ZM_CACHE_SLOTS of them, direct-mapped), so only the
+ * blocks the bisections probe are copied to the host, never the array. */
+#define ZM_CACHE_KEYS 256
+#define ZM_CACHE_SLOTS 64
+typedef struct zm_keys {
+    zm_order o;
+    const char *keys;
+    uint64_t n;
+    zm_mem *mem;     /* device memory: copies go through it; NULL: host */
+    char *cache;     /* device: ZM_CACHE_SLOTS blocks */
+    uint64_t *tags;  /* block index + 1 held by each slot, 0: empty */
+    zesort_status st; /* the first failed copy (reported); reads then see zero keys */
+    uint64_t bytes_copied; /* device to host, for the stats */
+} zm_keys;
+
+/* kv over n keys (device memory when mem is device memory; mem NULL: host). Returns OK or
+ * OUT_OF_HOST_MEMORY (the cache; reported). */
+zesort_status zm_keys_open(zm_keys *kv, const zm_order *o, const void *keys, uint64_t n,
+                           zm_mem *mem);
+void zm_keys_close(zm_keys *kv);
+/* The digit of key i (i < n). */
+uint64_t zm_digit_at(zm_keys *kv, uint64_t i);
+/* How many of the keys have digit < d (below) or <= d (upto), by bisection. */
+uint64_t zm_count_below(zm_keys *kv, uint64_t d);
+uint64_t zm_count_upto(zm_keys *kv, uint64_t d);
 
 /* ---- mpi_splitters.c -------------------------------------------------------- */
 
@@ -56,14 +129,15 @@ uint64_t zm_count_upto(const zm_order *o, const void *keys, uint64_t n, uint64_t
 /* u64 scratch zm_find_splits needs for `count` targets. */
 #define ZM_SPLIT_SCRATCH(count) ((size_t)(count) * (5 + 2 * ZM_SPLIT_STEPS))
 
-/* Collective. keys: this rank's n keys, sorted by the order; total: all
+/* Collective. kv: this rank's keys, sorted by the order; total: all
  * ranks' keys. targets[t] (t < count, each <= total) are global positions;
  * on return split[t] is how many of this rank's keys come before global
  * position targets[t] in the stable order (digit, rank, index). scratch:
  * ZM_SPLIT_SCRATCH(count) elements. *rounds grows by the Allreduce rounds taken.
- * Returns OK or BACKEND (reported). */
-zesort_status zm_find_splits(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
-                             uint64_t total, const uint64_t *targets, int count, uint64_t *split,
+ * Returns OK or BACKEND (an MPI call, reported); a failed copy of device keys
+ * is left in kv->st, for the caller to agree on after its collectives. */
+zesort_status zm_find_splits(MPI_Comm comm, zm_keys *kv, uint64_t total,
+                             const uint64_t *targets, int count, uint64_t *split,
                              uint64_t *scratch, uint64_t *rounds);
 
 /* ---- mpi_exchange.c ----------------------------------------------------------- */
@@ -79,10 +153,11 @@ typedef struct zm_stream {
 
 /* Collective: the all-to-all exchange of every stream (keys, values) with
  * the same counts, point-to-point in chunks of at most `chunk` bytes per
- * message (so 64-bit counts never meet MPI's int counts). The rank's own
- * part is copied. *bytes_sent / *bytes_received: to and from other ranks;
+ * message (so 64-bit counts never meet MPI's int counts); the buffers are
+ * mem's (device pointers go to MPI as they are). The rank's own part is
+ * copied by mem. *bytes_sent / *bytes_received: to and from other ranks;
  * *rounds: chunk rounds. Returns OK or BACKEND (reported). */
-zesort_status zm_exchange(MPI_Comm comm, const zm_stream *streams, int nstreams,
+zesort_status zm_exchange(MPI_Comm comm, zm_mem *mem, const zm_stream *streams, int nstreams,
                           const uint64_t *send_count, const uint64_t *send_first,
                           const uint64_t *recv_count, const uint64_t *recv_first, uint64_t chunk,
                           uint64_t *bytes_sent, uint64_t *bytes_received, uint64_t *rounds);
@@ -97,6 +172,19 @@ uint64_t zm_chunk_bytes(void);
  * that rank's local sort then fails (ZESORT_ERROR_BACKEND), so tests see
  * every rank return an error. */
 int zm_test_fail_rank(int rank);
+
+/* 1 when ZESORT_MPI_TEST_NO_HOST_STAGING=1: every host array of keys or
+ * values the sort allocates fails (OUT_OF_HOST_MEMORY), so a test shows the
+ * device path never stages keys through the host. */
+int zm_test_no_host_staging(void);
+/* ZESORT_MPI_TEST_ZE_AWARE=0 or 1: what zm_mpi_ze_aware answers instead of
+ * asking MPI (so the refusal of a non-GPU-aware MPI is tested on an MPI
+ * that cannot tell); -1 when unset. */
+int zm_test_gpu_aware(void);
+/* 1 when ZESORT_MPI_TEST_HOST_ADDRESSABLE=1: the device memory is host
+ * memory too (the test driver's SVM), so any MPI can move it and an MPI
+ * that says it is not GPU-aware is used anyway. */
+int zm_test_host_addressable(void);
 
 /* Monotonic wall clock in milliseconds. */
 double zm_now_ms(void);

@@ -3,8 +3,10 @@
  * key of zesort.h (signed: sign bit flipped; floats: IEEE-754 totalOrder),
  * cut to the bit range and flipped for descending order. The local sorts
  * (zesort) order keys by exactly this value, so splitters found on it split
- * their output at the right places.
+ * their output at the right places. Device keys (device_buffers) are read
+ * through a small host cache of the blocks the bisections probe.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi_internal.h"
@@ -56,13 +58,67 @@ uint64_t zm_digit(const zm_order *o, const void *keys, uint64_t i)
     return o->descending ? d ^ mask : d;
 }
 
-/* First index whose digit is > d (upto) or >= d (below), by bisection. */
-static uint64_t bound(const zm_order *o, const void *keys, uint64_t n, uint64_t d, int upto)
+zesort_status zm_keys_open(zm_keys *kv, const zm_order *o, const void *keys, uint64_t n,
+                           zm_mem *mem)
 {
-    uint64_t lo = 0, hi = n;
+    memset(kv, 0, sizeof *kv);
+    kv->o = *o;
+    kv->keys = keys;
+    kv->n = n;
+    if (!mem || !zm_mem_is_device(mem))
+        return ZESORT_OK;
+    kv->mem = mem;
+    kv->cache = malloc((size_t)ZM_CACHE_SLOTS * ZM_CACHE_KEYS * o->key_size);
+    kv->tags = calloc(ZM_CACHE_SLOTS, sizeof *kv->tags);
+    if (!kv->cache || !kv->tags)
+        return zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory (key cache)");
+    return ZESORT_OK;
+}
+
+void zm_keys_close(zm_keys *kv)
+{
+    free(kv->cache);
+    free(kv->tags);
+    kv->cache = NULL;
+    kv->tags = NULL;
+}
+
+/* Host address of key i: in place, or in its cached block (copied now if
+ * the slot holds another one). */
+static const void *key_at(zm_keys *kv, uint64_t i)
+{
+    size_t ks = kv->o.key_size;
+    if (!kv->mem)
+        return kv->keys + i * ks;
+    uint64_t block = i / ZM_CACHE_KEYS, slot = block % ZM_CACHE_SLOTS;
+    char *dst = kv->cache + slot * ZM_CACHE_KEYS * ks;
+    if (kv->tags[slot] != block + 1) {
+        uint64_t first = block * ZM_CACHE_KEYS, len = kv->n - first;
+        len = (len < ZM_CACHE_KEYS ? len : ZM_CACHE_KEYS) * ks;
+        zesort_status st = kv->st == ZESORT_OK ? zm_copy(kv->mem, dst, kv->keys + first * ks, len)
+                                               : kv->st;
+        if (st != ZESORT_OK) { /* go on with zeros: the collectives must all run */
+            kv->st = st;
+            memset(dst, 0, (size_t)len);
+        }
+        kv->tags[slot] = block + 1;
+        kv->bytes_copied += len;
+    }
+    return dst + (i % ZM_CACHE_KEYS) * ks;
+}
+
+uint64_t zm_digit_at(zm_keys *kv, uint64_t i)
+{
+    return zm_digit(&kv->o, key_at(kv, i), 0);
+}
+
+/* First index whose digit is > d (upto) or >= d (below), by bisection. */
+static uint64_t bound(zm_keys *kv, uint64_t d, int upto)
+{
+    uint64_t lo = 0, hi = kv->n;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        uint64_t v = zm_digit(o, keys, mid);
+        uint64_t v = zm_digit_at(kv, mid);
         if (upto ? v <= d : v < d)
             lo = mid + 1;
         else
@@ -71,12 +127,12 @@ static uint64_t bound(const zm_order *o, const void *keys, uint64_t n, uint64_t 
     return lo;
 }
 
-uint64_t zm_count_below(const zm_order *o, const void *keys, uint64_t n, uint64_t d)
+uint64_t zm_count_below(zm_keys *kv, uint64_t d)
 {
-    return bound(o, keys, n, d, 0);
+    return bound(kv, d, 0);
 }
 
-uint64_t zm_count_upto(const zm_order *o, const void *keys, uint64_t n, uint64_t d)
+uint64_t zm_count_upto(zm_keys *kv, uint64_t d)
 {
-    return bound(o, keys, n, d, 1);
+    return bound(kv, d, 1);
 }

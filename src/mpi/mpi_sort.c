@@ -6,6 +6,11 @@
  * context; exact splitters; the exchange; the stable sort of the received
  * runs (they arrive in source-rank order, each sorted, so a stable sort
  * keeps ties in (source rank, source index) order).
+ *
+ * Host or device memory (device_buffers) run the same phases: the arrays
+ * are allocated, copied and sorted through zm_mem (mpi_memory.c), the
+ * splitters read device keys through a small cache (mpi_keys.c), and the
+ * exchange hands MPI whichever pointers the arrays are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +29,38 @@ typedef struct zm_run {
     uint64_t *send_count, *send_first, *recv_count, *recv_first, *targets, *split, *scratch;
     void *lk, *lv;                    /* the local sort's output */
     void *rk, *rv;                    /* what the exchange received */
+    zm_mem mem;                       /* where the arrays above live */
+    zm_keys kv;                       /* lk as the splitters read it */
     zesort_mpi_stats stats;
 } zm_run;
 
-static void *alloc_elems(uint64_t n, size_t size)
+/* device_buffers: a Level Zero context, an MPI that may take device
+ * pointers, and arrays that are device memory of the caller's context. */
+static zesort_status check_device(zm_run *r, const void *keys, const void *values,
+                                  const zesort_mpi_output *out, const zesort_mpi_options *opts)
 {
-    if (size && n > SIZE_MAX / size)
-        return NULL;
-    return malloc(n && size ? (size_t)(n * size) : 1);
+    zesort_backend b = zesort_context_backend(r->ctx);
+    if (b != ZESORT_BACKEND_LEVEL_ZERO)
+        return zm_fail(ZESORT_ERROR_UNSUPPORTED, "device_buffers needs a Level Zero zesort "
+                       "context (ctx is %s)", zesort_backend_name(b));
+    if (!opts->ze_context || !opts->ze_device)
+        return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, "device_buffers: opts->ze_context and "
+                       "opts->ze_device must be the Level Zero context and device of the arrays");
+    if (zm_mpi_ze_aware() == 0 && !zm_test_host_addressable())
+        return zm_fail(ZESORT_ERROR_UNSUPPORTED, "device_buffers: this MPI says it cannot take "
+                       "Level Zero device pointers (not GPU-aware): pass host memory");
+    const void *arrays[4] = {r->n ? keys : NULL, r->n ? values : NULL,
+                             out->capacity ? out->keys : NULL,
+                             out->capacity && values ? out->values : NULL};
+    static const char *names[4] = {"keys", "values", "out->keys", "out->values"};
+    for (int i = 0; i < 4; i++) {
+        zesort_status st = arrays[i] ? zm_device_memory(opts->ze_context, opts->ze_device,
+                                                        arrays[i], names[i])
+                                     : ZESORT_OK;
+        if (st != ZESORT_OK)
+            return st;
+    }
+    return zm_mem_device(&r->mem, r->ctx, opts->ze_context, opts->ze_device);
 }
 
 static zesort_status check_args(zm_run *r, zesort_context *ctx, const void *keys,
@@ -43,16 +72,13 @@ static zesort_status check_args(zm_run *r, zesort_context *ctx, const void *keys
     if (!keys && r->n > 0)
         return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, "keys is NULL with n_local %llu",
                        (unsigned long long)r->n);
-    if (opts->device_buffers)
-        return zm_fail(ZESORT_ERROR_UNSUPPORTED, "device_buffers (device pointers to a GPU-aware "
-                       "MPI) is not implemented: pass host memory");
     if (out->keys && values && !out->values)
         return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, "out->keys is given but out->values is "
                        "NULL: give both arrays, or neither to have them allocated");
     zesort_status st = zesort_check(ctx, r->n, values != NULL, &r->sopts, NULL);
     if (st != ZESORT_OK)
         return zm_fail(st, "%s", zesort_last_error(ctx));
-    return ZESORT_OK;
+    return opts->device_buffers ? check_device(r, keys, values, out, opts) : ZESORT_OK;
 }
 
 /* Who holds what at the end: rank p gets N/P keys, one more when p < N%P. */
@@ -91,23 +117,28 @@ static zesort_status plan_buffers(zm_run *r, zesort_mpi_output *out)
     zesort_status st = zesort_check(r->ctx, r->mine, r->vsize != 0, &r->sopts, NULL);
     if (st != ZESORT_OK)
         return zm_fail(st, "the received keys: %s", zesort_last_error(r->ctx));
-    r->lk = alloc_elems(r->n, r->ksize);
-    r->rk = alloc_elems(r->mine, r->ksize);
+    zm_mem *m = &r->mem;
+    r->lk = zm_alloc(m, r->n, r->ksize);
+    r->rk = zm_alloc(m, r->mine, r->ksize);
     int bad = !r->lk || !r->rk;
     if (r->vsize) {
-        r->lv = alloc_elems(r->n, r->vsize);
-        r->rv = alloc_elems(r->mine, r->vsize);
+        r->lv = zm_alloc(m, r->n, r->vsize);
+        r->rv = zm_alloc(m, r->mine, r->vsize);
         bad |= !r->lv || !r->rv;
     }
     if (!out->keys && !bad) {
-        out->keys = alloc_elems(r->mine, r->ksize);
-        out->values = r->vsize ? alloc_elems(r->mine, r->vsize) : NULL;
+        out->keys = zm_alloc(m, r->mine, r->ksize);
+        out->values = r->vsize ? zm_alloc(m, r->mine, r->vsize) : NULL;
         out->allocated = 1;
+        out->device_context = zm_mem_is_device(m) ? m->zctx : NULL; /* for zesort_mpi_free */
         bad |= !out->keys || (r->vsize && !out->values);
     }
-    return bad ? zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory for %llu + %llu "
-                         "keys", (unsigned long long)r->n, (unsigned long long)r->mine)
-               : ZESORT_OK;
+    if (bad)
+        return zm_fail(zm_mem_is_device(m) ? ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
+                                           : ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                       "out of %s memory for %llu + %llu keys", zm_mem_is_device(m) ? "device"
+                       : "host", (unsigned long long)r->n, (unsigned long long)r->mine);
+    return zm_keys_open(&r->kv, &r->order, r->lk, r->n, m);
 }
 
 static zesort_status local_sort(zm_run *r, const void *keys, const void *values)
@@ -117,17 +148,16 @@ static zesort_status local_sort(zm_run *r, const void *keys, const void *values)
                        "ZESORT_MPI_TEST_FAIL_RANK=%d)", r->rank);
     if (r->n == 0)
         return ZESORT_OK;
-    zesort_status st = zesort_sort_copy(r->ctx, keys, values, r->lk, r->vsize ? r->lv : NULL,
-                                        r->n, &r->sopts);
-    return st == ZESORT_OK ? st : zm_fail(st, "local sort: %s", zesort_last_error(r->ctx));
+    return zm_prefix(zm_sort_copy(&r->mem, keys, values, r->lk, r->vsize ? r->lv : NULL, r->n,
+                                  &r->sopts), "local sort");
 }
 
 /* Splitters, then the counts every pair of ranks exchanges. */
 static zesort_status splitters(zm_run *r)
 {
     int count = r->size - 1;
-    zesort_status st = zm_find_splits(r->comm, &r->order, r->lk, r->n, r->total, r->targets,
-                                      count, r->split, r->scratch, &r->stats.splitter_rounds);
+    zesort_status st = zm_find_splits(r->comm, &r->kv, r->total, r->targets, count, r->split,
+                                      r->scratch, &r->stats.splitter_rounds);
     if (st != ZESORT_OK)
         return st;
     uint64_t prev = 0;
@@ -140,6 +170,8 @@ static zesort_status splitters(zm_run *r)
     int rc = MPI_Alltoall(r->send_count, 1, MPI_UINT64_T, r->recv_count, 1, MPI_UINT64_T, r->comm);
     if (rc != MPI_SUCCESS)
         return zm_mpi_fail(rc, "MPI_Alltoall (counts)");
+    if (r->kv.st != ZESORT_OK) /* a failed copy of device keys, now the collectives are done */
+        return zm_prefix(r->kv.st, "splitters");
     uint64_t sum = 0;
     for (int p = 0; p < r->size; p++) {
         r->recv_first[p] = sum;
@@ -154,8 +186,8 @@ static zesort_status splitters(zm_run *r)
 static zesort_status exchange(zm_run *r)
 {
     zm_stream s[2] = {{r->lk, r->rk, r->ksize}, {r->lv, r->rv, r->vsize}};
-    return zm_exchange(r->comm, s, r->vsize ? 2 : 1, r->send_count, r->send_first, r->recv_count,
-                       r->recv_first, zm_chunk_bytes(), &r->stats.bytes_sent,
+    return zm_exchange(r->comm, &r->mem, s, r->vsize ? 2 : 1, r->send_count, r->send_first,
+                       r->recv_count, r->recv_first, zm_chunk_bytes(), &r->stats.bytes_sent,
                        &r->stats.bytes_received, &r->stats.exchange_rounds);
 }
 
@@ -175,15 +207,14 @@ static zesort_status merge(zm_run *r, zesort_mpi_output *out)
     if (r->mine == 0)
         return ZESORT_OK;
     if (one_run(r)) {
-        memcpy(out->keys, r->rk, (size_t)(r->mine * r->ksize));
-        if (r->vsize)
-            memcpy(out->values, r->rv, (size_t)(r->mine * r->vsize));
-        return ZESORT_OK;
+        zesort_status st = zm_copy(&r->mem, out->keys, r->rk, r->mine * r->ksize);
+        if (st == ZESORT_OK && r->vsize)
+            st = zm_copy(&r->mem, out->values, r->rv, r->mine * r->vsize);
+        return zm_prefix(st, "copying the received keys");
     }
-    zesort_status st = zesort_sort_copy(r->ctx, r->rk, r->vsize ? r->rv : NULL, out->keys,
-                                        r->vsize ? out->values : NULL, r->mine, &r->sopts);
-    return st == ZESORT_OK ? st : zm_fail(st, "sorting the received keys: %s",
-                                          zesort_last_error(r->ctx));
+    return zm_prefix(zm_sort_copy(&r->mem, r->rk, r->vsize ? r->rv : NULL, out->keys,
+                                  r->vsize ? out->values : NULL, r->mine, &r->sopts),
+                     "sorting the received keys");
 }
 
 /* Runs the phases on r, timing each; every phase ends in an agreement. */
@@ -206,8 +237,9 @@ static zesort_status run_phases(zm_run *r, const void *keys, const void *values,
     double t3 = zm_now_ms();
     if (st != ZESORT_OK)
         return st;
-    free(r->lk); /* the local copy is sent: its memory goes before the merge */
-    free(r->lv);
+    zm_keys_close(&r->kv);
+    zm_free(&r->mem, r->lk); /* the local copy is sent: its memory goes before the merge */
+    zm_free(&r->mem, r->lv);
     r->lk = r->lv = NULL;
     st = zm_agree(r->comm, merge(r, out));
     double t4 = zm_now_ms();
@@ -243,10 +275,12 @@ static zesort_status dup_comm(MPI_Comm comm, zm_run *r)
 
 static void release(zm_run *r, zesort_mpi_output *out, zesort_status st)
 {
-    free(r->lk);
-    free(r->lv);
-    free(r->rk);
-    free(r->rv);
+    zm_keys_close(&r->kv);
+    zm_free(&r->mem, r->lk);
+    zm_free(&r->mem, r->lv);
+    zm_free(&r->mem, r->rk);
+    zm_free(&r->mem, r->rv);
+    zm_mem_close(&r->mem);
     free(r->u64);
     if (st != ZESORT_OK && out) {
         if (out->allocated)
@@ -276,6 +310,7 @@ zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const vo
     memset(&r, 0, sizeof r);
     r.comm = MPI_COMM_NULL;
     r.ctx = ctx;
+    zm_mem_host(&r.mem, ctx);
     r.n = n_local;
     r.sopts = (opts ? opts : &defaults)->sort;
     r.order = zm_order_of(&r.sopts);
@@ -284,6 +319,7 @@ zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const vo
     if (out) {
         out->count = 0;
         out->allocated = 0;
+        out->device_context = NULL;
     }
     zesort_status st = dup_comm(comm, &r);
     if (r.comm == MPI_COMM_NULL)

@@ -20,11 +20,11 @@
  */
 #include "mpi_internal.h"
 
-static zesort_status digit_range(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
-                                 uint64_t *gmin, uint64_t *gmax)
+static zesort_status digit_range(MPI_Comm comm, zm_keys *kv, uint64_t *gmin, uint64_t *gmax)
 {
     /* one MAX reduction for both: the minimum as the maximum of ~digit */
-    uint64_t in[2] = {n ? ~zm_digit(o, keys, 0) : 0, n ? zm_digit(o, keys, n - 1) : 0};
+    uint64_t n = kv->n;
+    uint64_t in[2] = {n ? ~zm_digit_at(kv, 0) : 0, n ? zm_digit_at(kv, n - 1) : 0};
     uint64_t out[2];
     int rc = MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MAX, comm);
     if (rc != MPI_SUCCESS)
@@ -36,15 +36,15 @@ static zesort_status digit_range(MPI_Comm comm, const zm_order *o, const void *k
 
 /* One round: the next k bits (below `shift`) of every target's digit, from
  * the global counts of keys at most v[t] | j << shift | low, j < 2^k - 1. */
-static zesort_status refine_round(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
-                                  const uint64_t *targets, int count, uint64_t *v, int k,
+static zesort_status refine_round(MPI_Comm comm, zm_keys *kv, const uint64_t *targets,
+                                  int count, uint64_t *v, int k,
                                   int shift, uint64_t *le, uint64_t *gle)
 {
     int steps = (1 << k) - 1;
     uint64_t low = shift ? (UINT64_C(1) << shift) - 1 : 0;
     for (int t = 0; t < count; t++)
         for (int j = 0; j < steps; j++)
-            le[t * steps + j] = zm_count_upto(o, keys, n, v[t] | (uint64_t)j << shift | low);
+            le[t * steps + j] = zm_count_upto(kv, v[t] | (uint64_t)j << shift | low);
     int rc = MPI_Allreduce(le, gle, count * steps, MPI_UINT64_T, MPI_SUM, comm);
     if (rc != MPI_SUCCESS)
         return zm_mpi_fail(rc, "MPI_Allreduce (splitter refinement)");
@@ -60,12 +60,12 @@ static zesort_status refine_round(MPI_Comm comm, const zm_order *o, const void *
 }
 
 /* v[t] := the digit of the key at global position targets[t] (< total). */
-static zesort_status refine(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
-                            const uint64_t *targets, int count, uint64_t *v, uint64_t *scratch,
+static zesort_status refine(MPI_Comm comm, zm_keys *kv, const uint64_t *targets, int count,
+                            uint64_t *v, uint64_t *scratch,
                             uint64_t *rounds)
 {
     uint64_t gmin = 0, gmax = 0;
-    zesort_status st = digit_range(comm, o, keys, n, &gmin, &gmax);
+    zesort_status st = digit_range(comm, kv, &gmin, &gmax);
     if (st != ZESORT_OK)
         return st;
     /* Bits above the highest one where min and max differ are common to all. */
@@ -78,27 +78,27 @@ static zesort_status refine(MPI_Comm comm, const zm_order *o, const void *keys, 
     for (int b = nbits; b > 0; ++*rounds) {
         int k = b < ZM_SPLIT_BITS ? b : ZM_SPLIT_BITS;
         b -= k;
-        st = refine_round(comm, o, keys, n, targets, count, v, k, b, le, gle);
+        st = refine_round(comm, kv, targets, count, v, k, b, le, gle);
         if (st != ZESORT_OK)
             return st;
     }
     return ZESORT_OK;
 }
 
-zesort_status zm_find_splits(MPI_Comm comm, const zm_order *o, const void *keys, uint64_t n,
-                             uint64_t total, const uint64_t *targets, int count, uint64_t *split,
+zesort_status zm_find_splits(MPI_Comm comm, zm_keys *kv, uint64_t total,
+                             const uint64_t *targets, int count, uint64_t *split,
                              uint64_t *scratch, uint64_t *rounds)
 {
     if (count == 0)
         return ZESORT_OK;
     uint64_t *v = scratch, *less = scratch + count, *eq = scratch + 2 * count;
     uint64_t *gless = scratch + 3 * count, *before = scratch + 4 * count;
-    zesort_status st = refine(comm, o, keys, n, targets, count, v, scratch + 5 * count, rounds);
+    zesort_status st = refine(comm, kv, targets, count, v, scratch + 5 * count, rounds);
     if (st != ZESORT_OK)
         return st;
     for (int t = 0; t < count; t++) {
-        less[t] = zm_count_below(o, keys, n, v[t]);
-        eq[t] = zm_count_upto(o, keys, n, v[t]) - less[t];
+        less[t] = zm_count_below(kv, v[t]);
+        eq[t] = zm_count_upto(kv, v[t]) - less[t];
     }
     int rank = 0, rc = MPI_Comm_rank(comm, &rank);
     if (rc == MPI_SUCCESS)
@@ -109,7 +109,7 @@ zesort_status zm_find_splits(MPI_Comm comm, const zm_order *o, const void *keys,
         return zm_mpi_fail(rc, "splitter counts (MPI_Allreduce, MPI_Exscan)");
     for (int t = 0; t < count; t++) {
         if (targets[t] >= total) { /* past the last key: everything comes before */
-            split[t] = n;
+            split[t] = kv->n;
             continue;
         }
         uint64_t lower = rank == 0 ? 0 : before[t]; /* Exscan leaves rank 0's undefined */

@@ -12,16 +12,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 pkg-config --exists mpich || fail "pkg-config mpich not found: install the Debian package libmpich-dev"
 t=$(mktemp -d /tmp/zesort-mpich.XXXXXX)
 trap 'rm -rf "$t"' EXIT
-flags=(-std=c11 -Wall -Wextra -Werror -O1 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fPIC
+flags=(-std=c11 $(pkg-config --cflags level-zero 2>/dev/null) -Wall -Wextra -Werror -O1 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fPIC
        -I"$src/include" -I"$build/include" -I"$src/src" -I"$src/src/mpi" $(pkg-config --cflags mpich))
 for f in "$src"/src/mpi/*.c "$src"/src/mpi/cli/*.c "$src"/tests/mpi/test_mpi_sort.c; do
     cc "${flags[@]}" -c "$f" -o "$t/$(basename "$f" .c).o" || fail "$f does not compile with MPICH"
 done
 echo "compiled with MPICH $(pkg-config --modversion mpich): $(ls "$t" | wc -l) files"
 libs=($(pkg-config --libs mpich))
-objs=("$t"/mpi_{api,sort,splitters,exchange,keys,error,test_hooks}.o)
+objs=("$t"/mpi_{api,sort,splitters,exchange,keys,memory,error,test_hooks}.o)
+# device_buffers (mpi_memory.c) calls the Level Zero loader
+ze_libs=($(pkg-config --libs level-zero 2>/dev/null || echo -lze_loader))
 cc -shared "${objs[@]}" -o "$t/libzesort_mpi_mpich.so" -Wl,--no-undefined \
-   "$build/src/libzesort.so" "${libs[@]}" || fail "libzesort_mpi does not link with MPICH"
+   "$build/src/libzesort.so" "${libs[@]}" "${ze_libs[@]}" || fail "libzesort_mpi does not link with MPICH"
 cc "$t/test_mpi_sort.o" -o "$t/test_mpich" "$t/libzesort_mpi_mpich.so" "$build/src/libzesort.so" \
    "${libs[@]}" -Wl,-rpath,"$t:$build/src" || fail "test_mpi_sort does not link with MPICH"
 echo "linked with MPICH: libzesort_mpi, test_mpi_sort"

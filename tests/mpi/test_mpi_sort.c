@@ -236,7 +236,7 @@ static void errors(zesort_context *ctx)
     zesort_mpi_options o;
     zesort_mpi_options_default(&o);
     /* a capacity too small on the last rank: it learns the count it needs */
-    zesort_mpi_output out = {outk, outv, rank == last ? 10 : 64, 0, 0};
+    zesort_mpi_output out = {outk, outv, rank == last ? 10 : 64, 0, 0, NULL};
     zesort_status s = zesort_mpi_sort(ctx, MPI_COMM_WORLD, keys, values, 40, &out, &o);
     expect_all(s, ZESORT_ERROR_INVALID_ARGUMENT, last, "capacity");
     CHECK(out.count == (rank == last ? 40u : 0u), "capacity: count %llu",

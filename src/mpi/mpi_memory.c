@@ -1,0 +1,277 @@
+/*
+ * mpi_memory.c — where a distributed sort's arrays live: host memory (the
+ * default: malloc, memcpy, zesort_sort_copy on the rank's zesort context)
+ * or the caller's Level Zero device memory (device_buffers = 1:
+ * zeMemAllocDevice, device copies, zesort_ze_append_sort_copy). mpi_sort.c,
+ * the exchange and the splitters run the same code for both through this
+ * small table of operations; only this file knows Level Zero.
+ *
+ * Device operations run on one command list of the caller's context and
+ * device, executed on one synchronous queue and waited for at once: the
+ * phases around them (collectives) need their results on return anyway.
+ */
+#include <level_zero/ze_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+#include "zesort_ze.h"
+
+struct zm_mem_ops {
+    void *(*alloc)(zm_mem *m, uint64_t bytes);
+    void (*release)(zm_mem *m, void *p);
+    zesort_status (*copy)(zm_mem *m, void *dst, const void *src, uint64_t bytes);
+    zesort_status (*sort_copy)(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
+                               uint64_t n, const zesort_options *o);
+};
+
+/* ---- host memory ------------------------------------------------------------ */
+
+static void *host_alloc(zm_mem *m, uint64_t bytes)
+{
+    (void)m;
+    if (bytes > SIZE_MAX)
+        return NULL;
+    /* the test hook: any array of keys or values in host memory fails, so a
+     * test proves the device path never stages keys through the host */
+    if (bytes && zm_test_no_host_staging())
+        return NULL;
+    return malloc(bytes ? (size_t)bytes : 1);
+}
+
+static void host_release(zm_mem *m, void *p)
+{
+    (void)m;
+    free(p);
+}
+
+static zesort_status host_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes)
+{
+    (void)m;
+    memcpy(dst, src, (size_t)bytes);
+    return ZESORT_OK;
+}
+
+static zesort_status host_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko,
+                                    void *vo, uint64_t n, const zesort_options *o)
+{
+    zesort_status st = zesort_sort_copy(m->ctx, ki, vi, ko, vo, n, o);
+    return st == ZESORT_OK ? st : zm_fail(st, "%s", zesort_last_error(m->ctx));
+}
+
+static const zm_mem_ops host_ops = {host_alloc, host_release, host_copy, host_sort_copy};
+
+/* ---- Level Zero device memory ---------------------------------------------- */
+
+static zesort_status ze_fail(ze_result_t r, const char *what)
+{
+    return zm_fail(r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY ? ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
+                                                               : ZESORT_ERROR_BACKEND,
+                   "%s failed (ze_result_t 0x%x)", what, (unsigned)r);
+}
+
+static void *dev_alloc(zm_mem *m, uint64_t bytes)
+{
+    ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+    void *p = NULL;
+    /* 256: the alignment the interop sorts like best for keys, values, temp */
+    ze_result_t r = zeMemAllocDevice(m->zctx, &desc, bytes ? (size_t)bytes : 1, 256, m->zdev, &p);
+    return r == ZE_RESULT_SUCCESS ? p : NULL;
+}
+
+static void dev_release(zm_mem *m, void *p)
+{
+    if (p)
+        zeMemFree(m->zctx, p);
+}
+
+/* Closes the list holding what was appended, runs it, waits, resets it. */
+static zesort_status dev_run(zm_mem *m, const char *what)
+{
+    ze_result_t r = zeCommandListClose(m->list);
+    ze_command_list_handle_t list = m->list;
+    if (r == ZE_RESULT_SUCCESS)
+        r = zeCommandQueueExecuteCommandLists(m->queue, 1, &list, NULL);
+    if (r == ZE_RESULT_SUCCESS)
+        r = zeCommandQueueSynchronize(m->queue, UINT64_MAX);
+    ze_result_t reset = zeCommandListReset(m->list);
+    if (r == ZE_RESULT_SUCCESS)
+        r = reset;
+    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : ze_fail(r, what);
+}
+
+static zesort_status dev_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes)
+{
+    if (!bytes)
+        return ZESORT_OK;
+    ze_result_t r = zeCommandListAppendMemoryCopy(m->list, dst, src, (size_t)bytes, NULL, 0,
+                                                  NULL);
+    if (r != ZE_RESULT_SUCCESS) {
+        zeCommandListReset(m->list);
+        return ze_fail(r, "zeCommandListAppendMemoryCopy");
+    }
+    return dev_run(m, "a device copy");
+}
+
+/* Temporary memory of the sorts, kept for the next one when large enough
+ * (the merge usually needs about what the local sort did). */
+static zesort_status dev_temp(zm_mem *m, uint64_t n, int with_values, const zesort_options *o)
+{
+    uint64_t bytes = 0, align = 0;
+    zesort_status st = zesort_ze_temp_requirements(m->sorter, n, with_values, o, &bytes, &align);
+    if (st != ZESORT_OK)
+        return zm_fail(st, "%s", zesort_ze_last_error(m->sorter));
+    if (bytes <= m->temp_bytes && m->temp)
+        return ZESORT_OK;
+    dev_release(m, m->temp);
+    m->temp = dev_alloc(m, bytes);
+    m->temp_bytes = m->temp ? bytes : 0;
+    return m->temp ? ZESORT_OK
+                   : zm_fail(ZESORT_ERROR_OUT_OF_DEVICE_MEMORY, "out of device memory for %llu "
+                             "bytes of sort temp", (unsigned long long)bytes);
+}
+
+static zesort_status dev_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
+                                   uint64_t n, const zesort_options *o)
+{
+    zesort_status st = dev_temp(m, n, vi != NULL, o);
+    if (st != ZESORT_OK)
+        return st;
+    st = zesort_ze_append_sort_copy(m->sorter, m->list, ki, vi, ko, vo, n, NULL, m->temp,
+                                    m->temp_bytes, o, NULL, 0, NULL);
+    if (st != ZESORT_OK) {
+        zeCommandListReset(m->list);
+        return zm_fail(st, "%s", zesort_ze_last_error(m->sorter));
+    }
+    return dev_run(m, "the device sort");
+}
+
+static const zm_mem_ops device_ops = {dev_alloc, dev_release, dev_copy, dev_sort_copy};
+
+/* ---- the table's users ------------------------------------------------------- */
+
+void zm_mem_host(zm_mem *m, zesort_context *ctx)
+{
+    memset(m, 0, sizeof *m);
+    m->ops = &host_ops;
+    m->ctx = ctx;
+}
+
+zesort_status zm_mem_device(zm_mem *m, zesort_context *ctx, void *ze_context, void *ze_device)
+{
+    zm_mem_host(m, ctx);
+    m->zctx = ze_context;
+    m->zdev = ze_device;
+    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
+                                  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
+    ze_command_queue_handle_t q = NULL;
+    ze_command_list_handle_t l = NULL;
+    ze_result_t r = zeCommandQueueCreate(m->zctx, m->zdev, &qd, &q);
+    m->queue = q;
+    if (r != ZE_RESULT_SUCCESS)
+        return ze_fail(r, "zeCommandQueueCreate");
+    r = zeCommandListCreate(m->zctx, m->zdev, &ld, &l);
+    m->list = l;
+    if (r != ZE_RESULT_SUCCESS)
+        return ze_fail(r, "zeCommandListCreate");
+    zesort_ze_sorter *sorter = NULL;
+    zesort_status st = zesort_ze_create(m->zctx, m->zdev, &sorter);
+    m->sorter = sorter;
+    if (st != ZESORT_OK)
+        return zm_fail(st, "zesort_ze_create: %s", zesort_ze_last_error(NULL));
+    m->ops = &device_ops;
+    return ZESORT_OK;
+}
+
+void zm_mem_close(zm_mem *m)
+{
+    if (m->temp)
+        dev_release(m, m->temp);
+    if (m->sorter)
+        zesort_ze_destroy(m->sorter);
+    if (m->list)
+        zeCommandListDestroy(m->list);
+    if (m->queue)
+        zeCommandQueueDestroy(m->queue);
+    memset(m, 0, sizeof *m);
+}
+
+int zm_mem_is_device(const zm_mem *m)
+{
+    return m->ops == &device_ops;
+}
+
+zesort_status zm_device_memory(void *ze_context, void *ze_device, const void *p, const char *what)
+{
+    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+                                               NULL, ZE_MEMORY_TYPE_UNKNOWN, 0, 0};
+    ze_device_handle_t dev = NULL;
+    ze_result_t r = zeMemGetAllocProperties(ze_context, p, &props, &dev);
+    if (r != ZE_RESULT_SUCCESS)
+        return ze_fail(r, "zeMemGetAllocProperties");
+    if (props.type != ZE_MEMORY_TYPE_DEVICE && props.type != ZE_MEMORY_TYPE_SHARED)
+        return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, "device_buffers: %s is not device or "
+                       "shared memory of opts->ze_context (memory type %d)", what,
+                       (int)props.type);
+    if (props.type == ZE_MEMORY_TYPE_DEVICE && dev != (ze_device_handle_t)ze_device)
+        return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, "device_buffers: %s is device memory of "
+                       "another device than opts->ze_device", what);
+    return ZESORT_OK;
+}
+
+void zm_device_free(void *ze_context, void *p)
+{
+    if (p)
+        zeMemFree(ze_context, p);
+}
+
+void *zm_alloc(zm_mem *m, uint64_t n, size_t size)
+{
+    if (size && n > UINT64_MAX / size)
+        return NULL;
+    return m->ops->alloc(m, n * size);
+}
+
+void zm_free(zm_mem *m, void *p)
+{
+    m->ops->release(m, p);
+}
+
+zesort_status zm_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes)
+{
+    return m->ops->copy(m, dst, src, bytes);
+}
+
+zesort_status zm_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
+                           uint64_t n, const zesort_options *o)
+{
+    return m->ops->sort_copy(m, ki, vi, ko, vo, n, o);
+}
+
+/* ---- whether MPI takes device pointers ---------------------------------------- */
+
+#if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* Open MPI's extensions: MPIX_Query_ze_support where built in */
+#endif
+#endif
+
+int zm_mpi_ze_aware(void)
+{
+    int forced = zm_test_gpu_aware();
+    if (forced >= 0)
+        return forced;
+#if defined(MPIX_GPU_SUPPORT_ZE)
+    /* MPICH 4.x: whether this MPICH was built with, and runs with, Level Zero */
+    int ok = 0;
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_ZE, &ok) != MPI_SUCCESS)
+        return -1;
+    return ok != 0;
+#elif defined(OMPI_HAVE_MPI_EXT_ZE) && OMPI_HAVE_MPI_EXT_ZE
+    return MPIX_Query_ze_support() != 0;
+#else
+    return -1; /* Open MPI 4.1 (Debian 12) and others: no way to ask */
+#endif
+}
