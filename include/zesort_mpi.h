@@ -71,9 +71,13 @@ typedef struct zesort_mpi_options {
  * run on opts->ze_device through the interop API (zesort_ze.h) in the
  * caller's context, as the arrays must. What happens on the device: the
  * local sort, the copy of the rank's own part, the sort of the received
- * runs. Only the keys the splitter search probes are copied to the host (a
- * few blocks of 256 keys); the keys and values are never staged through
- * host memory. The exchange hands MPI the device pointers.
+ * runs. Only the keys the splitter search probes are copied to the host
+ * (its bisections run in lockstep: about log2(n) device round trips per
+ * refinement round, and for 1M keys per rank about 20 KB in all); the keys
+ * and values are never staged through host memory. The exchange hands MPI
+ * the device pointers. Each call creates a command queue, a list and an
+ * interop sorter on opts->ze_device, so the sorts' kernels are built (or
+ * found in the driver's cache) per call.
  * GPU-awareness is the caller's assertion: setting device_buffers says the
  * MPI can read and write Level Zero device memory. Where the MPI can tell,
  * it is asked: MPICH 4.x, MPIX_GPU_query_support(MPIX_GPU_SUPPORT_ZE)
@@ -149,7 +153,8 @@ zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count)
  *  (and values), out->count of them; plus what the local sorts need. With
  *  device_buffers these are device memory of opts->ze_context (and the
  *  sorts' temp, about one more copy of the larger array), and host memory
- *  is only a 128 KiB cache of probed keys and per-rank tables.
+ *  holds only the keys the splitter search probes (a few KiB to a few
+ *  MiB with many ranks) and per-rank tables.
  *  Errors (every rank returns one when any rank fails; a rank that did not
  *  fail itself returns the failing rank's status, and zesort_mpi_last_error
  *  names that rank and its message):

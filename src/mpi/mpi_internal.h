@@ -62,6 +62,12 @@ void zm_free(zm_mem *m, void *p);
 /* Copies bytes; either side may be host memory when m is device memory.
  * Returns OK or the failure (reported). */
 zesort_status zm_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes);
+/* n copies of `bytes` bytes each, together (device memory: one round trip). */
+typedef struct zm_copy_req {
+    void *dst;
+    const void *src;
+} zm_copy_req;
+zesort_status zm_copy_many(zm_mem *m, const zm_copy_req *req, uint64_t n, size_t bytes);
 /* Stable out-of-place sort of n keys (values vi/vo or NULL) by o, finished
  * on return (reported on failure). */
 zesort_status zm_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
@@ -92,33 +98,31 @@ zm_order zm_order_of(const zesort_options *opts);
 /* The compared value ("digit") of key i of `keys`. */
 uint64_t zm_digit(const zm_order *o, const void *keys, uint64_t i);
 
-/* A rank's keys, sorted by the order, as the splitters read them: host
- * memory directly; device memory through a small host cache of blocks of
- * ZM_CACHE_KEYS keys (ZM_CACHE_SLOTS of them, direct-mapped), so only the
- * blocks the bisections probe are copied to the host, never the array. */
-#define ZM_CACHE_KEYS 256
-#define ZM_CACHE_SLOTS 64
+/* A rank's keys, sorted by the order, as the splitters search them: host
+ * memory directly; device memory (device_buffers) by bisections that run
+ * in lockstep, every step copying the keys all of them probe (each once)
+ * to the host in one device round trip: a search of q digits over n keys
+ * takes about log2(n) round trips and copies at most q log2(n) keys, never
+ * the array. */
 typedef struct zm_keys {
     zm_order o;
     const char *keys;
     uint64_t n;
-    zm_mem *mem;     /* device memory: copies go through it; NULL: host */
-    char *cache;     /* device: ZM_CACHE_SLOTS blocks */
-    uint64_t *tags;  /* block index + 1 held by each slot, 0: empty */
-    zesort_status st; /* the first failed copy (reported); reads then see zero keys */
-    uint64_t bytes_copied; /* device to host, for the stats */
+    zm_mem *mem;      /* device memory: copies go through it; NULL: host */
+    zesort_status st; /* the first failed copy or allocation (reported): later
+                         searches answer 0, and the caller reports it once
+                         its collectives are done */
+    uint64_t bytes_copied, trips; /* device to host: bytes, round trips */
 } zm_keys;
 
-/* kv over n keys (device memory when mem is device memory; mem NULL: host). Returns OK or
- * OUT_OF_HOST_MEMORY (the cache; reported). */
-zesort_status zm_keys_open(zm_keys *kv, const zm_order *o, const void *keys, uint64_t n,
-                           zm_mem *mem);
-void zm_keys_close(zm_keys *kv);
+/* kv over n keys (device memory when mem is device memory; mem NULL: host). */
+void zm_keys_init(zm_keys *kv, const zm_order *o, const void *keys, uint64_t n, zm_mem *mem);
 /* The digit of key i (i < n). */
 uint64_t zm_digit_at(zm_keys *kv, uint64_t i);
-/* How many of the keys have digit < d (below) or <= d (upto), by bisection. */
-uint64_t zm_count_below(zm_keys *kv, uint64_t d);
-uint64_t zm_count_upto(zm_keys *kv, uint64_t d);
+/* counts[q], q < nq: how many of the keys have digit < digits[q] (upto 0)
+ * or <= digits[q] (upto 1). */
+void zm_count_many(zm_keys *kv, const uint64_t *digits, uint64_t nq, int upto,
+                   uint64_t *counts);
 
 /* ---- mpi_splitters.c -------------------------------------------------------- */
 
@@ -127,7 +131,7 @@ uint64_t zm_count_upto(zm_keys *kv, uint64_t d);
 #define ZM_SPLIT_BITS 8
 #define ZM_SPLIT_STEPS ((1 << ZM_SPLIT_BITS) - 1)
 /* u64 scratch zm_find_splits needs for `count` targets. */
-#define ZM_SPLIT_SCRATCH(count) ((size_t)(count) * (5 + 2 * ZM_SPLIT_STEPS))
+#define ZM_SPLIT_SCRATCH(count) ((size_t)(count) * (5 + 3 * ZM_SPLIT_STEPS))
 
 /* Collective. kv: this rank's keys, sorted by the order; total: all
  * ranks' keys. targets[t] (t < count, each <= total) are global positions;

@@ -3,8 +3,8 @@
  * key of zesort.h (signed: sign bit flipped; floats: IEEE-754 totalOrder),
  * cut to the bit range and flipped for descending order. The local sorts
  * (zesort) order keys by exactly this value, so splitters found on it split
- * their output at the right places. Device keys (device_buffers) are read
- * through a small host cache of the blocks the bisections probe.
+ * their output at the right places. Device keys (device_buffers) are
+ * searched by bisections in lockstep, copying only the keys they probe.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,67 +58,47 @@ uint64_t zm_digit(const zm_order *o, const void *keys, uint64_t i)
     return o->descending ? d ^ mask : d;
 }
 
-zesort_status zm_keys_open(zm_keys *kv, const zm_order *o, const void *keys, uint64_t n,
-                           zm_mem *mem)
+void zm_keys_init(zm_keys *kv, const zm_order *o, const void *keys, uint64_t n, zm_mem *mem)
 {
     memset(kv, 0, sizeof *kv);
     kv->o = *o;
     kv->keys = keys;
     kv->n = n;
-    if (!mem || !zm_mem_is_device(mem))
-        return ZESORT_OK;
-    kv->mem = mem;
-    kv->cache = malloc((size_t)ZM_CACHE_SLOTS * ZM_CACHE_KEYS * o->key_size);
-    kv->tags = calloc(ZM_CACHE_SLOTS, sizeof *kv->tags);
-    if (!kv->cache || !kv->tags)
-        return zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory (key cache)");
-    return ZESORT_OK;
+    kv->mem = mem && zm_mem_is_device(mem) ? mem : NULL;
 }
 
-void zm_keys_close(zm_keys *kv)
+/* Copies keys to the host (device memory), recording the first failure:
+ * the searches go on, on zeros, so that every collective still runs. */
+static void fetch(zm_keys *kv, const zm_copy_req *req, uint64_t n)
 {
-    free(kv->cache);
-    free(kv->tags);
-    kv->cache = NULL;
-    kv->tags = NULL;
-}
-
-/* Host address of key i: in place, or in its cached block (copied now if
- * the slot holds another one). */
-static const void *key_at(zm_keys *kv, uint64_t i)
-{
-    size_t ks = kv->o.key_size;
-    if (!kv->mem)
-        return kv->keys + i * ks;
-    uint64_t block = i / ZM_CACHE_KEYS, slot = block % ZM_CACHE_SLOTS;
-    char *dst = kv->cache + slot * ZM_CACHE_KEYS * ks;
-    if (kv->tags[slot] != block + 1) {
-        uint64_t first = block * ZM_CACHE_KEYS, len = kv->n - first;
-        len = (len < ZM_CACHE_KEYS ? len : ZM_CACHE_KEYS) * ks;
-        zesort_status st = kv->st == ZESORT_OK ? zm_copy(kv->mem, dst, kv->keys + first * ks, len)
-                                               : kv->st;
-        if (st != ZESORT_OK) { /* go on with zeros: the collectives must all run */
-            kv->st = st;
-            memset(dst, 0, (size_t)len);
-        }
-        kv->tags[slot] = block + 1;
-        kv->bytes_copied += len;
+    zesort_status st = kv->st == ZESORT_OK ? zm_copy_many(kv->mem, req, n, kv->o.key_size)
+                                           : kv->st;
+    if (st != ZESORT_OK) {
+        kv->st = st;
+        for (uint64_t i = 0; i < n; i++)
+            memset(req[i].dst, 0, kv->o.key_size);
     }
-    return dst + (i % ZM_CACHE_KEYS) * ks;
+    kv->bytes_copied += n * kv->o.key_size;
+    kv->trips++;
 }
 
 uint64_t zm_digit_at(zm_keys *kv, uint64_t i)
 {
-    return zm_digit(&kv->o, key_at(kv, i), 0);
+    if (!kv->mem)
+        return zm_digit(&kv->o, kv->keys, i);
+    uint64_t key = 0;
+    zm_copy_req req = {&key, kv->keys + i * kv->o.key_size};
+    fetch(kv, &req, 1);
+    return zm_digit(&kv->o, &key, 0);
 }
 
 /* First index whose digit is > d (upto) or >= d (below), by bisection. */
-static uint64_t bound(zm_keys *kv, uint64_t d, int upto)
+static uint64_t bound(const zm_keys *kv, uint64_t d, int upto)
 {
     uint64_t lo = 0, hi = kv->n;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        uint64_t v = zm_digit_at(kv, mid);
+        uint64_t v = zm_digit(&kv->o, kv->keys, mid);
         if (upto ? v <= d : v < d)
             lo = mid + 1;
         else
@@ -127,12 +107,84 @@ static uint64_t bound(zm_keys *kv, uint64_t d, int upto)
     return lo;
 }
 
-uint64_t zm_count_below(zm_keys *kv, uint64_t d)
+/* One step's probes, each index once: an open-addressing table of the
+ * indices probed (index + 1, 0 for free) and their keys, as copied. */
+typedef struct probes {
+    uint64_t *index, *key;
+    size_t mask;
+} probes;
+
+static size_t probe_slot(probes *p, uint64_t index, int *fresh)
 {
-    return bound(kv, d, 0);
+    size_t h = (size_t)((index * UINT64_C(0x9E3779B97F4A7C15)) >> 20) & p->mask;
+    while (p->index[h] && p->index[h] != index + 1)
+        h = (h + 1) & p->mask;
+    *fresh = !p->index[h];
+    p->index[h] = index + 1;
+    return h;
 }
 
-uint64_t zm_count_upto(zm_keys *kv, uint64_t d)
+/* The device bisections in lockstep: lo/hi per query, one fetch per step. */
+static void search_device(zm_keys *kv, const uint64_t *digits, uint64_t nq, int upto,
+                          uint64_t *lo, uint64_t *hi, probes *p, zm_copy_req *req)
 {
-    return bound(kv, d, 1);
+    size_t ks = kv->o.key_size;
+    for (uint64_t q = 0; q < nq; q++)
+        lo[q] = 0, hi[q] = kv->n;
+    for (;;) {
+        uint64_t nreq = 0;
+        memset(p->index, 0, (p->mask + 1) * sizeof *p->index);
+        for (uint64_t q = 0; q < nq; q++) {
+            if (lo[q] >= hi[q])
+                continue;
+            int fresh = 0;
+            uint64_t mid = lo[q] + (hi[q] - lo[q]) / 2;
+            size_t h = probe_slot(p, mid, &fresh);
+            if (fresh)
+                req[nreq++] = (zm_copy_req){&p->key[h], kv->keys + mid * ks};
+        }
+        if (!nreq)
+            return;
+        fetch(kv, req, nreq);
+        for (uint64_t q = 0; q < nq; q++) {
+            if (lo[q] >= hi[q])
+                continue;
+            int fresh = 0;
+            uint64_t mid = lo[q] + (hi[q] - lo[q]) / 2;
+            uint64_t v = zm_digit(&kv->o, &p->key[probe_slot(p, mid, &fresh)], 0);
+            if (upto ? v <= digits[q] : v < digits[q])
+                lo[q] = mid + 1;
+            else
+                hi[q] = mid;
+        }
+    }
+}
+
+void zm_count_many(zm_keys *kv, const uint64_t *digits, uint64_t nq, int upto,
+                   uint64_t *counts)
+{
+    if (!kv->mem) {
+        for (uint64_t q = 0; q < nq; q++)
+            counts[q] = bound(kv, digits[q], upto);
+        return;
+    }
+    size_t slots = 16; /* a power of two, at least twice the probes of a step */
+    while (slots < 2 * nq)
+        slots *= 2;
+    probes p = {calloc(slots, sizeof *p.index), malloc(slots * sizeof *p.key), slots - 1};
+    uint64_t *lohi = malloc(2 * nq * sizeof *lohi + 1);
+    zm_copy_req *req = malloc(nq * sizeof *req + 1);
+    if (!p.index || !p.key || !lohi || !req) {
+        if (kv->st == ZESORT_OK)
+            kv->st = zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory (%llu "
+                             "splitter probes)", (unsigned long long)nq);
+    }
+    if (kv->st == ZESORT_OK)
+        search_device(kv, digits, nq, upto, lohi, lohi + nq, &p, req);
+    for (uint64_t q = 0; q < nq; q++) /* after a failure: 0, the same on every call */
+        counts[q] = kv->st == ZESORT_OK ? lohi[q] : 0;
+    free(p.index);
+    free(p.key);
+    free(lohi);
+    free(req);
 }

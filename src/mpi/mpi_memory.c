@@ -21,6 +21,7 @@ struct zm_mem_ops {
     void *(*alloc)(zm_mem *m, uint64_t bytes);
     void (*release)(zm_mem *m, void *p);
     zesort_status (*copy)(zm_mem *m, void *dst, const void *src, uint64_t bytes);
+    zesort_status (*copy_many)(zm_mem *m, const zm_copy_req *req, uint64_t n, size_t bytes);
     zesort_status (*sort_copy)(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
                                uint64_t n, const zesort_options *o);
 };
@@ -52,6 +53,15 @@ static zesort_status host_copy(zm_mem *m, void *dst, const void *src, uint64_t b
     return ZESORT_OK;
 }
 
+static zesort_status host_copy_many(zm_mem *m, const zm_copy_req *req, uint64_t n,
+                                    size_t bytes)
+{
+    (void)m;
+    for (uint64_t i = 0; i < n; i++)
+        memcpy(req[i].dst, req[i].src, bytes);
+    return ZESORT_OK;
+}
+
 static zesort_status host_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko,
                                     void *vo, uint64_t n, const zesort_options *o)
 {
@@ -59,7 +69,8 @@ static zesort_status host_sort_copy(zm_mem *m, const void *ki, const void *vi, v
     return st == ZESORT_OK ? st : zm_fail(st, "%s", zesort_last_error(m->ctx));
 }
 
-static const zm_mem_ops host_ops = {host_alloc, host_release, host_copy, host_sort_copy};
+static const zm_mem_ops host_ops = {host_alloc, host_release, host_copy, host_copy_many,
+                                    host_sort_copy};
 
 /* ---- Level Zero device memory ---------------------------------------------- */
 
@@ -100,17 +111,27 @@ static zesort_status dev_run(zm_mem *m, const char *what)
     return r == ZE_RESULT_SUCCESS ? ZESORT_OK : ze_fail(r, what);
 }
 
+/* The copies appended to one list, run at once: one round trip. */
+static zesort_status dev_copy_many(zm_mem *m, const zm_copy_req *req, uint64_t n, size_t bytes)
+{
+    if (!n || !bytes)
+        return ZESORT_OK;
+    for (uint64_t i = 0; i < n; i++) {
+        ze_result_t r = zeCommandListAppendMemoryCopy(m->list, req[i].dst, req[i].src, bytes,
+                                                      NULL, 0, NULL);
+        if (r != ZE_RESULT_SUCCESS) {
+            zeCommandListReset(m->list);
+            return ze_fail(r, "zeCommandListAppendMemoryCopy");
+        }
+    }
+    return dev_run(m, "device copies");
+}
+
 static zesort_status dev_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes)
 {
-    if (!bytes)
-        return ZESORT_OK;
-    ze_result_t r = zeCommandListAppendMemoryCopy(m->list, dst, src, (size_t)bytes, NULL, 0,
-                                                  NULL);
-    if (r != ZE_RESULT_SUCCESS) {
-        zeCommandListReset(m->list);
-        return ze_fail(r, "zeCommandListAppendMemoryCopy");
-    }
-    return dev_run(m, "a device copy");
+    zm_copy_req req = {dst, src};
+    return bytes > SIZE_MAX ? zm_fail(ZESORT_ERROR_OUT_OF_HOST_MEMORY, "copy too large")
+                            : dev_copy_many(m, &req, 1, (size_t)bytes);
 }
 
 /* Temporary memory of the sorts, kept for the next one when large enough
@@ -146,7 +167,8 @@ static zesort_status dev_sort_copy(zm_mem *m, const void *ki, const void *vi, vo
     return dev_run(m, "the device sort");
 }
 
-static const zm_mem_ops device_ops = {dev_alloc, dev_release, dev_copy, dev_sort_copy};
+static const zm_mem_ops device_ops = {dev_alloc, dev_release, dev_copy, dev_copy_many,
+                                      dev_sort_copy};
 
 /* ---- the table's users ------------------------------------------------------- */
 
@@ -242,6 +264,11 @@ void zm_free(zm_mem *m, void *p)
 zesort_status zm_copy(zm_mem *m, void *dst, const void *src, uint64_t bytes)
 {
     return m->ops->copy(m, dst, src, bytes);
+}
+
+zesort_status zm_copy_many(zm_mem *m, const zm_copy_req *req, uint64_t n, size_t bytes)
+{
+    return m->ops->copy_many(m, req, n, bytes);
 }
 
 zesort_status zm_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,

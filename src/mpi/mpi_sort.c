@@ -9,7 +9,7 @@
  *
  * Host or device memory (device_buffers) run the same phases: the arrays
  * are allocated, copied and sorted through zm_mem (mpi_memory.c), the
- * splitters read device keys through a small cache (mpi_keys.c), and the
+ * splitters copy only the device keys they probe (mpi_keys.c), and the
  * exchange hands MPI whichever pointers the arrays are.
  */
 #include <stdlib.h>
@@ -138,7 +138,8 @@ static zesort_status plan_buffers(zm_run *r, zesort_mpi_output *out)
                                            : ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                        "out of %s memory for %llu + %llu keys", zm_mem_is_device(m) ? "device"
                        : "host", (unsigned long long)r->n, (unsigned long long)r->mine);
-    return zm_keys_open(&r->kv, &r->order, r->lk, r->n, m);
+    zm_keys_init(&r->kv, &r->order, r->lk, r->n, m);
+    return ZESORT_OK;
 }
 
 static zesort_status local_sort(zm_run *r, const void *keys, const void *values)
@@ -237,7 +238,6 @@ static zesort_status run_phases(zm_run *r, const void *keys, const void *values,
     double t3 = zm_now_ms();
     if (st != ZESORT_OK)
         return st;
-    zm_keys_close(&r->kv);
     zm_free(&r->mem, r->lk); /* the local copy is sent: its memory goes before the merge */
     zm_free(&r->mem, r->lv);
     r->lk = r->lv = NULL;
@@ -275,7 +275,6 @@ static zesort_status dup_comm(MPI_Comm comm, zm_run *r)
 
 static void release(zm_run *r, zesort_mpi_output *out, zesort_status st)
 {
-    zm_keys_close(&r->kv);
     zm_free(&r->mem, r->lk);
     zm_free(&r->mem, r->lv);
     zm_free(&r->mem, r->rk);

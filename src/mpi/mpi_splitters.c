@@ -42,9 +42,11 @@ static zesort_status refine_round(MPI_Comm comm, zm_keys *kv, const uint64_t *ta
 {
     int steps = (1 << k) - 1;
     uint64_t low = shift ? (UINT64_C(1) << shift) - 1 : 0;
+    uint64_t *digit = gle + (size_t)count * ZM_SPLIT_STEPS;
     for (int t = 0; t < count; t++)
         for (int j = 0; j < steps; j++)
-            le[t * steps + j] = zm_count_upto(kv, v[t] | (uint64_t)j << shift | low);
+            digit[t * steps + j] = v[t] | (uint64_t)j << shift | low;
+    zm_count_many(kv, digit, (uint64_t)count * (uint64_t)steps, 1, le);
     int rc = MPI_Allreduce(le, gle, count * steps, MPI_UINT64_T, MPI_SUM, comm);
     if (rc != MPI_SUCCESS)
         return zm_mpi_fail(rc, "MPI_Allreduce (splitter refinement)");
@@ -96,10 +98,10 @@ zesort_status zm_find_splits(MPI_Comm comm, zm_keys *kv, uint64_t total,
     zesort_status st = refine(comm, kv, targets, count, v, scratch + 5 * count, rounds);
     if (st != ZESORT_OK)
         return st;
-    for (int t = 0; t < count; t++) {
-        less[t] = zm_count_below(kv, v[t]);
-        eq[t] = zm_count_upto(kv, v[t]) - less[t];
-    }
+    zm_count_many(kv, v, (uint64_t)count, 0, less);
+    zm_count_many(kv, v, (uint64_t)count, 1, eq);
+    for (int t = 0; t < count; t++)
+        eq[t] -= less[t];
     int rank = 0, rc = MPI_Comm_rank(comm, &rank);
     if (rc == MPI_SUCCESS)
         rc = MPI_Allreduce(less, gless, count, MPI_UINT64_T, MPI_SUM, comm);

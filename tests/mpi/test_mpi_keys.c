@@ -1,17 +1,18 @@
 /*
- * test_mpi_keys.c — the splitters' view of device keys (zm_keys,
- * src/mpi/mpi_keys.c) against the keys themselves: every key of a sorted
- * array in Level Zero device memory read through the host block cache in a
- * random order (so blocks evict each other: more blocks than slots, and the
- * last, partial block), and bisection counts for many digits, compared with
- * the same reads of the host copy. The distributed sort tolerates some
- * wrong probes far from its splitters, so its own tests would not see a
- * stale or short block; this does. No MPI call is made (no mpirun).
+ * test_mpi_keys.c — the splitters' search of device keys (zm_keys,
+ * src/mpi/mpi_keys.c: bisections in lockstep, each step copying the keys
+ * they probe, each once, in one round trip) against the same search of
+ * the host copy: single keys read in a random order, and counts below and
+ * up to many digits at once (present, absent, beyond both ends, repeated:
+ * shared probes), on keys with runs of equal values. The distributed sort
+ * tolerates some wrong counts far from its splitters, so its own tests
+ * might not see a search that is slightly off; this does. It also checks
+ * the search copies far fewer keys than the array holds and takes about
+ * log2(n) round trips. No MPI call is made (no mpirun).
  */
 #include <level_zero/ze_api.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "mpi_internal.h"
 
@@ -36,11 +37,10 @@ int main(void)
         fprintf(stderr, "no Level Zero driver, device or context\n");
         return 1;
     }
-    /* more blocks than the cache's slots, the last one partial */
-    const uint64_t n = (uint64_t)ZM_CACHE_KEYS * (ZM_CACHE_SLOTS * 2 + 3) + 77;
+    const uint64_t n = 100003;
     uint64_t *host = malloc(n * sizeof *host);
     for (uint64_t i = 0; i < n; i++) /* sorted, with runs of equal keys */
-        host[i] = (i / 3) * 5;
+        host[i] = (i / 3) * 5 + 7;
     zm_mem mem;
     int failed = zm_mem_device(&mem, NULL, zc, dev) != ZESORT_OK;
     void *keys = failed ? NULL : zm_alloc(&mem, n, sizeof *host);
@@ -50,29 +50,37 @@ int main(void)
     so.key_type = ZESORT_KEY_U64;
     zm_order o = zm_order_of(&so);
     zm_keys dk, hk;
-    memset(&dk, 0, sizeof dk);
-    memset(&hk, 0, sizeof hk);
-    failed |= !failed && (zm_keys_open(&dk, &o, keys, n, &mem) != ZESORT_OK ||
-                          zm_keys_open(&hk, &o, host, n, NULL) != ZESORT_OK || !dk.mem);
+    zm_keys_init(&dk, &o, keys, n, &mem);
+    zm_keys_init(&hk, &o, host, n, NULL);
+    failed |= !dk.mem || hk.mem;
     uint64_t bad = 0;
-    for (uint64_t r = 0; r < 4 * n && !failed; r++) {
+    for (uint64_t r = 0; r < 500 && !failed; r++) {
         uint64_t i = mix(r) % n;
         bad += zm_digit_at(&dk, i) != zm_digit_at(&hk, i);
     }
-    for (uint64_t r = 0; r < 2000 && !failed; r++) {
-        uint64_t d = mix(r + n) % (host[n - 1] + 7);
-        bad += zm_count_upto(&dk, d) != zm_count_upto(&hk, d);
-        bad += zm_count_below(&dk, d) != zm_count_below(&hk, d);
+    enum { NQ = 1000 };
+    static uint64_t digits[NQ], got[NQ], want[NQ];
+    for (int q = 0; q < NQ; q++) /* every 4th one repeats an earlier digit */
+        digits[q] = q % 4 == 3 ? digits[q / 2] : mix((uint64_t)q + n) % (host[n - 1] + 20);
+    digits[0] = 0, digits[1] = host[0], digits[2] = host[n - 1], digits[4] = ~UINT64_C(0);
+    uint64_t copied = dk.bytes_copied, trips = dk.trips;
+    for (int upto = 0; upto < 2 && !failed; upto++) {
+        zm_count_many(&dk, digits, NQ, upto, got);
+        zm_count_many(&hk, digits, NQ, upto, want);
+        for (int q = 0; q < NQ; q++)
+            bad += got[q] != want[q];
     }
+    copied = dk.bytes_copied - copied, trips = dk.trips - trips;
+    /* 2 searches of 1000 digits: about 2 x 17 steps, at most 2 x 17000 keys */
+    failed |= trips > 2 * 18 || copied > 2 * 18 * NQ * sizeof *host;
     failed |= bad != 0 || dk.st != ZESORT_OK;
-    printf("mpi keys: %llu device keys read through the cache: %llu wrong, %llu bytes copied "
-           "to the host: %s\n", (unsigned long long)n, (unsigned long long)bad,
-           (unsigned long long)dk.bytes_copied, failed ? "FAIL" : "ok");
-    if (keys) {
-        zm_keys_close(&dk);
-        zm_keys_close(&hk);
+    printf("mpi keys: %llu device keys: %llu wrong answers; 2 x %d counts took %llu round "
+           "trips and copied %llu bytes to the host (the keys: %llu): %s\n",
+           (unsigned long long)n, (unsigned long long)bad, NQ, (unsigned long long)trips,
+           (unsigned long long)copied, (unsigned long long)(n * sizeof *host),
+           failed ? "FAIL" : "ok");
+    if (keys)
         zm_free(&mem, keys);
-    }
     zm_mem_close(&mem);
     zeContextDestroy(zc);
     free(host);
