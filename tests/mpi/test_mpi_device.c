@@ -97,7 +97,7 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
         first += layout_count(c->layout, c->n, p, c->seed);
     make_input(all, c->n, o->key_type, c->input, c->seed);
     uint64_t *perm = oracle_permutation(all, c->n, o);
-    char *values = malloc(mine * 8 + 1), *back = malloc(mine * 8 + c->n * 8 + 1);
+    char *values = malloc(mine * 8 + 1);
     for (uint64_t i = 0; i < mine && c->vb; i++) {
         uint64_t v = oracle_value(first + i, c->vb);
         memcpy(values + i * c->vb, &v, c->vb);
@@ -110,6 +110,8 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
     zesort_mpi_count(MPI_COMM_WORLD, mine, &want);
     for (int p = 0; p < rank; p++)
         out_first += c->n / (uint64_t)nranks + ((uint64_t)p < c->n % (uint64_t)nranks);
+    /* the result's keys and values, or the input, copied back */
+    char *back = malloc((want > mine ? want : mine) * 16 + 1);
     zesort_mpi_output out = {0};
     if (c->caller_out) {
         out.capacity = want + 3;
