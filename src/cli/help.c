@@ -252,7 +252,8 @@ static const char mpi_sort_help[] =
 static const char mpi_bench_help[] =
     "usage: mpirun -np P zesort mpi-bench [--n N] [--type T] [--pairs]\n"
     "                   [--value-type u32|u64] [--input KIND] [--descending]\n"
-    "                   [--backend B [--device N|local]] [--repeat R]\n"
+    "                   [--backend B [--device N|local]] [--device-buffers]\n"
+    "                   [--repeat R]\n"
     "\n"
     "Times the phases of the distributed sort on N keys made on the ranks (N / P\n"
     "each) and prints, per rank, the median over R sorts (after a warm-up) of\n"
@@ -271,6 +272,9 @@ static const char mpi_bench_help[] =
     "  --descending      descending order\n"
     "  --backend B       auto (default), level-zero, opencl, cpu; --device N|local\n"
     "                    as for mpi-sort (the device column: each rank's)\n"
+    "  --device-buffers  the keys and values in Level Zero device memory, handed\n"
+    "                    to MPI as they are (needs --backend level-zero and an MPI\n"
+    "                    that takes device pointers)\n"
     "  --repeat R        timed sorts per rank (default 3)\n"
     "  -h, --help        show this help\n";
 

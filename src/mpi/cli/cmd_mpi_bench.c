@@ -4,6 +4,8 @@
  * keys made on the ranks (N / P each), and reports per rank the median of
  * each phase over the repeats, the bytes it sent and received, and the
  * imbalance of the result (the most keys a rank holds over N / P).
+ * --device-buffers (Level Zero): the keys and values are device memory and
+ * the sort runs with device_buffers = 1 (ze_buffers.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,8 @@ static int parse_flag(cli_args *a, bench_req *b)
     int rc = 0;
     if (strcmp(f, "--pairs") == 0)
         return (rc = cli_args_no_value(a, CMD)) ? rc : (b->pairs = 1, 0);
+    if (strcmp(f, "--device-buffers") == 0)
+        return (rc = cli_args_no_value(a, CMD)) ? rc : (b->opts.device_buffers = 1, 0);
     if (strcmp(f, "--descending") == 0)
         return (rc = cli_args_no_value(a, CMD)) ? rc : (b->opts.sort.descending = 1, 0);
     if (strcmp(f, "--device") == 0)
@@ -95,6 +99,8 @@ static int parse_args(int argc, char **argv, bench_req *b)
         if ((rc = parse_flag(&a, b)))
             return rc;
     }
+    if (b->opts.device_buffers && b->backend != ZESORT_BACKEND_LEVEL_ZERO)
+        return cli_usage(CMD, "--device-buffers needs --backend level-zero");
     return mc_check_device_backend(CMD, b->backend, b->device);
 }
 
@@ -151,16 +157,40 @@ static int measure(const bench_req *b, zesort_context *ctx, const void *keys, co
     return 0;
 }
 
+/* measure, on device copies of keys and values with --device-buffers. */
+static int measure_on(bench_req *b, zesort_context *ctx, const void *keys, const void *values,
+                      uint64_t count, double *row)
+{
+    if (!b->opts.device_buffers)
+        return measure(b, ctx, keys, values, count, row);
+    mc_ze_buffers z;
+    size_t ks = cli_key_size(b->opts.sort.key_type), vs = cli_value_size(b->opts.sort.value_type);
+    int rc = mc_ze_buffers_open(ctx, &z);
+    void *dk = rc ? NULL : mc_ze_upload(&z, keys, count * ks);
+    void *dv = rc || !values ? NULL : mc_ze_upload(&z, values, count * vs);
+    if (!rc && (!dk || (values && !dv)))
+        rc = mc_fail("--device-buffers: out of device memory for %llu keys",
+                     (unsigned long long)count);
+    b->opts.ze_context = z.context;
+    b->opts.ze_device = z.device;
+    if (!(rc = mc_agree(rc)))
+        rc = measure(b, ctx, dk, dv, count, row);
+    mc_ze_free(&z, dk);
+    mc_ze_free(&z, dv);
+    mc_ze_buffers_close(&z);
+    return rc;
+}
+
 static void print_table(const bench_req *b, const double *rows, int nranks, zesort_context *ctx)
 {
-    printf("mpi-bench: %d ranks, %llu %s keys in all (%s), %s, %s, backend %s (rank 0: %s); "
+    printf("mpi-bench: %d ranks, %llu %s keys in all (%s), %s, %s, backend %s (rank 0: %s%s); "
            "median of %d after a warm-up\n", nranks, (unsigned long long)b->n,
            cli_key_type_name(b->opts.sort.key_type),
            b->pairs ? (b->opts.sort.value_type == ZESORT_VALUE_U64 ? "u64 values" : "u32 values")
                     : "keys only",
            inputs[b->input], b->opts.sort.descending ? "descending" : "ascending",
            zesort_backend_name(zesort_context_backend(ctx)), zesort_context_device(ctx),
-           b->repeat);
+           b->opts.device_buffers ? ", device buffers" : "", b->repeat);
     printf("rank  device  keys_in  keys_out  local_sort_ms  splitters_ms  exchange_ms  merge_ms  "
            "total_ms  sent_MiB  received_MiB  splitter_rounds  exchange_rounds\n");
     double most = 0, sent = 0;
@@ -208,7 +238,7 @@ int mc_cmd_mpi_bench(int argc, char **argv)
             uint64_t v = first + i;
             memcpy((char *)values + i * vs, &v, vs);
         }
-        rc = measure(&b, ctx, keys, values, count, row);
+        rc = measure_on(&b, ctx, keys, values, count, row);
     }
     if (!rc) {
         MPI_Gather(row, N_COLS, MPI_DOUBLE, rows, N_COLS, MPI_DOUBLE, 0, MPI_COMM_WORLD);

@@ -9,6 +9,7 @@
 #ifndef ZESORT_MPI_CLI_H
 #define ZESORT_MPI_CLI_H
 
+#include <level_zero/ze_api.h>
 #include <mpi.h>
 #include <stdint.h>
 
@@ -59,6 +60,22 @@ int mc_parse_device(cli_args *a, const char *cmd, int64_t *device);
 int mc_check_device_backend(const char *cmd, zesort_backend backend, int64_t device);
 /* Collective for MC_DEVICE_LOCAL: cli_create on this rank's device. */
 zesort_status mc_create(zesort_backend backend, int64_t device, zesort_context **out);
+
+/* ---- ze_buffers.c: mpi-bench --device-buffers ------------------------------ */
+
+typedef struct mc_ze_buffers {
+    ze_context_handle_t context; /* a Level Zero context of its own */
+    ze_device_handle_t device;   /* the zesort context's device */
+    ze_command_list_handle_t list; /* immediate, synchronous: the uploads */
+} mc_ze_buffers;
+/* Finds the device of ctx (a Level Zero zesort context; else a usage
+ * message kept with mc_fail) and makes a context and list there. Returns
+ * 0 or the exit code (mc_fail). */
+int mc_ze_buffers_open(zesort_context *ctx, mc_ze_buffers *z);
+/* A device allocation of `bytes` bytes holding host's: NULL on failure. */
+void *mc_ze_upload(mc_ze_buffers *z, const void *host, uint64_t bytes);
+void mc_ze_free(mc_ze_buffers *z, void *p);
+void mc_ze_buffers_close(mc_ze_buffers *z);
 
 /* ---- commands ---------------------------------------------------------------- */
 int mc_cmd_mpi_sort(int argc, char **argv);
