@@ -271,8 +271,10 @@ void zesort_destroy(zesort_context *ctx)
     for (uint32_t i = 0; i < ctx->peer_count; i++)
         zesort_destroy(ctx->peers[i]);
     free(ctx->peers);
-    if (ctx->ops)
+    if (ctx->ops) {
+        zs_cache_release(&ctx->cache, ctx->ops, ctx->dev);
         ctx->ops->destroy(ctx->dev);
+    }
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }

@@ -222,7 +222,7 @@ static zesort_status sort_one(zesort_context *ctx, const zs_host_arrays *io, int
     zs_plan plan;
     if (zs_plan_build(req, &plan) != 0)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err, .cache = &ctx->cache};
     zs_error_clear(&ctx->err);
     double ms = 0;
     zesort_status st = zs_run_plan(&run, &plan, io, &ms, NULL, NULL);
@@ -376,7 +376,7 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call 
     char *k = (char *)c->io.keys_out + first * req->key_bytes;
     char *v = c->io.values_out ? (char *)c->io.values_out + first * req->value_bytes : NULL;
     const zs_host_arrays io = {k, v, k, v};
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err};
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err, .cache = &ctx->cache};
     double ms = 0;
     if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err);

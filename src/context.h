@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "buffer_cache.h"
 #include "device_backend.h"
 #include "error.h"
 #include "zesort.h"
@@ -32,6 +33,7 @@ struct zesort_context {
     struct zesort_context **peers;
     uint32_t peer_count;
     zesort_sort_report report; /* of the last successful host sort */
+    zs_buffer_cache cache;     /* device buffers kept for the next host sort (buffer_cache.h) */
 };
 
 /* The message a call on ctx sets: ctx's, or for ctx NULL the thread's

@@ -18,15 +18,6 @@ double zs_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void release_all(zs_run *run)
-{
-    for (int b = 0; b < ZS_BUF_COUNT; ++b) {
-        if (run->buffers[b])
-            run->ops->release(run->dev, run->buffers[b]);
-        run->buffers[b] = NULL;
-    }
-}
-
 zesort_status zs_run_read(zs_run *run, zs_buffer b, void *dst, uint64_t bytes)
 {
     return run->ops->read(run->dev, run->buffers[b], dst, bytes);
@@ -99,15 +90,17 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
      * into host memory of their own first, taken before any device work. */
     const uint64_t key_bytes = io->keys_out ? plan->buffer_bytes[ZS_BUF_KEYS] : 0;
     const uint64_t value_bytes = plan->buffer_bytes[ZS_BUF_VALUES];
-    unsigned char *result = malloc(key_bytes + value_bytes ? key_bytes + value_bytes : 1);
+    unsigned char *result = zs_cache_staging(run->cache, key_bytes + value_bytes);
     if (!result) {
+        zs_cache_release(run->cache, run->ops, run->dev); /* on a CPU device, host memory too */
         return zs_error_set(run->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "out of host memory for the %llu-byte result",
                             (unsigned long long)(key_bytes + value_bytes));
     }
     for (int b = 0; b < ZS_BUF_COUNT && st == ZESORT_OK; ++b)
         if (plan->buffer_bytes[b])
-            st = run->ops->alloc(run->dev, plan->buffer_bytes[b], &run->buffers[b]);
+            st = zs_cache_take(run->cache, run->ops, run->dev, b, plan->buffer_bytes[b],
+                               &run->buffers[b], &run->buffer_sizes[b]);
     if (st == ZESORT_OK) {
         uint32_t params[4] = {(uint32_t)plan->n, (uint32_t)plan->n, 0, 0};
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
@@ -133,8 +126,10 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
         if (value_bytes)
             memcpy(io->values_out, result + key_bytes, value_bytes);
     }
-    free(result);
-    release_all(run);
+    if (!run->cache)
+        free(result);
+    zs_cache_give_back(run->cache, run->ops, run->dev, run->buffers, run->buffer_sizes,
+                       st == ZESORT_OK);
     if (st == ZESORT_OK && plan->nsteps > 0)
         zs_test_note_sort(run->ops->name, run->ops->flavor(run->dev));
     if (st == ZESORT_OK && device_ms)

@@ -4,6 +4,7 @@
 #ifndef ZESORT_RUN_PLAN_H
 #define ZESORT_RUN_PLAN_H
 
+#include "buffer_cache.h"
 #include "device_backend.h"
 #include "error.h"
 
@@ -15,7 +16,9 @@ typedef struct zs_run {
     const zs_device_ops *ops;
     zs_device *dev;
     zs_devptr buffers[ZS_BUF_COUNT];
+    uint64_t buffer_sizes[ZS_BUF_COUNT]; /* of buffers[]: a kept one may be bigger */
     zs_error *err;   /* the caller's message */
+    zs_buffer_cache *cache; /* the context's kept buffers (NULL: none kept) */
 } zs_run;
 
 /* The caller's host arrays of a plan run: the plan's input, uploaded to KEYS

@@ -59,4 +59,9 @@ void zs_test_cpu_vqsort(int mode);
 void zs_test_device_budget(uint64_t bytes);
 uint64_t zs_test_budget(void);
 
+/* Device buffers the host runner has allocated since the process started,
+ * on any context (buffer_cache.c): a sort whose buffers a context kept from
+ * its last sort allocates none. Thread-safe. */
+uint64_t zs_test_device_allocations(void);
+
 #endif
