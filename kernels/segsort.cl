@@ -27,8 +27,9 @@
  * sub-group scan) are what keep both IGCs from spilling in SIMD32
  * (bench/isa_report.py). serial flavor (CPU devices): one work-item per
  * window, insertion sort up to SEG_INSERTION keys, above that every digit's
- * counts in one walk, then 8-bit passes with zs_serial_scatter, skipping a
- * digit all keys share.
+ * counts in one walk, then 8-bit passes, skipping a digit all keys share:
+ * up to ZS_SEG_LOCAL_SERIAL keys between two arrays in local memory (copied
+ * in and out), longer ones with zs_serial_scatter between keys and tmp.
  *
  * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (as for
  * the other programs). key_flags: kind and descending (never ZS_IOTA_VALUES).
@@ -133,12 +134,87 @@ inline void seg_histograms(__global const zs_key *keys, ulong b, ulong e, uint *
     }
 }
 
-/* One segment [b, e) by 8-bit LSD passes between keys and tmp, counted in
- * one walk; a digit every key shares moves nothing and is skipped; an odd
- * count of passes made ends with a copy home. */
+/* next[d] (d <= mask): base + the counts of the digits below d. 1 when one
+ * digit holds all len keys: the pass would move nothing. */
+inline uint seg_starts(uint *next, uint mask, uint base, uint len)
+{
+    uint sum = base, shared = 0;
+    for (uint d = 0; d <= mask; ++d) {
+        const uint c = next[d];
+        shared |= c == len;
+        next[d] = sum;
+        sum += c;
+    }
+    return shared;
+}
+
+#define SEG_LOCAL ZS_SEG_LOCAL_SERIAL
+#define SEG_LOCAL_VALUES (ZS_PAIRS ? SEG_LOCAL : 1u)
+
+/* zs_serial_scatter within local memory: src[0, len) to dst by digit. */
+inline void seg_local_scatter(__local const zs_key *src, __local zs_key *dst,
+                              __local const zs_value *vsrc, __local zs_value *vdst, uint len,
+                              uint *next, uint shift, uint mask, uint key_flags)
+{
+#if !ZS_PAIRS
+    (void)vsrc;
+    (void)vdst;
+#endif
+    for (uint i = 0; i < len; ++i) {
+        const zs_key key = src[i];
+        const uint slot = next[zs_digit(key, shift, mask, key_flags)]++;
+        dst[slot] = key;
+#if ZS_PAIRS
+        vdst[slot] = vsrc[i];
+#endif
+    }
+}
+
+/* A segment [b, e) of at most SEG_LOCAL keys, counted already: in, every
+ * pass between the local arrays (cache-resident whatever the segment), out. */
+inline void seg_sort_local(__global zs_key *keys, __global zs_value *values, uint b, uint e,
+                           uint *counts, uint passes, uint bit_lo, uint bit_hi, uint key_flags,
+                           __local zs_key *la, __local zs_key *lb, __local zs_value *lva,
+                           __local zs_value *lvb)
+{
+    const uint len = e - b;
+    for (uint i = 0; i < len; ++i) {
+        la[i] = keys[b + i];
+#if ZS_PAIRS
+        lva[i] = values[b + i];
+#endif
+    }
+    __local zs_key *src = la, *dst = lb;
+    __local zs_value *vsrc = lva, *vdst = lvb;
+    uint moved = 0;
+    for (uint p = 0; p < passes; ++p) {
+        const uint shift = bit_lo + p * SEG_BITS, mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
+        uint *next = counts + p * SEG_BINS;
+        if (seg_starts(next, mask, 0u, len))
+            continue;
+        seg_local_scatter(src, dst, vsrc, vdst, len, next, shift, mask, key_flags);
+        __local zs_key *t = src;
+        src = dst, dst = t;
+        __local zs_value *vt = vsrc;
+        vsrc = vdst, vdst = vt;
+        moved = 1;
+    }
+    for (uint i = 0; moved && i < len; ++i) {
+        keys[b + i] = src[i];
+#if ZS_PAIRS
+        values[b + i] = vsrc[i];
+#endif
+    }
+}
+
+/* One segment [b, e) by 8-bit LSD passes, counted in one walk, in local
+ * memory (seg_sort_local) or, longer, between keys and tmp; a digit every
+ * key shares moves nothing and is skipped; an odd count of passes made
+ * between keys and tmp ends with a copy home. */
 inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
                          __global zs_value *values_tmp, ulong b, ulong e, uint bit_lo,
-                         uint bit_hi, uint key_flags)
+                         uint bit_hi, uint key_flags, __local zs_key *la, __local zs_key *lb,
+                         __local zs_value *lva, __local zs_value *lvb)
 {
     if (e - b <= SEG_INSERTION) {
         seg_insertion(keys, values, b, e, bit_lo, bit_hi, key_flags);
@@ -147,18 +223,17 @@ inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global z
     const uint passes = (bit_hi - bit_lo + SEG_BITS - 1u) / SEG_BITS;
     uint counts[SEG_MAX_PASSES * SEG_BINS]; /* every pass: seg_histograms */
     seg_histograms(keys, b, e, counts, passes, bit_lo, bit_hi, key_flags);
+    if (e - b <= SEG_LOCAL) {
+        seg_sort_local(keys, values, (uint)b, (uint)e, counts, passes, bit_lo, bit_hi, key_flags,
+                       la, lb, lva, lvb);
+        return;
+    }
     __global zs_key *src = keys, *dst = tmp;
     __global zs_value *vsrc = values, *vdst = values_tmp;
     for (uint p = 0; p < passes; ++p) {
         const uint shift = bit_lo + p * SEG_BITS, mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
-        uint *next = counts + p * SEG_BINS, sum = (uint)b, shared = 0;
-        for (uint d = 0; d <= mask; ++d) {
-            const uint c = next[d];
-            shared |= c == (uint)(e - b);
-            next[d] = sum;
-            sum += c;
-        }
-        if (shared)
+        uint *next = counts + p * SEG_BINS;
+        if (seg_starts(next, mask, (uint)b, (uint)(e - b)))
             continue;
         zs_serial_scatter(src, dst, vsrc, vdst, ZS_PAIRS, b, e, next, shift, mask, key_flags);
         __global zs_key *t = src;
@@ -276,7 +351,10 @@ __kernel void seg_sort(__global zs_key *keys, __global zs_key *tmp, __global zs_
                        __global const uint *params, uint segments, uint max_len, uint bit_lo,
                        uint bit_hi, uint key_flags)
 {
-#if !ZS_SERIAL
+#if ZS_SERIAL
+    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
+    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
+#else
     ZS_SG_SCRATCH
 #endif
     const uint n = min(params[0], params[1]);
@@ -289,7 +367,8 @@ __kernel void seg_sort(__global zs_key *keys, __global zs_key *tmp, __global zs_
         if (e <= b + 1u || e - b > max_len)
             continue; /* uniform: every lane reads the same offsets */
 #if ZS_SERIAL
-        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags);
+        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags, seg_la,
+                     seg_lb, seg_lva, seg_lvb);
 #else
         seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
                      ZS_SG_SCRATCH_ARG);

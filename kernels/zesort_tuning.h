@@ -109,4 +109,13 @@
 #define ZS_SEG_INSERTION 16u
 #endif
 
+/* serial flavor: segments of at most this many keys sort in local memory
+ * (two arrays of keys, two of values for pairs: 128 KiB for 8-byte keys and
+ * values, of PoCL's 1 MiB); longer ones ping-pong with TMP in global memory,
+ * whose stretch of a segment is cold every call: its first pass's stores
+ * missed the caches, most of seg_sort's time at 4096 keys (perf annotate). */
+#ifndef ZS_SEG_LOCAL_SERIAL
+#define ZS_SEG_LOCAL_SERIAL 4096u
+#endif
+
 #endif /* ZESORT_TUNING_H */
