@@ -357,8 +357,9 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call 
                                            double *device_ms)
 {
     const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
-    /* from offsets[0], empty segments left out: at most m < 2^32 segments */
-    uint64_t *rebased = malloc((size_t)(m + 1) * sizeof *rebased), count = 0;
+    /* from offsets[0], empty segments left out: at most min(S, m) < 2^32 */
+    const uint64_t most = c->segments < m ? c->segments : m;
+    uint64_t *rebased = malloc((size_t)(most + 1) * sizeof *rebased), count = 0;
     if (!rebased)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "%s: out of host memory for the offsets", c->fn);
