@@ -247,7 +247,19 @@ typedef struct zesort_sort_report {
  *  Errors: INVALID_ARGUMENT (ctx or report NULL). */
 zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_report *report);
 
-/** Releases the context and every device object it owns. NULL is a no-op. */
+/** Releases the context and every device object it owns, the buffers it
+ *  keeps between sorts included. NULL is a no-op.
+ *  Kept buffers: a context on a device (Level Zero, OpenCL) keeps the device
+ *  buffers of its last host sort (zesort_sort, _timed, _copy, zesort_argsort,
+ *  zesort_sort_segments) and the host memory its results pass through, and
+ *  the next such sort runs on them wherever they are big enough instead of
+ *  allocating afresh: a fresh buffer costs an allocation and, on CPU devices
+ *  (PoCL), a page fault per page the sort touches. Bounded: they are kept
+ *  only while they total at most 1 GiB and at most a quarter of the
+ *  device's memory (a sort of 16M u32 keys keeps about 200 MB: its keys,
+ *  their ping-pong buffer and the staging of the results); a failed sort
+ *  releases them all, and so does an allocation that finds the device out
+ *  of memory, before it is tried once more. zesort_destroy frees them. */
 void zesort_destroy(zesort_context *ctx);
 
 /** Sorts n keys held in host memory, in place: `keys` points to n elements of
