@@ -95,6 +95,44 @@ typedef struct mpi_case {
     uint64_t n, seed, chunk;
 } mpi_case;
 
+/* A case's data as this rank sees it: every rank's keys (`all`, made alike
+ * on each rank, for the oracle) and their stable order `perm`, this rank's
+ * slice [first, first + mine) of them with its values (oracle_value of the
+ * global index, c->vb bytes each; room for 8), and where this rank's share
+ * of the sorted output starts (out_first: the balanced contract, N / P and
+ * one more on the first N % P ranks). rank_data_free releases it. */
+typedef struct rank_data {
+    char *all, *values;
+    uint64_t *perm;
+    uint64_t first, mine, out_first;
+} rank_data;
+
+static void rank_data_make(const mpi_case *c, rank_data *d)
+{
+    const zesort_options *o = &c->opts.sort;
+    d->all = malloc(c->n * oracle_key_bytes(o->key_type) + 1);
+    d->first = d->out_first = 0;
+    d->mine = layout_count(c->layout, c->n, rank, c->seed);
+    for (int p = 0; p < rank; p++) {
+        d->first += layout_count(c->layout, c->n, p, c->seed);
+        d->out_first += c->n / (uint64_t)nranks + ((uint64_t)p < c->n % (uint64_t)nranks);
+    }
+    make_input(d->all, c->n, o->key_type, c->input, c->seed);
+    d->perm = oracle_permutation(d->all, c->n, o);
+    d->values = malloc(d->mine * 8 + 1);
+    for (uint64_t i = 0; i < d->mine && c->vb; i++) {
+        uint64_t v = oracle_value(d->first + i, c->vb);
+        memcpy(d->values + i * c->vb, &v, c->vb);
+    }
+}
+
+static void rank_data_free(rank_data *d)
+{
+    free(d->all);
+    free(d->values);
+    free(d->perm);
+}
+
 static const zesort_key_type types[] = {ZESORT_KEY_U32, ZESORT_KEY_I32, ZESORT_KEY_F32,
                                         ZESORT_KEY_U64, ZESORT_KEY_I64, ZESORT_KEY_F64};
 

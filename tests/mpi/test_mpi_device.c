@@ -91,25 +91,16 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
 {
     const zesort_options *o = &c->opts.sort;
     unsigned kb = oracle_key_bytes(o->key_type), vb = c->vb ? c->vb : 4;
-    char *all = malloc(c->n * kb + 1);
-    uint64_t first = 0, mine = layout_count(c->layout, c->n, rank, c->seed);
-    for (int p = 0; p < rank; p++)
-        first += layout_count(c->layout, c->n, p, c->seed);
-    make_input(all, c->n, o->key_type, c->input, c->seed);
-    uint64_t *perm = oracle_permutation(all, c->n, o);
-    char *values = malloc(mine * 8 + 1);
-    for (uint64_t i = 0; i < mine && c->vb; i++) {
-        uint64_t v = oracle_value(first + i, c->vb);
-        memcpy(values + i * c->vb, &v, c->vb);
-    }
+    rank_data d;
+    rank_data_make(c, &d);
+    const uint64_t mine = d.mine;
+    const char *my_keys = d.all + d.first * kb;
     void *dk = dev_alloc(mine * kb), *dv = dev_alloc(mine * vb);
-    copy(dk, all + first * kb, mine * kb);
-    copy(dv, values, mine * vb);
+    copy(dk, my_keys, mine * kb);
+    copy(dv, d.values, mine * vb);
 
-    uint64_t want = 0, out_first = 0;
+    uint64_t want = 0;
     zesort_mpi_count(MPI_COMM_WORLD, mine, &want);
-    for (int p = 0; p < rank; p++)
-        out_first += c->n / (uint64_t)nranks + ((uint64_t)p < c->n % (uint64_t)nranks);
     /* the result's keys and values, or the input, copied back */
     char *back = malloc((want > mine ? want : mine) * 16 + 1);
     zesort_mpi_output out = {0};
@@ -133,12 +124,12 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
     CHECK(c->caller_out != out.allocated && (out.device_context == zctx) == out.allocated,
           "%s: allocated %d, device_context %p", what, out.allocated, out.device_context);
     zesort_mpi_output ref;
-    host_result(ctx, c, all + first * kb, values, mine, &ref);
+    host_result(ctx, c, my_keys, d.values, mine, &ref);
     if (s == ZESORT_OK && out.count == want) {
         char *gk = back, *gv = back + want * kb;
         copy(gk, out.keys, want * kb);
         copy(gv, out.values, c->vb ? want * vb : 0);
-        uint64_t bad = oracle_check(all, perm + out_first, gk, c->vb ? gv : NULL, 0, want, kb,
+        uint64_t bad = oracle_check(d.all, d.perm + d.out_first, gk, c->vb ? gv : NULL, 0, want, kb,
                                     vb);
         CHECK(bad == 0, "%s: wrong at %llu of %llu", what, (unsigned long long)bad - 1,
               (unsigned long long)want);
@@ -147,7 +138,7 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
               "%s: differs from the host path", what);
     }
     copy(back, dk, mine * kb); /* the input is only read */
-    CHECK(!memcmp(back, all + first * kb, mine * kb), "%s: input changed", what);
+    CHECK(!memcmp(back, my_keys, mine * kb), "%s: input changed", what);
     if (c->caller_out) {
         zeMemFree(zctx, out.keys);
         zeMemFree(zctx, out.values);
@@ -160,9 +151,7 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
     zesort_mpi_free(&ref);
     zeMemFree(zctx, dk);
     zeMemFree(zctx, dv);
-    free(all);
-    free(perm);
-    free(values);
+    rank_data_free(&d);
     free(back);
 }
 

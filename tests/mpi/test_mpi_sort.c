@@ -27,25 +27,14 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
 {
     const zesort_options *o = &c->opts.sort;
     unsigned kb = oracle_key_bytes(o->key_type);
-    char *all = malloc(c->n * kb + 1);
-    uint64_t first = 0, mine = layout_count(c->layout, c->n, rank, c->seed);
-    for (int p = 0; p < rank; p++)
-        first += layout_count(c->layout, c->n, p, c->seed);
-    make_input(all, c->n, o->key_type, c->input, c->seed);
-    uint64_t *perm = oracle_permutation(all, c->n, o);
-    char *keys = malloc(mine * kb + 1), *values = malloc(mine * 8 + 1);
-    memcpy(keys, all + first * kb, mine * kb);
-    for (uint64_t i = 0; i < mine && c->vb; i++) {
-        uint64_t v = oracle_value(first + i, c->vb);
-        memcpy(values + i * c->vb, &v, c->vb);
-    }
-    char *saved = malloc(mine * kb + 1);
-    memcpy(saved, keys, mine * kb);
+    rank_data d;
+    rank_data_make(c, &d);
+    const uint64_t mine = d.mine;
+    char *keys = malloc(mine * kb + 1);
+    memcpy(keys, d.all + d.first * kb, mine * kb);
 
-    uint64_t want = 0, out_first = 0;
+    uint64_t want = 0;
     CHECK(zesort_mpi_count(MPI_COMM_WORLD, mine, &want) == ZESORT_OK, "zesort_mpi_count");
-    for (int p = 0; p < rank; p++)
-        out_first += c->n / (uint64_t)nranks + ((uint64_t)p < c->n % (uint64_t)nranks);
     zesort_mpi_output out = {0};
     if (c->caller_out) {
         out.capacity = want + 3;
@@ -56,7 +45,7 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
     snprintf(chunk, sizeof chunk, "%llu", (unsigned long long)c->chunk);
     setenv("ZESORT_MPI_TEST_CHUNK_BYTES", chunk, 1);
     zesort_mpi_stats st;
-    zesort_status s = zesort_mpi_sort_timed(ctx, MPI_COMM_WORLD, keys, c->vb ? values : NULL,
+    zesort_status s = zesort_mpi_sort_timed(ctx, MPI_COMM_WORLD, keys, c->vb ? d.values : NULL,
                                             mine, &out, &c->opts, &st);
     unsetenv("ZESORT_MPI_TEST_CHUNK_BYTES");
     char what[160];
@@ -69,13 +58,13 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
           (unsigned long long)want);
     CHECK(c->caller_out != out.allocated, "%s: allocated %d", what, out.allocated);
     if (s == ZESORT_OK && out.count == want) {
-        uint64_t bad = oracle_check(all, perm + out_first, out.keys, c->vb ? out.values : NULL, 0,
+        uint64_t bad = oracle_check(d.all, d.perm + d.out_first, out.keys, c->vb ? out.values : NULL, 0,
                                     want, kb, c->vb ? c->vb : 4);
         CHECK(bad == 0, "%s: wrong at %llu of %llu", what, (unsigned long long)bad - 1,
               (unsigned long long)want);
         CHECK(st.keys_in == mine && st.keys_out == want, "%s: stats keys", what);
     }
-    CHECK(memcmp(saved, keys, mine * kb) == 0, "%s: input changed", what);
+    CHECK(memcmp(d.all + d.first * kb, keys, mine * kb) == 0, "%s: input changed", what);
     /* every byte sent is received somewhere */
     uint64_t io[2] = {st.bytes_sent, st.bytes_received}, sum[2];
     MPI_Allreduce(io, sum, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -94,11 +83,8 @@ static void run_case(zesort_context *ctx, const mpi_case *c)
     } else {
         zesort_mpi_free(&out);
     }
-    free(all);
-    free(perm);
+    rank_data_free(&d);
     free(keys);
-    free(values);
-    free(saved);
 }
 
 static void matrix(zesort_context *ctx)
