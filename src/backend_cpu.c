@@ -64,6 +64,7 @@
 
 #define ZS_CPU_MAX_DIGITS 64u
 
+
 /* zs_test_cpu_vqsort's choice (test_hooks.h): -1, measured */
 static _Atomic int g_test_vqsort = -1;
 
@@ -75,6 +76,7 @@ void zs_cpu_config_default(zs_cpu_config *cfg)
     cfg->create_limit = ZS_CPU_MAX_THREADS;
     cfg->min_keys_per_thread = ZS_CPU_MIN_KEYS_PER_THREAD;
     cfg->digit_bits = ZS_CPU_DIGIT_BITS;
+    cfg->small_keys = ZS_CPU_SMALL_KEYS;
     cfg->msd_min_keys = ZS_CPU_MSD_MIN_KEYS;
     cfg->vqsort = g_test_vqsort;
 }
@@ -301,6 +303,8 @@ zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned ke
         want_bits = 1;
     if (want_bits > ZS_CPU_MAX_DIGIT_BITS)
         want_bits = ZS_CPU_MAX_DIGIT_BITS;
+    if (n < cfg->small_keys && want_bits > 8)
+        want_bits = 8;
     const unsigned bits = bit_hi - bit_lo;
     const unsigned ndig = (bits + want_bits - 1) / want_bits;
     const unsigned width = (bits + ndig - 1) / ndig;

@@ -22,6 +22,12 @@
  * (16M random keys, 1 thread, CPU time, median of 5-7): u32 194 vs 236 ms,
  * u64 619 vs 872 ms, pairs 656 vs 664 ms. */
 #define ZS_CPU_DIGIT_BITS 11u
+/* Below this many keys the digits are at most 8 bits: the 2^11-bin tables
+ * of ZS_CPU_DIGIT_BITS (cleared, counted and scanned a pass) cost more than
+ * the keys. Measured (zesort_sort of random u32 keys on one thread, us a
+ * call, 11-bit vs 8-bit digits): 16 keys 20 / 2.8, 1024: 23 / 9.5, 8192:
+ * 87 / 60, 30000: 220 / 224 (even). */
+#define ZS_CPU_SMALL_KEYS 16384u
 #define ZS_CPU_MAX_DIGIT_BITS 11u
 /* A thread per this many keys at most: 2 threads from 256K keys. On the
  * busy 2-core VM (load 9-11) 2 threads took 2.2x the time of 1 at 64K pairs,
@@ -54,6 +60,8 @@ typedef struct zs_cpu_config {
     unsigned create_limit;        /* create at most this many threads (tests: creation failure) */
     uint64_t min_keys_per_thread; /* 0 or 1: every wanted thread runs, even on 2 keys */
     unsigned digit_bits;          /* 1..ZS_CPU_MAX_DIGIT_BITS */
+    uint64_t small_keys;          /* below this many keys, digits of at most 8 bits
+                                     (default ZS_CPU_SMALL_KEYS; 0: digit_bits always) */
     uint64_t msd_min_keys;        /* top digit first, then the buckets in cache, from this
                                      many keys on (default ZS_CPU_MSD_MIN_KEYS; 0: always
                                      where the data allows, UINT64_MAX: never) */

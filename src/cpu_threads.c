@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -20,10 +21,17 @@ unsigned zs_cpu_thread_count(void)
         if (errno == 0 && *end == '\0' && v >= 1 && v <= ZS_CPU_MAX_THREADS)
             return (unsigned)v;
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 1)
-        return 1;
-    return cores > (long)ZS_CPU_MAX_THREADS ? ZS_CPU_MAX_THREADS : (unsigned)cores;
+    /* Counted once per process: sysconf reads /sys/devices/system/cpu/online
+       (open, read, close) and every sort asks; perf put that at a few
+       microseconds of a 16-key sort. Racing first callers store the same. */
+    static _Atomic long cores;
+    long c = atomic_load_explicit(&cores, memory_order_relaxed);
+    if (c == 0) {
+        c = sysconf(_SC_NPROCESSORS_ONLN);
+        c = c < 1 ? 1 : c;
+        atomic_store_explicit(&cores, c, memory_order_relaxed);
+    }
+    return c > (long)ZS_CPU_MAX_THREADS ? ZS_CPU_MAX_THREADS : (unsigned)c;
 }
 
 typedef struct member {
