@@ -151,24 +151,8 @@ inline uint seg_starts(uint *next, uint mask, uint base, uint len)
 #define SEG_LOCAL ZS_SEG_LOCAL_SERIAL
 #define SEG_LOCAL_VALUES (ZS_PAIRS ? SEG_LOCAL : 1u)
 
-/* zs_serial_scatter within local memory: src[0, len) to dst by digit. */
-inline void seg_local_scatter(__local const zs_key *src, __local zs_key *dst,
-                              __local const zs_value *vsrc, __local zs_value *vdst, uint len,
-                              uint *next, uint shift, uint mask, uint key_flags)
-{
-#if !ZS_PAIRS
-    (void)vsrc;
-    (void)vdst;
-#endif
-    for (uint i = 0; i < len; ++i) {
-        const zs_key key = src[i];
-        const uint slot = next[zs_digit(key, shift, mask, key_flags)]++;
-        dst[slot] = key;
-#if ZS_PAIRS
-        vdst[slot] = vsrc[i];
-#endif
-    }
-}
+/* zs_serial_scatter within local memory (seg_sort_local). */
+ZS_SERIAL_SCATTER(seg_local_scatter, __local)
 
 /* A segment [b, e) of at most SEG_LOCAL keys, counted already: in, every
  * pass between the local arrays (cache-resident whatever the segment), out. */
@@ -192,7 +176,7 @@ inline void seg_sort_local(__global zs_key *keys, __global zs_value *values, uin
         uint *next = counts + p * SEG_BINS;
         if (seg_starts(next, mask, 0u, len))
             continue;
-        seg_local_scatter(src, dst, vsrc, vdst, len, next, shift, mask, key_flags);
+        seg_local_scatter(src, dst, vsrc, vdst, ZS_PAIRS, 0, len, next, shift, mask, key_flags);
         __local zs_key *t = src;
         src = dst, dst = t;
         __local zs_value *vt = vsrc;

@@ -19,20 +19,24 @@ inline void zs_serial_count(__global const zs_key *keys, ulong begin, ulong end,
 
 /* Stable scatter of [begin, end) in key order: the key with digit d goes to
  * slot next[d]++, so equal digits leave in input order. Values follow their
- * keys when `pairs` is set: values_in[i], or i itself with ZS_IOTA_VALUES. */
-inline void zs_serial_scatter(__global const zs_key *keys_in, __global zs_key *keys_out,
-                              __global const zs_value *values_in, __global zs_value *values_out,
-                              int pairs, ulong begin, ulong end, uint *next, uint shift,
-                              uint digit_mask, uint key_flags)
-{
-    const int iota = (key_flags & ZS_IOTA_VALUES) != 0;
-    for (ulong i = begin; i < end; ++i) {
-        const zs_key key = keys_in[i];
-        const uint slot = next[zs_digit(key, shift, digit_mask, key_flags)]++;
-        keys_out[slot] = key;
-        if (pairs)
-            values_out[slot] = iota ? (zs_value)i : values_in[i];
+ * keys when `pairs` is set: values_in[i], or i itself with ZS_IOTA_VALUES.
+ * One body for either address space: ZS_SERIAL_SCATTER(name, __local) makes
+ * the segmented sort's scatter within local memory (kernels/segsort.cl). */
+#define ZS_SERIAL_SCATTER(NAME, SPACE)                                                      \
+    inline void NAME(SPACE const zs_key *keys_in, SPACE zs_key *keys_out,                   \
+                     SPACE const zs_value *values_in, SPACE zs_value *values_out, int pairs, \
+                     ulong begin, ulong end, uint *next, uint shift, uint digit_mask,       \
+                     uint key_flags)                                                        \
+    {                                                                                       \
+        const int iota = (key_flags & ZS_IOTA_VALUES) != 0;                                 \
+        for (ulong i = begin; i < end; ++i) {                                               \
+            const zs_key key = keys_in[i];                                                  \
+            const uint slot = next[zs_digit(key, shift, digit_mask, key_flags)]++;          \
+            keys_out[slot] = key;                                                           \
+            if (pairs)                                                                      \
+                values_out[slot] = iota ? (zs_value)i : values_in[i];                       \
+        }                                                                                   \
     }
-}
+ZS_SERIAL_SCATTER(zs_serial_scatter, __global)
 
 #endif /* ZESORT_SERIAL_H */
