@@ -124,9 +124,11 @@ static size_t probe_slot(probes *p, uint64_t index, int *fresh)
     return h;
 }
 
-/* The device bisections in lockstep: lo/hi per query, one fetch per step. */
+/* The device bisections in lockstep: lo/hi per query, one fetch per step;
+ * slot[q] is where the step's probe of query q landed in the table. */
 static void search_device(zm_keys *kv, const uint64_t *digits, uint64_t nq, int upto,
-                          uint64_t *lo, uint64_t *hi, probes *p, zm_copy_req *req)
+                          uint64_t *lo, uint64_t *hi, uint64_t *slot, probes *p,
+                          zm_copy_req *req)
 {
     size_t ks = kv->o.key_size;
     for (uint64_t q = 0; q < nq; q++)
@@ -140,6 +142,7 @@ static void search_device(zm_keys *kv, const uint64_t *digits, uint64_t nq, int 
             int fresh = 0;
             uint64_t mid = lo[q] + (hi[q] - lo[q]) / 2;
             size_t h = probe_slot(p, mid, &fresh);
+            slot[q] = h;
             if (fresh)
                 req[nreq++] = (zm_copy_req){&p->key[h], kv->keys + mid * ks};
         }
@@ -149,9 +152,8 @@ static void search_device(zm_keys *kv, const uint64_t *digits, uint64_t nq, int 
         for (uint64_t q = 0; q < nq; q++) {
             if (lo[q] >= hi[q])
                 continue;
-            int fresh = 0;
             uint64_t mid = lo[q] + (hi[q] - lo[q]) / 2;
-            uint64_t v = zm_digit(&kv->o, &p->key[probe_slot(p, mid, &fresh)], 0);
+            uint64_t v = zm_digit(&kv->o, &p->key[slot[q]], 0);
             if (upto ? v <= digits[q] : v < digits[q])
                 lo[q] = mid + 1;
             else
@@ -172,7 +174,7 @@ void zm_count_many(zm_keys *kv, const uint64_t *digits, uint64_t nq, int upto,
     while (slots < 2 * nq)
         slots *= 2;
     probes p = {calloc(slots, sizeof *p.index), malloc(slots * sizeof *p.key), slots - 1};
-    uint64_t *lohi = malloc(2 * nq * sizeof *lohi + 1);
+    uint64_t *lohi = malloc(3 * nq * sizeof *lohi + 1); /* lo, hi, slot */
     zm_copy_req *req = malloc(nq * sizeof *req + 1);
     if (!p.index || !p.key || !lohi || !req) {
         if (kv->st == ZESORT_OK)
@@ -180,7 +182,7 @@ void zm_count_many(zm_keys *kv, const uint64_t *digits, uint64_t nq, int upto,
                              "splitter probes)", (unsigned long long)nq);
     }
     if (kv->st == ZESORT_OK)
-        search_device(kv, digits, nq, upto, lohi, lohi + nq, &p, req);
+        search_device(kv, digits, nq, upto, lohi, lohi + nq, lohi + 2 * nq, &p, req);
     for (uint64_t q = 0; q < nq; q++) /* after a failure: 0, the same on every call */
         counts[q] = kv->st == ZESORT_OK ? lohi[q] : 0;
     free(p.index);
