@@ -92,6 +92,20 @@ typedef struct zesort_cl_sorter zesort_cl_sorter;
  *  tells why. Errors: INVALID_ARGUMENT, OUT_OF_HOST_MEMORY, BACKEND. */
 zesort_status zesort_cl_create(cl_context context, cl_device_id device, zesort_cl_sorter **out);
 
+/** The OpenCL context and device a zesort context made for
+ *  ZESORT_BACKEND_OPENCL sorts on (for zesort_create_on_devices, its first
+ *  device: the one zesort_context_device names), as
+ *  zesort_ze_context_handles: buffers the program creates in that context
+ *  serve a sorter made by zesort_cl_create on these handles, with no device
+ *  lookup of its own. Any output may be NULL; on failure every output given
+ *  is set to NULL. Ownership: the handles stay ctx's, valid until
+ *  zesort_destroy(ctx): never release them (clRetainContext first to keep
+ *  the context longer); what the program creates with them is its own.
+ *  Errors (no message: ctx is not changed): INVALID_ARGUMENT (ctx NULL),
+ *  UNSUPPORTED (ctx sorts on another backend). */
+zesort_status zesort_cl_context_handles(const zesort_context *ctx, cl_context *context,
+                                        cl_device_id *device);
+
 /** Releases the sorter's programs and kernels; no sort of it may be pending.
  *  NULL is a no-op. */
 void zesort_cl_destroy(zesort_cl_sorter *sorter);

@@ -141,6 +141,24 @@ typedef struct zesort_ze_sorter zesort_ze_sorter;
 zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t device,
                                zesort_ze_sorter **out);
 
+/** The Level Zero driver, context and device a zesort context made for
+ *  ZESORT_BACKEND_LEVEL_ZERO sorts on (for zesort_create_on_devices, its
+ *  first device: the one zesort_context_device names). Device memory the
+ *  program allocates in that context on that device serves the interop
+ *  sorts (a sorter made by zesort_ze_create on these handles) and
+ *  zesort_mpi_sort's device buffers, with no device lookup of its own.
+ *  Any output may be NULL; on failure every output given is set to NULL.
+ *  Ownership: the handles stay ctx's, valid until zesort_destroy(ctx); never
+ *  destroy them. What the program creates with them (memory, command lists,
+ *  sorters) is the program's, to release before zesort_destroy(ctx).
+ *  Threads: the handles may be used alongside calls on ctx (Level Zero's
+ *  own rules apply: ctx records on command lists of its own).
+ *  Errors (no message: ctx is not changed): INVALID_ARGUMENT (ctx NULL),
+ *  UNSUPPORTED (ctx sorts on another backend). */
+zesort_status zesort_ze_context_handles(const zesort_context *ctx, ze_driver_handle_t *driver,
+                                        ze_context_handle_t *context,
+                                        ze_device_handle_t *device);
+
 /** Destroys the sorter and the modules/kernels it created. The caller must
  *  make sure no appended sort of this sorter is still pending or will still
  *  be executed (regular lists keep referring to the kernels). NULL is a no-op. */

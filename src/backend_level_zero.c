@@ -425,6 +425,17 @@ static void ze_memory(zs_device *dev, uint64_t *total, uint64_t *largest)
     *largest = UINT64_MAX; /* ze_alloc asks for relaxed limits above maxMemAllocSize */
 }
 
+void zs_level_zero_handles(zs_device *dev, ze_driver_handle_t *driver,
+                           ze_context_handle_t *context, ze_device_handle_t *device)
+{
+    if (driver)
+        *driver = dev->driver;
+    if (context)
+        *context = dev->context;
+    if (device)
+        *device = dev->device;
+}
+
 static const zs_device_ops level_zero_ops = {
     .name = "level-zero",
     .alloc = ze_alloc,

@@ -317,6 +317,14 @@ static void ocl_destroy(zs_device *d)
     free(d);
 }
 
+void zs_opencl_handles(zs_device *dev, cl_context *context, cl_device_id *device)
+{
+    if (context)
+        *context = dev->context;
+    if (device)
+        *device = dev->device;
+}
+
 static const zs_device_ops opencl_ops = {
     .name = "opencl",
     .alloc = ocl_alloc,

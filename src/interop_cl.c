@@ -102,6 +102,22 @@ zesort_status zesort_cl_create(cl_context context, cl_device_id device, zesort_c
     return ZESORT_OK;
 }
 
+zesort_status zesort_cl_context_handles(const zesort_context *ctx, cl_context *context,
+                                        cl_device_id *device)
+{
+    zs_device *dev;
+    const zesort_status st = zs_interop_context_device(ctx, ZESORT_BACKEND_OPENCL, &dev);
+    if (st == ZESORT_OK) {
+        zs_opencl_handles(dev, context, device);
+        return st;
+    }
+    if (context)
+        *context = NULL;
+    if (device)
+        *device = NULL;
+    return st;
+}
+
 void zesort_cl_destroy(zesort_cl_sorter *sorter)
 {
     if (!sorter)

@@ -4,6 +4,8 @@
  */
 #include "interop_common.h"
 
+#include "context.h"
+
 #include "segments.h"
 #include "sort_request.h"
 
@@ -209,4 +211,16 @@ const char *zs_interop_overlap(const zs_range *keys, const zs_range *values,
            : overlap(count, keys)  ? "the count and keys"
            : overlap(count, values) ? "the count and values"
                                     : NULL;
+}
+
+zesort_status zs_interop_context_device(const zesort_context *ctx, zesort_backend backend,
+                                        zs_device **dev)
+{
+    *dev = NULL;
+    if (!ctx)
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    if (ctx->backend != backend)
+        return ZESORT_ERROR_UNSUPPORTED;
+    *dev = ctx->dev;
+    return ZESORT_OK;
 }

@@ -9,6 +9,7 @@
 #ifndef ZESORT_INTEROP_COMMON_H
 #define ZESORT_INTEROP_COMMON_H
 
+#include "device_backend.h"
 #include "error.h"
 #include "kernel_blobs.h"
 #include "plan.h"
@@ -113,6 +114,12 @@ typedef struct zs_named_range {
     const char *name;
     zs_range range;
 } zs_named_range;
+/* The device of ctx when ctx sorts on `backend` (its first device: the one
+ * zesort_context_device names), for zesort_ze/cl_context_handles; NULL with
+ * INVALID_ARGUMENT (ctx NULL) or UNSUPPORTED (another backend). */
+zesort_status zs_interop_context_device(const zesort_context *ctx, zesort_backend backend,
+                                        zs_device **dev);
+
 int zs_ranges_overlap(const zs_named_range *r, int count, const char **a, const char **b);
 
 #endif

@@ -78,6 +78,25 @@ zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t d
     return ZESORT_OK;
 }
 
+zesort_status zesort_ze_context_handles(const zesort_context *ctx, ze_driver_handle_t *driver,
+                                        ze_context_handle_t *context,
+                                        ze_device_handle_t *device)
+{
+    zs_device *dev;
+    const zesort_status st = zs_interop_context_device(ctx, ZESORT_BACKEND_LEVEL_ZERO, &dev);
+    if (st == ZESORT_OK) {
+        zs_level_zero_handles(dev, driver, context, device);
+        return st;
+    }
+    if (driver)
+        *driver = NULL;
+    if (context)
+        *context = NULL;
+    if (device)
+        *device = NULL;
+    return st;
+}
+
 void zesort_ze_destroy(zesort_ze_sorter *sorter)
 {
     if (!sorter)

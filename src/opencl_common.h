@@ -20,6 +20,12 @@
 
 /* The flavor a device runs (kernel_select.c decides; ZESORT_FLAVOR
  * overrides). Returns 0, or -1 with a message in msg. */
+typedef struct zs_device zs_device;
+
+/* The context and device of an OpenCL backend device (backend_opencl.c):
+ * zesort_cl_context_handles. */
+void zs_opencl_handles(zs_device *dev, cl_context *context, cl_device_id *device);
+
 int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len);
 
 /* Builds program prog into *slot unless it is built already: the embedded

@@ -20,6 +20,13 @@
 #include "zesort.h"
 
 /* Static name of a Level Zero result, e.g. "ZE_RESULT_ERROR_DEVICE_LOST". */
+typedef struct zs_device zs_device;
+
+/* The driver, context and device of a Level Zero backend device
+ * (backend_level_zero.c): zesort_ze_context_handles. */
+void zs_level_zero_handles(zs_device *dev, ze_driver_handle_t *driver,
+                           ze_context_handle_t *context, ze_device_handle_t *device);
+
 const char *zs_ze_result_name(ze_result_t r);
 
 /* Maps a failed call's result to a zesort status: out-of-memory results keep

@@ -64,13 +64,13 @@ zesort_status mc_create(zesort_backend backend, int64_t device, zesort_context *
 /* ---- ze_buffers.c: mpi-bench --device-buffers ------------------------------ */
 
 typedef struct mc_ze_buffers {
-    ze_context_handle_t context; /* a Level Zero context of its own */
-    ze_device_handle_t device;   /* the zesort context's device */
-    ze_command_list_handle_t list; /* immediate, synchronous: the uploads */
+    ze_context_handle_t context;   /* the zesort context's (zesort_ze_context_handles) */
+    ze_device_handle_t device;     /* the zesort context's device */
+    ze_command_list_handle_t list; /* immediate, synchronous: the uploads; ours */
 } mc_ze_buffers;
-/* Finds the device of ctx (a Level Zero zesort context; else a usage
- * message kept with mc_fail) and makes a context and list there. Returns
- * 0 or the exit code (mc_fail). */
+/* Takes the Level Zero context and device of ctx (a Level Zero zesort
+ * context; else a usage message kept with mc_fail) and makes a list there.
+ * Returns 0 or the exit code (mc_fail). Close before destroying ctx. */
 int mc_ze_buffers_open(zesort_context *ctx, mc_ze_buffers *z);
 /* A device allocation of `bytes` bytes holding host's: NULL on failure. */
 void *mc_ze_upload(mc_ze_buffers *z, const void *host, uint64_t bytes);
