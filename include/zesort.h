@@ -251,7 +251,9 @@ zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_rep
  *  keeps between sorts included. NULL is a no-op.
  *  Kept buffers: a context on a device (Level Zero, OpenCL) keeps the device
  *  buffers of its last host sort (zesort_sort, _timed, _copy, zesort_argsort,
- *  zesort_sort_segments) and the host memory its results pass through, and
+ *  zesort_sort_segments) and the host memory its results pass through (none
+ *  on an OpenCL device that shares the host's memory, a CPU device or an
+ *  integrated GPU: the results are mapped, one copy to your arrays), and
  *  the next such sort runs on them wherever they are big enough instead of
  *  allocating afresh: a fresh buffer costs an allocation and, on CPU devices
  *  (PoCL), a page fault per page the sort touches. Bounded: they are kept

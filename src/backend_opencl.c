@@ -35,6 +35,7 @@ struct zs_device {
     cl_kernel kernels[ZS_K_COUNT];
     zs_flavor flavor; /* sg only on Intel GPUs with cl_intel_subgroups */
     cl_ulong max_alloc, global_mem;
+    cl_bool host_unified; /* CPU devices, integrated GPUs: maps without a copy */
     cl_event events[MAX_EVENTS];
     size_t nevents;
     zs_error err;
@@ -94,6 +95,30 @@ static zesort_status ocl_read(zs_device *d, zs_devptr src, void *dst, uint64_t b
     cl_int err = clEnqueueReadBuffer(d->queue, (cl_mem)src, CL_TRUE, 0, (size_t)bytes, dst, 0,
                                      NULL, NULL);
     return err == CL_SUCCESS ? ZESORT_OK : cl_status(d, err, "clEnqueueReadBuffer");
+}
+
+static int ocl_views(zs_device *d) { return d->host_unified == CL_TRUE; }
+
+static zesort_status ocl_view(zs_device *d, zs_devptr buf, uint64_t bytes, const void **host)
+{
+    cl_int err = zs_test_view_fault() ? CL_MAP_FAILURE : CL_SUCCESS;
+    void *p = err != CL_SUCCESS ? NULL
+                                : clEnqueueMapBuffer(d->queue, (cl_mem)buf, CL_TRUE, CL_MAP_READ, 0,
+                                                     (size_t)bytes, 0, NULL, NULL, &err);
+    if (!p)
+        return cl_status(d, err, "clEnqueueMapBuffer");
+    *host = p;
+    return ZESORT_OK;
+}
+
+static zesort_status ocl_unview(zs_device *d, zs_devptr buf, const void *host)
+{
+    cl_int err = zs_test_view_fault() ? CL_INVALID_VALUE
+                                      : clEnqueueUnmapMemObject(d->queue, (cl_mem)buf,
+                                                                (void *)host, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(d->queue);
+    return err == CL_SUCCESS ? ZESORT_OK : cl_status(d, err, "clEnqueueUnmapMemObject");
 }
 
 static void drop_events(zs_device *d)
@@ -331,6 +356,9 @@ static const zs_device_ops opencl_ops = {
     .release = ocl_release,
     .write = ocl_write,
     .read = ocl_read,
+    .views = ocl_views,
+    .view = ocl_view,
+    .unview = ocl_unview,
     .begin = ocl_begin,
     .launch = ocl_launch,
     .copy = ocl_copy,
@@ -513,6 +541,11 @@ static zesort_status open_locked(zs_device_pick *pick, zs_device **out,
     }
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem, &d->global_mem, NULL);
+    /* deprecated in OpenCL 2.0 but answered by every implementation; an
+     * error leaves CL_FALSE: downloads by reads */
+    d->host_unified = CL_FALSE;
+    clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof d->host_unified,
+                    &d->host_unified, NULL);
     if (zs_cl_device_flavor(dev, &d->flavor, msg, msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;

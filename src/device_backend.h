@@ -20,6 +20,15 @@ typedef struct zs_device_ops {
     void (*release)(zs_device *dev, zs_devptr buf);
     zesort_status (*write)(zs_device *dev, zs_devptr dst, const void *src, uint64_t bytes);
     zesort_status (*read)(zs_device *dev, zs_devptr src, void *dst, uint64_t bytes);
+    /* Optional (NULL: never): views returns non-zero when the device shares
+     * the host's memory, so that view gives a host pointer to buf's first
+     * `bytes` without a copy (valid until unview): a download is then one
+     * copy, from the view to the caller's array, instead of a read into the
+     * library's host memory and a copy from there. After a failed unview
+     * the copies made from the view stand, but buf must not be used again. */
+    int (*views)(zs_device *dev);
+    zesort_status (*view)(zs_device *dev, zs_devptr buf, uint64_t bytes, const void **host);
+    zesort_status (*unview)(zs_device *dev, zs_devptr buf, const void *host);
     /* Record the start of a timed region, launch kernels / copies (asynchronous), end it. */
     zesort_status (*begin)(zs_device *dev);
     zesort_status (*launch)(zs_device *dev, const zs_step *step, zs_devptr const *buffers);

@@ -79,19 +79,61 @@ static zesort_status run_steps(zs_run *run, const zs_plan *plan, double *ms, zs_
     return st;
 }
 
+/* The results, read into host memory of the library's (`result`) and
+ * copied to the caller's arrays only once every read has succeeded: a
+ * failed read (of the values after the keys, or of a later staging chunk)
+ * must leave both arrays as they were. */
+static zesort_status download_read(zs_run *run, const zs_host_arrays *io, unsigned char *result,
+                                   uint64_t key_bytes, uint64_t value_bytes)
+{
+    zesort_status st = ZESORT_OK;
+    if (key_bytes)
+        st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], result, key_bytes);
+    if (st == ZESORT_OK && value_bytes)
+        st = run->ops->read(run->dev, run->buffers[ZS_BUF_VALUES], result + key_bytes, value_bytes);
+    if (st == ZESORT_OK && key_bytes)
+        memcpy(io->keys_out, result, key_bytes);
+    if (st == ZESORT_OK && value_bytes)
+        memcpy(io->values_out, result + key_bytes, value_bytes);
+    return st;
+}
+
+/* The results through host views of the buffers (ops->views): every view is
+ * taken before the first copy, so a failed one leaves both arrays as they
+ * were; then one copy each. A failed unview clears *keep: the buffers are
+ * not kept for the next sort, but the results are whole. */
+static zesort_status download_viewed(zs_run *run, const zs_host_arrays *io, uint64_t key_bytes,
+                                     uint64_t value_bytes, int *keep)
+{
+    const zs_buffer bufs[2] = {ZS_BUF_KEYS, ZS_BUF_VALUES};
+    const uint64_t bytes[2] = {key_bytes, value_bytes};
+    void *const out[2] = {io->keys_out, io->values_out};
+    const void *view[2] = {NULL, NULL};
+    zesort_status st = ZESORT_OK;
+    for (int i = 0; i < 2 && st == ZESORT_OK; i++)
+        if (bytes[i])
+            st = run->ops->view(run->dev, run->buffers[bufs[i]], bytes[i], &view[i]);
+    for (int i = 0; i < 2 && st == ZESORT_OK; i++)
+        if (bytes[i])
+            memcpy(out[i], view[i], bytes[i]);
+    for (int i = 0; i < 2; i++)
+        if (view[i] && run->ops->unview(run->dev, run->buffers[bufs[i]], view[i]) != ZESORT_OK)
+            *keep = 0;
+    return st;
+}
+
 zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
                           double *device_ms, zs_step_hook hook, void *hook_user)
 {
     double ms = 0;
     zesort_status st = ZESORT_OK;
-    /* The results reach the caller's arrays only once every read has
-     * succeeded: a failed read (of the values after the keys, or of a later
-     * staging chunk) must leave both arrays as they were. So they are read
-     * into host memory of their own first, taken before any device work. */
     const uint64_t key_bytes = io->keys_out ? plan->buffer_bytes[ZS_BUF_KEYS] : 0;
     const uint64_t value_bytes = plan->buffer_bytes[ZS_BUF_VALUES];
-    unsigned char *result = zs_cache_staging(run->cache, key_bytes + value_bytes);
-    if (!result) {
+    const int views = run->ops->views && run->ops->views(run->dev);
+    /* Host memory for the results, taken before any device work (unless
+     * views make it needless): download_read. */
+    unsigned char *result = views ? NULL : zs_cache_staging(run->cache, key_bytes + value_bytes);
+    if (!views && !result) {
         zs_cache_release(run->cache, run->ops, run->dev); /* on a CPU device, host memory too */
         return zs_error_set(run->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "out of host memory for the %llu-byte result",
@@ -116,20 +158,14 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
         st = run->ops->write(run->dev, run->buffers[ZS_BUF_VALUES], io->values_in, value_bytes);
     if (st == ZESORT_OK)
         st = run_steps(run, plan, &ms, hook, hook_user);
-    if (st == ZESORT_OK && key_bytes)
-        st = run->ops->read(run->dev, run->buffers[ZS_BUF_KEYS], result, key_bytes);
-    if (st == ZESORT_OK && value_bytes)
-        st = run->ops->read(run->dev, run->buffers[ZS_BUF_VALUES], result + key_bytes, value_bytes);
-    if (st == ZESORT_OK) {
-        if (key_bytes)
-            memcpy(io->keys_out, result, key_bytes);
-        if (value_bytes)
-            memcpy(io->values_out, result + key_bytes, value_bytes);
-    }
+    int keep = 1;
+    if (st == ZESORT_OK)
+        st = views ? download_viewed(run, io, key_bytes, value_bytes, &keep)
+                   : download_read(run, io, result, key_bytes, value_bytes);
     if (!run->cache)
         free(result);
     zs_cache_give_back(run->cache, run->ops, run->dev, run->buffers, run->buffer_sizes,
-                       st == ZESORT_OK);
+                       st == ZESORT_OK && keep);
     if (st == ZESORT_OK && plan->nsteps > 0)
         zs_test_note_sort(run->ops->name, run->ops->flavor(run->dev));
     if (st == ZESORT_OK && device_ms)

@@ -6,6 +6,7 @@
  * build options a test set.
  */
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,18 @@ static _Atomic unsigned long g_builds;
 void zs_test_count_build(void) { g_builds++; }
 
 static _Atomic uint64_t g_budget;
+
+static _Atomic unsigned g_view_countdown;
+
+void zs_test_fail_view(unsigned n) { g_view_countdown = n; }
+
+int zs_test_view_fault(void)
+{
+    unsigned left = g_view_countdown;
+    while (left && !atomic_compare_exchange_weak(&g_view_countdown, &left, left - 1))
+        ;
+    return left == 1;
+}
 
 void zs_test_device_budget(uint64_t bytes) { g_budget = bytes; }
 

@@ -64,4 +64,12 @@ uint64_t zs_test_budget(void);
  * its last sort allocates none. Thread-safe. */
 uint64_t zs_test_device_allocations(void);
 
+/* Host views of device buffers (device_backend.h: view / unview, the
+ * OpenCL backend's maps): the n-th view or unview call from now (1-based,
+ * counted across contexts) fails once, as a failing driver call would;
+ * 0 (the default): none. zs_test_view_fault is the backend's question
+ * before each such call. Thread-safe. */
+void zs_test_fail_view(unsigned n);
+int zs_test_view_fault(void);
+
 #endif

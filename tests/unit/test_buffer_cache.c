@@ -13,7 +13,8 @@
  * tests/faults/test_host_alloc.c is); the CM host scan allocates its table
  * after the run has taken its buffers, so some K fail a sort on kept
  * buffers. With the Level Zero test driver (tests/ze_cl_driver) also every
- * driver call of a warm sort fails in turn (DEVICE_LOST).
+ * driver call of a warm sort fails in turn (DEVICE_LOST); with OpenCL every
+ * map and unmap of the results' download (zs_test_fail_view).
  * Exit 0 pass, 1 failure, 77 backend not available (skip).
  */
 #include <level_zero/ze_api.h>
@@ -187,6 +188,33 @@ static void host_faults(zesort_context *ctx, int pairs)
                     "(%llu allocations swept)", pairs ? "pairs" : "keys", count);
 }
 
+/* OpenCL on a device sharing the host's memory (PoCL): the results come
+ * through maps (device_backend.h: view). A failed map of the keys or the
+ * values (calls 1, 2) fails the sort with the caller's data as it was; a
+ * failed unmap (3, 4) leaves the results whole but the buffers not kept. A
+ * fault that never fires (no maps) fails the test. */
+static void view_faults(zesort_context *ctx)
+{
+    uint64_t allocs = 0;
+    reset();
+    sort(ctx, N, 1, &allocs); /* warm */
+    for (unsigned k = 1; k <= 4; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "view call %u of 4 failed", k);
+        reset();
+        zs_test_fail_view(k);
+        zesort_status st = sort(ctx, N, 1, &allocs);
+        zs_test_fail_view(0);
+        if (k <= 2) {
+            after_failure(ctx, st, 1, what);
+            continue;
+        }
+        CHECK(st == ZESORT_OK && sorted(N, 1), "%s: %s", what, zesort_status_name(st));
+        expect_sort(ctx, N, 1, 1, what); /* nothing was kept */
+        expect_sort(ctx, N, 1, 0, what);
+    }
+}
+
 /* The Level Zero test driver: every driver call of a warm sort fails in turn. */
 static void driver_faults(zesort_context *ctx, const zecl_hooks *h)
 {
@@ -239,6 +267,8 @@ int main(int argc, char **argv)
     reuse(ctx);
     host_faults(ctx, 0);
     host_faults(ctx, 1);
+    if (backend == ZESORT_BACKEND_OPENCL)
+        view_faults(ctx);
     zecl_hooks h;
     if (backend == ZESORT_BACKEND_LEVEL_ZERO && zecl_hooks_find(&h) == 0)
         driver_faults(ctx, &h);
