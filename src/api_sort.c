@@ -11,6 +11,7 @@
 #include "context.h"
 #include "interop_common.h"
 #include "multi/device_group.h"
+#include "multi/segment_runs.h"
 #include "multi/split_sort.h"
 #include "run_plan.h"
 #include "segments.h"
@@ -34,6 +35,8 @@ typedef struct sort_call {
     int segmented;           /* zesort_sort_segments (in place): */
     const uint64_t *offsets; /* segments + 1 offsets, checked by validate */
     uint64_t segments;
+    int solo; /* on ctx's own device only: the group's others sort runs of
+                 the same segmented sort at once (segment_runs.h) */
 } sort_call;
 
 /* The caller's arrays as every backend needs them, the rules of the interop
@@ -310,6 +313,28 @@ static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const z
     return st;
 }
 
+/* The report of one sort (zesort_sort_report) of n keys on one device,
+ * in one go, that took ms. */
+static void report_one(zesort_sort_report *report, uint64_t n, double ms)
+{
+    *report = (zesort_sort_report){.devices = 1, .parts = 1, .sort_ms = ms, .total_ms = ms};
+    report->device_parts[0] = 1, report->device_keys[0] = n, report->device_ms[0] = ms;
+}
+
+/* r's parts, keys and device times added to *to (a sort made of several):
+ * its devices are to's or fewer. */
+static void report_add(zesort_sort_report *to, const zesort_sort_report *r)
+{
+    to->parts += r->parts;
+    to->partition_ms += r->partition_ms;
+    to->gather_ms += r->gather_ms;
+    for (uint32_t d = 0; d < r->devices && d < ZESORT_MAX_DEVICES; d++) {
+        to->device_parts[d] += r->device_parts[d];
+        to->device_keys[d] += r->device_keys[d];
+        to->device_ms[d] += r->device_ms[d];
+    }
+}
+
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran,
                                 zesort_sort_report *report);
@@ -319,7 +344,8 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
  * A failure leaves the segments before it sorted (zesort.h says so). */
 static zesort_status device_segment_loop(zesort_context *ctx, const sort_call *c,
                                          const zs_plan_request *req, const zesort_options *opts,
-                                         uint64_t done, double *device_ms, zesort_algo *ran)
+                                         uint64_t done, double *device_ms, zesort_algo *ran,
+                                         zesort_sort_report *report)
 {
     double total = device_ms ? *device_ms : 0;
     for (uint64_t i = 0; i < c->segments; i++) {
@@ -328,11 +354,14 @@ static zesort_status device_segment_loop(zesort_context *ctx, const sort_call *c
             continue;
         char *k = (char *)c->io.keys_out + b * req->key_bytes;
         char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
-        const sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0};
+        const sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0, c->solo};
         double ms = 0;
-        zesort_status st = sort_timed(ctx, &one, len, opts, &ms, ran, NULL);
+        zesort_sort_report r;
+        zesort_status st = sort_timed(ctx, &one, len, opts, &ms, ran, report ? &r : NULL);
         if (st != ZESORT_OK)
             return st;
+        if (report)
+            report_add(report, &r);
         total += ms;
     }
     if (device_ms)
@@ -453,7 +482,7 @@ static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
                  : device_segment_runs(ctx, c, req, max_keys, device_ms);
     }
     if (st == ZESORT_OK && large)
-        st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran);
+        st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
     return st;
 }
 
@@ -472,6 +501,89 @@ static zesort_status cpu_segments(zesort_context *ctx, const sort_call *c,
                                                (unsigned long long)req->n);
 }
 
+/* A run of segments (segment_runs.h) on device `device` of the group:
+ * the one-device path on its segments, its offsets those of the caller's
+ * arrays, on that device alone. */
+typedef struct segment_user {
+    zesort_context *ctx;
+    const sort_call *c;
+    const zs_plan_request *req;
+    const zesort_options *opts;
+    zesort_algo ran[ZS_SPLIT_MAX_DEVICES]; /* each device's own: written at once */
+} segment_user;
+
+static zesort_status sort_segment_run(void *user, unsigned device, const zs_split_part *run)
+{
+    segment_user *u = user;
+    sort_call c = *u->c;
+    c.offsets = u->c->offsets + run->off, c.segments = run->end - run->off, c.solo = 1;
+    return device_segments(zs_group_device(u->ctx, device), &c, u->req, u->opts, NULL,
+                           &u->ran[device]);
+}
+
+/* A segmented sort on the group's `devices` devices: the runs of segments
+ * dealt to them and sorted at once (part_runner.h), then each segment
+ * longer than a device's share by the whole group (split over them, as a
+ * zesort_sort of its own). report: the runs are its parts, then every part
+ * of the long segments' sorts. On a failure each segment is sorted or as it
+ * was (a run's segments are, as on one device), the message naming the
+ * device. */
+static zesort_status group_segments(zesort_context *ctx, const sort_call *c,
+                                    const zs_plan_request *req, const zesort_options *opts,
+                                    unsigned devices, zesort_algo *ran, zesort_sort_report *report)
+{
+    const double t0 = zs_now_ms();
+    zs_split_part *runs;
+    uint64_t long_segments;
+    const uint64_t count = zs_segment_runs(c->offsets, c->segments, devices, &runs, &long_segments);
+    if (count == UINT64_MAX)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for the runs of %llu segments", c->fn,
+                            (unsigned long long)c->segments);
+    zs_split_report r = {.failed_device = -1, .partition_ms = zs_now_ms() - t0};
+    segment_user u = {ctx, c, req, opts, {ZESORT_ALGO_AUTO}};
+    zesort_status st = zs_run_parts(sort_segment_run, &u, devices, runs, count, &r);
+    free(runs);
+    if (st != ZESORT_OK && r.failed_device < 0)
+        return zs_error_set(&ctx->err, st, "%s: out of host memory for the devices of %llu runs",
+                            c->fn, (unsigned long long)count);
+    if (st != ZESORT_OK) {
+        zs_group_name_failure(ctx, st, r.failed_device, devices);
+        return st;
+    }
+    zs_group_report(report, &r, devices, 0);
+    if (long_segments)
+        st = device_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
+                                 devices), NULL, ran, report);
+    report->sort_ms = zs_now_ms() - t0 - r.partition_ms;
+    return st;
+}
+
+/* A segmented sort (checked already): on the C fallback, one device, or
+ * (ZESORT_MULTI_MIN_KEYS keys a device and more) the group's devices.
+ * report: filled as for any sort; on one device one part. */
+static zesort_status sort_segments(zesort_context *ctx, const sort_call *c,
+                                   const zs_plan_request *req, const zesort_options *opts,
+                                   double *device_ms, zesort_algo *ran, zesort_sort_report *report)
+{
+    const double t0 = zs_now_ms();
+    const uint64_t keys = c->offsets[c->segments] - c->offsets[0];
+    const unsigned devices = c->solo || !ctx->ops ? 1 : zs_group_devices_for(ctx, keys);
+    zesort_sort_report unused;
+    report = report ? report : &unused;
+    zesort_status st;
+    if (devices > 1)
+        st = group_segments(ctx, c, req, opts, devices, ran, report);
+    else if (ctx->ops)
+        st = device_segments(ctx, c, req, opts, device_ms, ran);
+    else
+        st = cpu_segments(ctx, c, req, device_ms);
+    if (devices == 1)
+        report_one(report, keys, zs_now_ms() - t0);
+    report->total_ms = zs_now_ms() - t0;
+    return st;
+}
+
 /* report (may be NULL): how the sort ran, filled on success. */
 static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran,
@@ -486,19 +598,15 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
     if (n == 0)
         return ZESORT_OK;
     if (c->segmented)
-        return ctx->ops ? device_segments(ctx, c, &req, opts, device_ms, ran)
-                        : cpu_segments(ctx, c, &req, device_ms);
-    const unsigned devices = zs_group_devices_for(ctx, n);
+        return sort_segments(ctx, c, &req, opts, device_ms, ran, report);
+    const unsigned devices = c->solo ? 1 : zs_group_devices_for(ctx, n);
     const uint64_t max_keys = group_max_keys(ctx, &req, devices);
     if (devices > 1 || n > max_keys)
         return split_sort(ctx, c, &req, devices, max_keys, device_ms, report);
     const double t0 = zs_now_ms();
     st = sort_one(ctx, &c->io, c->argsort, &req, device_ms);
-    if (report) {
-        const double ms = zs_now_ms() - t0;
-        *report = (zesort_sort_report){.devices = 1, .parts = 1, .sort_ms = ms, .total_ms = ms};
-        report->device_parts[0] = 1, report->device_keys[0] = n, report->device_ms[0] = ms;
-    }
+    if (report)
+        report_one(report, n, zs_now_ms() - t0);
     return st;
 }
 
@@ -516,8 +624,7 @@ static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint
     if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err); /* no stale message after a successful call */
         ctx->last_algo = algo;
-        if (!c->segmented)
-            ctx->report = report;
+        ctx->report = report;
     }
     return zs_ctx_leave(ctx, st);
 }
@@ -525,7 +632,7 @@ static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
-    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0};
+    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0, 0};
     return sort_call_run(ctx, &c, n, opts, device_ms);
 }
 
@@ -540,14 +647,14 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
                                const zesort_options *opts)
 {
     const sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy", 0,
-                         NULL, 0};
+                         NULL, 0, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts)
 {
-    const sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0};
+    const sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
@@ -556,7 +663,7 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
                                    const zesort_options *opts)
 {
     const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort_segments", 1, offsets,
-                         num_segments};
+                         num_segments, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 

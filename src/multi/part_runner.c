@@ -15,9 +15,8 @@
 #include <stdlib.h>
 
 typedef struct runner {
-    const zs_split_target *t;
-    const zs_host_arrays *copy;
-    const zs_plan_request *req;
+    zs_part_sort sort;
+    void *user;
     const zs_split_part *parts; /* biggest first */
     const unsigned *owner;      /* the device of each part */
     uint64_t count;
@@ -43,16 +42,8 @@ static int failed(runner *r)
 static void sort_part(const worker *w, const zs_split_part *p)
 {
     runner *r = w->r;
-    const unsigned kb = r->req->key_bytes, vb = r->req->value_bytes;
-    char *k = (char *)r->copy->keys_out + p->off * kb;
-    char *v = vb ? (char *)r->copy->values_out + p->off * vb : NULL;
-    const zs_host_arrays io = {k, v, k, v};
-    zs_plan_request part = *r->req;
-    part.n = p->n;
-    part.bit_hi = p->bit_hi;
-    part.iota_values = 0;
     const double t0 = zs_now_ms();
-    zesort_status st = r->t->sort(r->t->user, w->device, &io, &part);
+    zesort_status st = r->sort(r->user, w->device, p);
     r->rep->device_ms[w->device] += zs_now_ms() - t0;
     r->rep->device_parts[w->device]++;
     r->rep->device_keys[w->device] += p->n;
@@ -96,11 +87,10 @@ static void deal(const zs_split_part *parts, uint64_t count, unsigned devices, u
     }
 }
 
-zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
-                           const zs_plan_request *req, zs_split_part *parts, uint64_t count,
-                           zs_split_report *rep)
+zesort_status zs_run_parts(zs_part_sort sort, void *user, unsigned devices, zs_split_part *parts,
+                           uint64_t count, zs_split_report *rep)
 {
-    unsigned devices = t->devices ? t->devices : 1;
+    devices = devices ? devices : 1;
     if (devices > ZS_SPLIT_MAX_DEVICES)
         devices = ZS_SPLIT_MAX_DEVICES;
     /* one device sorts in order: its copy is read front to back */
@@ -110,7 +100,7 @@ zesort_status zs_run_parts(const zs_split_target *t, const zs_host_arrays *copy,
     if (!owner)
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     deal(parts, count, devices, owner);
-    runner r = {t, copy, req, parts, owner, count, PTHREAD_MUTEX_INITIALIZER, ZESORT_OK, rep};
+    runner r = {sort, user, parts, owner, count, PTHREAD_MUTEX_INITIALIZER, ZESORT_OK, rep};
     worker w[ZS_SPLIT_MAX_DEVICES];
     pthread_t tid[ZS_SPLIT_MAX_DEVICES];
     int started[ZS_SPLIT_MAX_DEVICES] = {0};

@@ -107,7 +107,7 @@ static zesort_status add_part(splitter *s, uint64_t off, uint64_t n, unsigned bi
                                 (unsigned long long)cap);
         s->parts = p, s->cap = cap;
     }
-    s->parts[s->count++] = (zs_split_part){off, n, bit_hi};
+    s->parts[s->count++] = (zs_split_part){off, n, bit_hi, 0};
     return ZESORT_OK;
 }
 
@@ -340,6 +340,20 @@ static zesort_status split_again(splitter *s, uint64_t base, uint64_t n, unsigne
     return st;
 }
 
+/* One part of the copy, sorted in place by the target on its device. */
+static zesort_status sort_copy_part(void *user, unsigned device, const zs_split_part *p)
+{
+    const splitter *s = user;
+    const unsigned kb = s->req->key_bytes, vb = s->req->value_bytes;
+    char *k = s->keys + p->off * kb, *v = vb ? s->values + p->off * vb : NULL;
+    const zs_host_arrays io = {k, v, k, v};
+    zs_plan_request part = *s->req;
+    part.n = p->n;
+    part.bit_hi = p->bit_hi;
+    part.iota_values = 0;
+    return s->t->sort(s->t->user, device, &io, &part);
+}
+
 /* The whole split: the caller's keys partitioned into the host copy, the
  * parts noted, sorted (part_runner), and the copy given to the outputs
  * when every part succeeded. */
@@ -367,8 +381,7 @@ static zesort_status split_all(splitter *s, const zs_host_arrays *io, zs_split_r
     scratch_free(&x);
     rep->partition_ms = zs_now_ms() - t0;
     if (st == ZESORT_OK) {
-        const zs_host_arrays copy = {s->keys, s->values, s->keys, s->values};
-        st = zs_run_parts(s->t, &copy, req, s->parts, s->count, rep);
+        st = zs_run_parts(sort_copy_part, s, s->t->devices, s->parts, s->count, rep);
         if (st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && rep->failed_device < 0)
             zs_error_set(s->err, st, "out of host memory for the devices of %llu parts",
                          (unsigned long long)s->count);
