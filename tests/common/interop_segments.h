@@ -3,7 +3,7 @@
  * zesort_ze_append_sort_segments, zesort_cl_enqueue_sort_segments), written
  * once: offsets in device memory, every offset pattern of segment_offsets.h,
  * every key type, u32 / u64 values and keys only, descending, bit ranges,
- * against a per-segment stable sort (sort_oracle.h); the keys and values
+ * against a per-segment stable sort (segment_oracle.h); the keys and values
  * outside the segments compared byte for byte; bad offsets refused with
  * nothing written. The test program supplies the API as an
  * interop_segments_api and declares `static int failures;` (expect.h).
@@ -17,7 +17,7 @@
 
 #include "expect.h"
 #include "segment_offsets.h"
-#include "sort_oracle.h"
+#include "segment_oracle.h"
 
 /* One interop API; a buffer is a device pointer or a cl_mem. sort records /
  * enqueues the segmented sort and, when it succeeded, waits for it. */
@@ -90,24 +90,10 @@ static void seg_case(const interop_segments_api *api, uint64_t n, zesort_key_typ
     api->download(out_k, d.keys, cap * kb);
     if (vb)
         api->download(out_v, d.vals, cap * vb);
-    for (uint64_t i = 0; i < n; i++)
-        if (i < off[0] || i >= off[s])
-            EXPECT(memcmp(out_k + i * kb, keys + i * kb, kb) == 0 &&
-                       (!vb || memcmp(out_v + i * vb, vals + i * vb, vb) == 0),
-                   "%s: element %llu outside the segments changed", what, (unsigned long long)i);
-    for (uint64_t g = 0; g < s && st == ZESORT_OK; g++) {
-        const uint64_t b = off[g], len = off[g + 1] - b;
-        uint64_t *perm = oracle_permutation(keys + b * kb, len, &o);
-        /* the values carry the array's positions, the oracle the segment's */
-        for (uint64_t i = 0; i < len; i++)
-            perm[i] += b;
-        const uint64_t bad = oracle_check(keys, perm, out_k + b * kb, vb ? out_v + b * vb : NULL,
-                                          0, len, kb, vb);
-        EXPECT(bad == 0, "%s: segment %llu [%llu, %llu): element %llu wrong", what,
-               (unsigned long long)g, (unsigned long long)b, (unsigned long long)(b + len),
-               (unsigned long long)bad - 1);
-        free(perm);
-    }
+    char why[200];
+    const char *wrong = segments_verify(keys, out_k, vb ? out_v : NULL, off, s, n, kb, vb, &o,
+                                        st != ZESORT_OK, why, sizeof why);
+    EXPECT(!wrong, "%s: %s", what, wrong);
     seg_release(api, &d);
     free(keys), free(vals), free(out_k), free(out_v), free(off);
 }

@@ -10,7 +10,8 @@
  *             the C fallback sorts on its whole team) | errors (bad offsets)
  *
  * Every case fills the keys and values outside [offsets[0], offsets[S])
- * with a pattern and checks it unchanged afterwards.
+ * with a pattern and checks it unchanged afterwards, and checks the report
+ * (zesort_last_sort_report: one device, one part, the segments' keys).
  */
 #include <check.h>
 #include <stdio.h>
@@ -19,12 +20,26 @@
 #include <zesort.h>
 
 #include "segment_offsets.h"
-#include "sort_oracle.h"
+#include "segment_oracle.h"
 #include "test_hooks.h"
 
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;
 static zesort_context *g_ctx;
+
+/* The report of a segmented sort of `keys` keys on one device: one part,
+ * every key on the device. */
+static void check_report(const char *what, uint64_t keys)
+{
+    zesort_sort_report r;
+    ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
+    ck_assert_msg(r.devices == 1 && r.parts == 1 && r.device_parts[0] == 1 &&
+                      r.device_keys[0] == keys && r.device_ms[0] >= 0 &&
+                      r.total_ms >= r.sort_ms && r.sort_ms >= 0,
+                  "%s: report: %u devices, %llu parts, %llu keys on device 0 (of %llu)", what,
+                  r.devices, (unsigned long long)r.parts, (unsigned long long)r.device_keys[0],
+                  (unsigned long long)keys);
+}
 
 /* The pattern every byte outside the segments keeps. */
 static unsigned char outside_byte(uint64_t i) { return (unsigned char)(i * 131 + 7); }
@@ -60,36 +75,12 @@ static void run_case(uint64_t n, zesort_key_type t, int descending, unsigned lo,
     zesort_status st = zesort_sort_segments(g_ctx, keys, vb ? vals : NULL, n, off, s, &o);
     ck_assert_msg(st == ZESORT_OK, "%s: %s: %s", what, zesort_status_name(st),
                   zesort_last_error(g_ctx));
-    for (uint64_t i = 0; i < n; i++) {
-        if (i >= first && i < end)
-            continue;
-        ck_assert_msg(memcmp(keys + i * kb, orig + i * kb, kb) == 0,
-                      "%s: key %llu outside the segments changed", what, (unsigned long long)i);
-        uint64_t v = 0;
-        if (vb)
-            memcpy(&v, vals + i * vb, vb);
-        ck_assert_msg(!vb || v == oracle_value(i, vb), "%s: value %llu outside changed", what,
-                      (unsigned long long)i);
-    }
-    for (uint64_t g = 0; g < s; g++) {
-        const uint64_t b = off[g], len = off[g + 1] - b;
-        uint64_t *perm = oracle_permutation(orig + b * kb, len, &o);
-        ck_assert(perm);
-        const uint64_t bad = oracle_check(orig + b * kb, perm, keys + b * kb, NULL, 0, len, kb, 0);
-        ck_assert_msg(bad == 0, "%s: segment %llu [%llu, %llu): key %llu wrong", what,
-                      (unsigned long long)g, (unsigned long long)b, (unsigned long long)(b + len),
-                      (unsigned long long)bad - 1);
-        /* the oracle's positions are the segment's: the values carry the array's */
-        for (uint64_t i = 0; i < len; i++) {
-            uint64_t v = 0;
-            if (vb)
-                memcpy(&v, vals + (b + i) * vb, vb);
-            ck_assert_msg(!vb || v == oracle_value(b + perm[i], vb),
-                          "%s: segment %llu: value %llu wrong", what, (unsigned long long)g,
-                          (unsigned long long)i);
-        }
-        free(perm);
-    }
+    char why[200];
+    const char *wrong = segments_verify(orig, keys, vb ? vals : NULL, off, s, n, kb, vb, &o, 0,
+                                        why, sizeof why);
+    ck_assert_msg(!wrong, "%s: %s", what, wrong);
+    if (n > 0)
+        check_report(what, end - first);
     free(keys), free(orig), free(vals), free(off);
 }
 
