@@ -14,10 +14,16 @@
  *             devices) | threads (a few sorts big enough for every thread of
  *             the split: ThreadSanitizer's part) | api (the context's calls
  *             and errors) | subs (level-zero with ZE_CL_DRIVER_SUB_DEVICES=2:
- *             the sub-devices of one card) | faults
- *             (level-zero: every driver call on the second device fails in
- *             turn: a clean error naming that device, the caller's arrays
- *             unchanged, the next sort right)
+ *             the sub-devices of one card) | segments
+ *             (zesort_sort_segments: every offset pattern of
+ *             segment_offsets.h, u32 / u64 / f32 / i64 keys, values none,
+ *             u32, u64, descending, bit ranges, against segment_oracle.h;
+ *             runs of segments on every device, the tiny ones on the
+ *             first) | faults (level-zero: every driver call on the second
+ *             device fails in turn, for a sort and for segmented sorts: a
+ *             clean error naming that device, the caller's arrays
+ *             unchanged -- a segmented sort's segments each sorted or as
+ *             they were -- the next sort right)
  *
  * Every sort must have run on every device of the context
  * (zesort_last_sort_report) unless its keys are all equal in the bit range.
@@ -29,7 +35,8 @@
 #include <string.h>
 #include <zesort.h>
 
-#include "sort_oracle.h"
+#include "segment_offsets.h"
+#include "segment_oracle.h"
 #include "test_hooks.h"
 
 static zesort_backend g_backend;
@@ -161,6 +168,99 @@ START_TEST(skew)
     skew_matrix(40009);
     run_case(1000003, ZESORT_KEY_U32, 0, 0, 0, D_RANDOM);
     run_case(300007, ZESORT_KEY_F64, 1, 0, 0, D_FEW);
+}
+END_TEST
+
+/* The report of a segmented sort of `keys` keys in its segments: below
+ * ZESORT_MULTI_MIN_KEYS keys a device on the first device alone; above,
+ * on every device of the context, more than one of them sorting keys
+ * (unless may_idle: one segment split over the devices, its keys few
+ * values or only top bits, may leave nothing to sort), and with balanced
+ * (segments far shorter than a device's share) each at least half its
+ * share. */
+static void check_segments_report(const char *what, uint64_t keys, int balanced, int may_idle)
+{
+    zesort_sort_report r;
+    ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
+    if (keys < g_devices * ZESORT_MULTI_MIN_KEYS) {
+        ck_assert_msg(r.devices == 1 && r.parts == 1 && r.device_keys[0] == keys,
+                      "%s: %u devices, %llu parts, %llu keys on the first (of %llu)", what,
+                      r.devices, (unsigned long long)r.parts,
+                      (unsigned long long)r.device_keys[0], (unsigned long long)keys);
+        return;
+    }
+    ck_assert_msg(r.devices == g_devices, "%s: %u devices, not %u", what, r.devices, g_devices);
+    uint64_t sum = 0, parts = 0;
+    unsigned busy = 0;
+    for (uint32_t d = 0; d < r.devices; d++) {
+        sum += r.device_keys[d], parts += r.device_parts[d];
+        busy += r.device_keys[d] > 0;
+        ck_assert_msg(!balanced || r.device_keys[d] >= keys / g_devices / 2,
+                      "%s: device %u sorted %llu keys of %llu", what, d,
+                      (unsigned long long)r.device_keys[d], (unsigned long long)keys);
+    }
+    ck_assert_msg(busy > 1 || may_idle, "%s: only %u device sorted keys (%llu parts)", what, busy,
+                  (unsigned long long)r.parts);
+    ck_assert_msg(sum <= keys && parts == r.parts && r.total_ms >= r.sort_ms,
+                  "%s: %llu keys in %llu parts (report: %llu) of %llu", what,
+                  (unsigned long long)sum, (unsigned long long)parts,
+                  (unsigned long long)r.parts, (unsigned long long)keys);
+}
+
+/* One segmented sort: pattern pat of segment_offsets.h over n keys, values
+ * of vb bytes (0: none), against segment_oracle.h. */
+static void segments_case(uint64_t n, zesort_key_type t, int desc, unsigned lo, unsigned hi,
+                          unsigned vb, int pat, int dist)
+{
+    const unsigned kb = oracle_key_bytes(t);
+    char what[160], why[200];
+    snprintf(what, sizeof what,
+             "%s segments n=%llu type=%d desc=%d bits=%u:%u vb=%u pattern=%d keys=%s",
+             zesort_backend_name(g_backend), (unsigned long long)n, (int)t, desc, lo, hi, vb, pat,
+             dist == 0 ? "random" : dist == 1 ? "few" : "top");
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = t, o.descending = desc, o.bit_lo = lo, o.bit_hi = hi;
+    o.value_type = vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
+    char *keys = malloc(n * kb), *work = malloc(n * kb), *vals = malloc(n * 8);
+    uint64_t *off = malloc((n + 8) * sizeof *off);
+    ck_assert(keys && work && vals && off);
+    oracle_make_keys(keys, n, t, dist, n + (uint64_t)pat);
+    memcpy(work, keys, n * kb);
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t v = oracle_value(i, vb ? vb : 4);
+        memcpy(vals + i * vb, &v, vb);
+    }
+    const uint64_t s = make_offsets(pat, n, off, n + (uint64_t)t);
+    zesort_status st = zesort_sort_segments(g_ctx, work, vb ? vals : NULL, n, off, s, &o);
+    ck_assert_msg(st == ZESORT_OK, "%s: %s", what, zesort_last_error(g_ctx));
+    const char *wrong =
+        segments_verify(keys, work, vb ? vals : NULL, off, s, n, kb, vb, &o, 0, why, sizeof why);
+    ck_assert_msg(!wrong, "%s: %s", what, wrong);
+    check_segments_report(what, off[s] - off[0], pat == PAT_RANDOM || pat == PAT_EDGES,
+                          pat == PAT_ONE && dist != 0);
+    free(keys), free(work), free(vals), free(off);
+}
+
+/* Every offset pattern (random, all empty, one segment, one key each, a
+ * giant among tiny ones, chunk and tile edges, inside the array) at a size
+ * every device sorts and at one the first sorts alone; key types, key
+ * distributions, values, orders and bit ranges in turn. */
+START_TEST(segments)
+{
+    static const zesort_key_type types[] = {ZESORT_KEY_U32, ZESORT_KEY_U64, ZESORT_KEY_F32,
+                                            ZESORT_KEY_I64};
+    int k = 0;
+    for (int pat = 0; pat < PAT_COUNT; pat++)
+        for (unsigned ti = 0; ti < 4; ti++, k++) {
+            const zesort_key_type t = types[ti];
+            const unsigned bits = oracle_key_bytes(t) * 8, narrow = k % 4 == 1;
+            segments_case(40009, t, k % 3 == 2, narrow ? 3 : 0, narrow ? bits - 5 : bits,
+                          (unsigned)(k % 3) * 4, pat, (pat + (int)ti) % 3);
+        }
+    segments_case(1000, ZESORT_KEY_U32, 0, 0, 0, 4, PAT_RANDOM, 0);
+    segments_case(300007, ZESORT_KEY_U32, 1, 0, 0, 8, PAT_RANDOM, 0);
+    segments_case(300007, ZESORT_KEY_F32, 0, 0, 0, 4, PAT_GIANT, 1);
 }
 END_TEST
 
@@ -370,7 +470,8 @@ int main(int argc, char **argv)
 {
     if (argc < 3 || zesort_parse_backend(argv[1], &g_backend) != 0) {
         fprintf(stderr,
-                "usage: test_multi opencl|level-zero skew|budget|threads|api|subs|faults\n");
+                "usage: test_multi opencl|level-zero "
+                        "skew|budget|threads|api|subs|faults|segments\n");
         return 2;
     }
     if (zesort_create_on_devices(g_backend, NULL, 0, &g_ctx) != ZESORT_OK) {
@@ -394,6 +495,7 @@ int main(int argc, char **argv)
                        : strcmp(part, "subs") == 0    ? subs
                        : strcmp(part, "api") == 0    ? api
                        : strcmp(part, "faults") == 0 ? faults
+                       : strcmp(part, "segments") == 0 ? segments
                                                      : skew);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
