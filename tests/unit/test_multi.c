@@ -402,67 +402,137 @@ typedef void (*arm_fn)(int mode, uint64_t k, int32_t result);
 typedef void (*device_fn)(int32_t device);
 typedef uint64_t (*count_fn)(int mode);
 
-/* Every driver call on the second device fails in turn, once per sort:
- * the sort fails cleanly, naming that device, the caller's keys and
- * values as they were; the next sort is right. Ends when a sort makes no
- * call fail (past the last call the sort makes on that device). */
-START_TEST(faults)
+/* The test driver's hooks, from the loader's copy of the driver when the
+ * process has one. */
+typedef struct fault_hooks {
+    arm_fn arm;
+    device_fn on_device;
+    count_fn count;
+    void *driver;
+} fault_hooks;
+
+static fault_hooks find_hooks(void)
 {
-    arm_fn arm = (arm_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_arm");
-    device_fn on_device = (device_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_device");
-    count_fn count = (count_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_count");
+    fault_hooks h = {(arm_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_arm"),
+                     (device_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_device"),
+                     (count_fn)dlsym(RTLD_DEFAULT, "zecl_test_fault_count"), NULL};
     const char *path = getenv("ZE_ENABLE_ALT_DRIVERS");
-    void *driver = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL; /* the loader's copy */
-    if (driver) {
-        arm = (arm_fn)dlsym(driver, "zecl_test_fault_arm");
-        on_device = (device_fn)dlsym(driver, "zecl_test_fault_device");
-        count = (count_fn)dlsym(driver, "zecl_test_fault_count");
+    h.driver = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (h.driver) {
+        h.arm = (arm_fn)dlsym(h.driver, "zecl_test_fault_arm");
+        h.on_device = (device_fn)dlsym(h.driver, "zecl_test_fault_device");
+        h.count = (count_fn)dlsym(h.driver, "zecl_test_fault_count");
     }
-    ck_assert_msg(arm && on_device && count, "the test driver's fault hooks are missing");
-    const uint64_t n = 60013;
-    uint32_t *keys = malloc(n * 4), *copy = malloc(n * 4), *vals = malloc(n * 8);
-    uint64_t *vals_copy = malloc(n * 8);
-    ck_assert(keys && copy && vals && vals_copy);
+    ck_assert_msg(h.arm && h.on_device && h.count, "the test driver's fault hooks are missing");
+    return h;
+}
+
+/* One sort of a fault round: a zesort_sort of u32 keys with u64 values,
+ * or (off not NULL) a zesort_sort_segments of segments off[0..s]. */
+typedef struct fault_sort {
+    const char *name;
+    const uint64_t *off;
+    uint64_t s;
+} fault_sort;
+
+static zesort_status fault_run(const fault_sort *f, uint32_t *keys, uint64_t *vals, uint64_t n)
+{
     zesort_options o;
     zesort_options_default(&o);
     o.value_type = ZESORT_VALUE_U64;
-    on_device(1);
-    arm(1, 0, 0); /* count the calls a sort makes on device 1 */
-    make_keys(copy, n, ZESORT_KEY_U32, D_RANDOM, 5);
+    return f->off ? zesort_sort_segments(g_ctx, keys, vals, n, f->off, f->s, &o)
+                  : zesort_sort(g_ctx, keys, vals, n, &o);
+}
+
+/* What the caller's arrays may hold: after a success the sort's result
+ * (a zesort_sort: one segment [0, n)); after a failure a zesort_sort's
+ * arrays as they were, a segmented sort's segments each sorted or as
+ * they were. */
+static void fault_check(const fault_sort *f, const char *what, const uint32_t *copy,
+                        const uint32_t *keys, const uint64_t *vals, uint64_t n, int failed)
+{
+    const uint64_t whole[2] = {0, n};
+    zesort_options o;
+    zesort_options_default(&o);
+    char why[200];
+    const char *wrong =
+        failed && !f->off
+            ? (memcmp(keys, copy, n * 4) || !segment_unchanged(copy, keys, vals, 0, n, 4, 8)
+                   ? "the caller's arrays changed"
+                   : NULL)
+            : segments_verify(copy, keys, vals, f->off ? f->off : whole, f->off ? f->s : 1, n, 4,
+                              8, &o, failed, why, sizeof why);
+    ck_assert_msg(!wrong, "%s, %s: %s", f->name, what, wrong);
+}
+
+/* Every driver call on the second device fails in turn, once per sort of
+ * f: the sort fails cleanly, naming that device, the caller's arrays as
+ * fault_check allows; the next sort is right. Ends when a sort makes no
+ * call fail (past the last call the sort makes on that device). */
+static void fault_round(const fault_hooks *h, const fault_sort *f, const uint32_t *copy,
+                        uint64_t n)
+{
+    uint32_t *keys = malloc(n * 4);
+    uint64_t *vals = malloc(n * 8);
+    ck_assert(keys && vals);
+    h->on_device(1);
+    h->arm(1, 0, 0); /* count the calls a sort makes on device 1 */
     memcpy(keys, copy, n * 4);
     for (uint64_t i = 0; i < n; i++)
-        ((uint64_t *)vals)[i] = vals_copy[i] = oracle_value(i, 8);
-    ck_assert_int_eq(zesort_sort(g_ctx, keys, vals, n, &o), ZESORT_OK);
-    const uint64_t calls = count(1);
-    ck_assert_msg(calls > 0, "no driver call counted on device 1");
+        vals[i] = oracle_value(i, 8);
+    ck_assert_int_eq(fault_run(f, keys, vals, n), ZESORT_OK);
+    const uint64_t calls = h->count(1);
+    ck_assert_msg(calls > 0, "%s: no driver call counted on device 1", f->name);
     unsigned failed = 0;
     for (uint64_t k = 1; k <= calls; k++) {
         memcpy(keys, copy, n * 4);
-        memcpy(vals, vals_copy, n * 8);
-        arm(1, k, 0x70000001 /* ZE_RESULT_ERROR_DEVICE_LOST */);
-        zesort_status st = zesort_sort(g_ctx, keys, vals, n, &o);
-        arm(0, 0, 0);
+        for (uint64_t i = 0; i < n; i++)
+            vals[i] = oracle_value(i, 8);
+        h->arm(1, k, 0x70000001 /* ZE_RESULT_ERROR_DEVICE_LOST */);
+        zesort_status st = fault_run(f, keys, vals, n);
+        h->arm(0, 0, 0);
+        char what[64];
+        snprintf(what, sizeof what, "call %llu failed", (unsigned long long)k);
+        fault_check(f, what, copy, keys, vals, n, st != ZESORT_OK);
         if (st == ZESORT_OK)
             continue; /* a call this sort did not make (a cached module, ...) */
         failed++;
-        ck_assert_msg(strstr(zesort_last_error(g_ctx), "device 2 of"), "call %llu: %s",
-                      (unsigned long long)k, zesort_last_error(g_ctx));
-        ck_assert_msg(memcmp(keys, copy, n * 4) == 0 && memcmp(vals, vals_copy, n * 8) == 0,
-                      "call %llu failed: the caller's arrays changed", (unsigned long long)k);
+        ck_assert_msg(strstr(zesort_last_error(g_ctx), "device 2 of"), "%s, %s: %s", f->name,
+                      what, zesort_last_error(g_ctx));
     }
-    fprintf(stderr, "faults: %llu driver calls of a sort on device 1, %u made it fail\n",
+    fprintf(stderr, "faults, %s: %llu driver calls on device 1, %u made it fail\n", f->name,
             (unsigned long long)calls, failed);
-    ck_assert_msg(failed > 0, "no injected fault made a sort fail (of %llu calls)",
+    ck_assert_msg(failed > 0, "%s: no injected fault made a sort fail (of %llu calls)", f->name,
                   (unsigned long long)calls);
-    on_device(-1);
-    ck_assert_int_eq(zesort_sort(g_ctx, keys, vals, n, &o), ZESORT_OK);
-    zesort_options_default(&o);
-    uint64_t *perm = oracle_permutation(copy, n, &o);
-    ck_assert(perm);
-    check_out("after the faults", copy, perm, keys, vals, 0, n, 4, 8);
-    free(perm), free(keys), free(copy), free(vals), free(vals_copy);
-    if (driver)
-        dlclose(driver);
+    h->on_device(-1);
+    memcpy(keys, copy, n * 4);
+    for (uint64_t i = 0; i < n; i++)
+        vals[i] = oracle_value(i, 8);
+    ck_assert_int_eq(fault_run(f, keys, vals, n), ZESORT_OK);
+    fault_check(f, "after the faults", copy, keys, vals, n, 0);
+    free(keys), free(vals);
+}
+
+/* A sort, then segmented sorts: runs of segments on each device, and a
+ * segment longer than a device's share split over them. */
+START_TEST(faults)
+{
+    const fault_hooks h = find_hooks();
+    const uint64_t n = 60013;
+    uint32_t *copy = malloc(n * 4);
+    uint64_t *edges = malloc((n + 8) * sizeof *edges), *one = malloc(9 * sizeof *one);
+    ck_assert(copy && edges && one);
+    make_keys(copy, n, ZESORT_KEY_U32, D_RANDOM, 5);
+    const fault_sort sorts[] = {
+        {"zesort_sort", NULL, 0},
+        {"segments at chunk and tile edges", edges, make_offsets(PAT_EDGES, n, edges, 3)},
+        {"one segment", one, make_offsets(PAT_ONE, n, one, 3)},
+    };
+    for (unsigned i = 0; i < sizeof sorts / sizeof *sorts; i++)
+        fault_round(&h, &sorts[i], copy, n);
+    free(copy), free(edges), free(one);
+    if (h.driver)
+        dlclose(h.driver);
 }
 END_TEST
 
