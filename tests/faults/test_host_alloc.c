@@ -8,7 +8,8 @@
  *
  * multi (issue 23 item 2): the context spans every device of the backend
  * (zesort_create_on_devices, two or more: POCL_DEVICES="pthread pthread"),
- * so the split, the partition and each device's thread allocate; cm4 only.
+ * so the split, the partition and each device's thread allocate; cm4 only,
+ * and a segmented sort (runs of segments on every device).
  *
  * How: this program is linked with -Wl,--wrap=malloc,--wrap=calloc,
  * --wrap=realloc, which reroutes those calls of every object linked in —
@@ -65,6 +66,25 @@ enum { N_KEYS = 70000 }; /* above the cpu backend's multi-thread threshold, many
 static uint32_t input_keys[N_KEYS], keys[N_KEYS], values[N_KEYS];
 static int failures, runs;
 
+/* The segments of the segmented round (NULL: every sort is a whole one):
+ * ragged runs of 0 to 2000 keys over all N_KEYS. */
+static uint64_t seg_offsets[N_KEYS + 1];
+static const uint64_t *seg_off;
+static uint64_t seg_count;
+
+static void make_segments(void)
+{
+    uint64_t x = 77, p = 0;
+    seg_offsets[seg_count++] = 0;
+    while (p < N_KEYS) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p += x % 2001;
+        seg_offsets[seg_count++] = p < N_KEYS ? p : N_KEYS;
+        p = p < N_KEYS ? p : N_KEYS;
+    }
+    seg_count--;
+}
+
 static void reset(void)
 {
     memcpy(keys, input_keys, sizeof keys);
@@ -72,24 +92,56 @@ static void reset(void)
         values[i] = i;
 }
 
-static int unchanged(void)
+static int unchanged_range(uint32_t b, uint32_t e)
 {
-    if (memcmp(keys, input_keys, sizeof keys) != 0)
+    if (memcmp(keys + b, input_keys + b, (e - b) * sizeof *keys) != 0)
         return 0;
-    for (uint32_t i = 0; i < N_KEYS; i++)
+    for (uint32_t i = b; i < e; i++)
         if (values[i] != i)
             return 0;
     return 1;
 }
 
-static int sorted(int pairs)
+/* Keys [b, e) in order, each pair's value the input position of its key
+ * within [b, e), equal keys in input order. */
+static int sorted_range(uint32_t b, uint32_t e, int pairs)
 {
-    for (uint32_t i = 1; i < N_KEYS; i++)
-        if (keys[i - 1] > keys[i] || (pairs && (input_keys[values[i]] != keys[i] ||
-                                                (keys[i - 1] == keys[i] && values[i - 1] >= values[i]))))
+    for (uint32_t i = b + 1; i < e; i++)
+        if (keys[i - 1] > keys[i] ||
+            (pairs && (values[i] < b || values[i] >= e || input_keys[values[i]] != keys[i] ||
+                       (keys[i - 1] == keys[i] && values[i - 1] >= values[i]))))
             return 0;
     return 1;
 }
+
+/* The segment g of the round (the whole array in a whole sort's). */
+static void segment(uint64_t g, uint32_t *b, uint32_t *e)
+{
+    *b = seg_off ? (uint32_t)seg_off[g] : 0;
+    *e = seg_off ? (uint32_t)seg_off[g + 1] : N_KEYS;
+}
+
+/* Every segment sorted, or (after a failure, may_be_unchanged) sorted or
+ * as it was; the keys past the segments as they were. */
+static int segments_ok(int pairs, int may_be_unchanged)
+{
+    for (uint64_t g = 0; g < (seg_off ? seg_count : 1); g++) {
+        uint32_t b, e;
+        segment(g, &b, &e);
+        if (!sorted_range(b, e, pairs) && !(may_be_unchanged && unchanged_range(b, e)))
+            return 0;
+    }
+    return 1;
+}
+
+/* After a failure: a whole sort's arrays as they were, a segmented sort's
+ * segments each sorted or as they were. */
+static int intact(int pairs)
+{
+    return seg_off ? segments_ok(pairs, 1) : unchanged_range(0, N_KEYS);
+}
+
+static int sorted(int pairs) { return segments_ok(pairs, 0); }
 
 static zesort_status sort(zesort_context *ctx, zesort_algo algo, int pairs)
 {
@@ -97,7 +149,9 @@ static zesort_status sort(zesort_context *ctx, zesort_algo algo, int pairs)
     zesort_options_default(&o);
     o.algo = algo;
     reset();
-    return zesort_sort(ctx, keys, pairs ? values : NULL, N_KEYS, &o);
+    return seg_off ? zesort_sort_segments(ctx, keys, pairs ? values : NULL, N_KEYS, seg_off,
+                                          seg_count, &o)
+                   : zesort_sort(ctx, keys, pairs ? values : NULL, N_KEYS, &o);
 }
 
 /* A context on the backend's default device, or (multi) on all of them. */
@@ -131,13 +185,17 @@ int main(int argc, char **argv)
         zesort_algo algo;
         const char *name;
     } algos[] = {{ZESORT_ALGO_CM4, "cm4"}, {ZESORT_ALGO_ONESWEEP, "onesweep"},
-                 {ZESORT_ALGO_CM4, "split"}};
+                 {ZESORT_ALGO_CM4, "split"}, {ZESORT_ALGO_CM4, "segments"}};
     const int cpu = backend == ZESORT_BACKEND_CPU;
+    make_segments();
     /* the third round: a device budget of 64 KiB (test hook), so the sort is
      * split on the host into parts (issue 23): every host allocation of the
-     * split and of each part's sort fails in turn */
-    for (size_t a = 0; a < (multi ? 1u : 3u); a++)
-        for (int pairs = 0; pairs < 2; pairs++) {
+     * split and of each part's sort fails in turn. multi: the first round
+     * and the fourth, a segmented sort whose runs of segments go to every
+     * device (after a failure each segment is sorted or as it was). */
+    for (size_t a = 0; a < 4; a++)
+        for (int pairs = 0; pairs < 2 && (multi ? a == 0 || a == 3 : a < 3); pairs++) {
+            seg_off = a == 3 ? seg_offsets : NULL;
             /* the fallback runs no algorithm: its keys-only strategies instead */
             if (cpu)
                 zs_test_cpu_vqsort(a == 0 ? 0 : 1);
@@ -163,10 +221,10 @@ int main(int argc, char **argv)
                            algos[a].name, what, k);
                     failures++;
                 } else if (hit && st != ZESORT_OK &&
-                           (!unchanged() || !zesort_last_error(ctx)[0])) {
+                           (!intact(pairs) || !zesort_last_error(ctx)[0])) {
                     printf("FAIL: %s %s allocation %llu failed: %s, data %s, message '%s'\n",
                            algos[a].name, what, k, zesort_status_name(st),
-                           unchanged() ? "intact" : "CHANGED", zesort_last_error(ctx));
+                           intact(pairs) ? "intact" : "CHANGED", zesort_last_error(ctx));
                     failures++;
                 }
                 st = sort(ctx, algos[a].algo, pairs);
@@ -180,6 +238,7 @@ int main(int argc, char **argv)
                    cpu && a < 2 ? (a == 0 ? "radix" : "vqsort") : algos[a].name,
                    pairs ? "pairs" : "keys", total);
         }
+    seg_off = NULL;
     zs_test_device_budget(0);
     zs_test_cpu_vqsort(-1);
     zesort_destroy(ctx);
@@ -209,7 +268,7 @@ int main(int argc, char **argv)
             printf("FAIL: cold allocation %llu failed: OK returned, output wrong\n", k);
             failures++;
         }
-        if (ctx && st != ZESORT_OK && !unchanged()) {
+        if (ctx && st != ZESORT_OK && !intact(1)) {
             printf("FAIL: cold allocation %llu failed: caller's data changed\n", k);
             failures++;
         }
