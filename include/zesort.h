@@ -190,8 +190,15 @@ zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
  *  copy them to the caller's outputs in order once every part succeeded
  *  (docs/design.md §1.4). Stable, every key type, values, argsort,
  *  descending, bit ranges, as on one device. A sort of fewer than
- *  ZESORT_MULTI_MIN_KEYS keys per device runs on the first device alone;
- *  zesort_sort_segments always does. zesort_last_sort_report says how the
+ *  ZESORT_MULTI_MIN_KEYS keys per device runs on the first device alone.
+ *  zesort_sort_segments needs no partition: its segments (from
+ *  ZESORT_MULTI_MIN_KEYS keys in them per device) are cut into runs of
+ *  whole consecutive segments of about one device's share of their keys,
+ *  dealt to the devices (the biggest runs first, each to the device with
+ *  the fewest keys so far) and sorted in place concurrently, each device
+ *  as one device sorts them; a segment longer than a device's share is
+ *  sorted afterwards by all the devices, split as a zesort_sort of its own
+ *  is. zesort_last_sort_report says how the
  *  time split; zesort_sort_timed's device_ms is the devices' times added.
  *  Calls on the context hold its lock as on one device: the devices' threads
  *  are the library's own, for the length of one call.
@@ -226,12 +233,15 @@ zesort_status zesort_create_on_devices(zesort_backend backend, const uint32_t *i
 uint32_t zesort_context_devices(const zesort_context *ctx, uint32_t *indices, uint32_t max);
 
 /** How the last successful host sort on ctx ran and where its time went
- *  (wall milliseconds, measured on the host). */
+ *  (wall milliseconds, measured on the host). A segmented sort's parts are
+ *  its runs of segments (zesort_create_on_devices), then the parts of the
+ *  sorts of its segments longer than a device's share; on one device (or
+ *  the C fallback) it is one part of all its segments' keys. */
 typedef struct zesort_sort_report {
     uint32_t devices;    /* devices that took part (1: one device, not split) */
     uint64_t parts;      /* parts sorted: 1 when the sort ran in one go */
     double partition_ms; /* the top-bits histogram and scatter into the host copy
-                            (0 when not split) */
+                            (0 when not split; a segmented sort: cutting its runs) */
     double sort_ms;      /* from the first part's start to the last one's end */
     double gather_ms;    /* the host copy to the caller's outputs (0 when not split) */
     double total_ms;     /* the whole call */
@@ -242,8 +252,10 @@ typedef struct zesort_sort_report {
                                                   sort, download: its thread's wall time) */
 } zesort_sort_report;
 
-/** Fills *report for the last successful zesort_sort, _timed, _copy or
- *  zesort_argsort on ctx (by any thread; zeroed before any).
+/** Fills *report for the last successful zesort_sort, _timed, _copy,
+ *  zesort_argsort or zesort_sort_segments on ctx (by any thread; zeroed
+ *  before any, and after one of n = 0). A failed sort leaves the report of
+ *  the last successful one: its message names the failed device.
  *  Errors: INVALID_ARGUMENT (ctx or report NULL). */
 zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_report *report);
 
@@ -328,9 +340,17 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  non-empty segments' offsets, 8 bytes each, go to the device too; when
  *  the keys do not fit the device at once, runs of segments that do, a
  *  launch each), then longer ones one by one (a sort of its own each).
+ *  A context over several devices (zesort_create_on_devices) deals runs of
+ *  whole segments to its devices, each sorting its runs so, concurrently,
+ *  from ZESORT_MULTI_MIN_KEYS keys in the segments per device (below, the
+ *  first device sorts them all). zesort_last_sort_report says on which
+ *  devices and in how many runs.
  *  On error the arrays are unchanged, except after OUT_OF_HOST_MEMORY on the
- *  cpu backend or a device failure after its first launch or sort (runs, or
- *  segments one by one): then each segment is either sorted or as it was.
+ *  cpu backend, a device failure after its first launch or sort (runs, or
+ *  segments one by one), or any failure on several devices (whose other
+ *  devices may have sorted their runs): then each segment is either sorted
+ *  or as it was, and on several devices the message names the device that
+ *  failed ("device 2 of 2 (...): ...").
  *  Errors: as zesort_sort. */
 zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                    const uint64_t *offsets, uint64_t num_segments,
