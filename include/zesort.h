@@ -197,8 +197,8 @@ zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
  *  dealt to the devices (the biggest runs first, each to the device with
  *  the fewest keys so far) and sorted in place concurrently, each device
  *  as one device sorts them; a segment longer than a device's share is
- *  sorted afterwards by all the devices, split as a zesort_sort of its own
- *  is. zesort_last_sort_report says how the
+ *  sorted afterwards by the group, as a zesort_sort of its own (split over
+ *  the devices from ZESORT_MULTI_MIN_KEYS keys per device). zesort_last_sort_report says how the
  *  time split; zesort_sort_timed's device_ms is the devices' times added.
  *  Calls on the context hold its lock as on one device: the devices' threads
  *  are the library's own, for the length of one call.
