@@ -580,6 +580,8 @@ static zesort_status sort_segments(zesort_context *ctx, const sort_call *c,
         st = cpu_segments(ctx, c, req, device_ms);
     if (devices == 1)
         report_one(report, keys, zs_now_ms() - t0);
+    for (unsigned d = 0; devices > 1 && device_ms && d < devices; d++)
+        *device_ms += report->device_ms[d]; /* as a split's: the devices' times added */
     report->total_ms = zs_now_ms() - t0;
     return st;
 }
