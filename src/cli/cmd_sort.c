@@ -429,8 +429,7 @@ static int run_sort(const sort_request *req)
                  : cli_fail_status(req->cmd, st, ctx);
         goto done;
     }
-    if (!req->segments)
-        cli_print_sort_report(ctx);
+    cli_print_sort_report(ctx);
     if (req->argsort)
         first = indices, second = sorted;
     rc = finish_outputs(&outs, first, first_bytes, second, second_bytes);

@@ -6,9 +6,9 @@
 # lists both with indices, --device 1 sorts correctly (sort, demo, bench),
 # --device 2 is exit 1 naming the count, --device x and --device with
 # --backend auto are exit 2; --devices all|I,J (issue 23 item 2) sorts on
-# both (pairs, argsort, descending f64 with a bit range), says how many
-# devices and parts before and how the time split after, and refuses bad
-# lists. Ends with "N passed, N failed".
+# both (pairs, argsort, descending f64 with a bit range, a segmented sort),
+# says how many devices and parts before and how the time split after, and
+# refuses bad lists. Ends with "N passed, N failed".
 set -u
 
 Z=${1:?usage: test_device.sh PATH/TO/zesort BACKEND}
@@ -100,6 +100,18 @@ grep -Eq "^zesort: sorting 50000 keys on 2 of the context's 2 $B devices, in abo
 grep -Eq "^zesort: [0-9]+ parts on 2 devices: partition .* ms, sort .*device 0: .*device 1: .* gather" \
     "$T/err" && ok "sort --devices all: stderr says how the time split" ||
     bad "sort --devices all: no time split line"
+# --devices with --segments: runs of segments on both devices, the report after
+SC=(python3 "$HERE/segcheck.py")
+"${SC[@]}" gen 50000 13 sk.bin sv.bin so.bin
+run sort sk.bin skout.bin --values sv.bin svout.bin --segments so.bin --backend "$B" --devices all
+if [ "$rc" -eq 0 ] && "${SC[@]}" check sk.bin sv.bin so.bin skout.bin svout.bin --ascending; then
+    ok "sort --segments --devices all"
+else
+    bad "sort --segments --devices all: exit $rc or wrong result"
+fi
+grep -Eq "^zesort: [0-9]+ parts on 2 devices: .*device 0: [1-9][0-9]* keys.*device 1: [1-9][0-9]* keys" \
+    "$T/err" && ok "sort --segments --devices all: stderr says both devices sorted keys" ||
+    bad "sort --segments --devices all: no time split line with keys on both devices"
 "${KF[@]}" gen u32 30000 12 mid.bin
 run argsort mid.bin idx.bin --keys-out kout.bin --backend "$B" --devices 1,0
 if [ "$rc" -eq 0 ] && "${KF[@]}" argsort u32 mid.bin idx.bin --keys-out kout.bin 2>/dev/null; then
