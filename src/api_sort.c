@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api_sort.h"
 #include "backend_cpu.h"
 #include "context.h"
 #include "interop_common.h"
 #include "multi/device_group.h"
-#include "multi/segment_runs.h"
 #include "multi/split_sort.h"
 #include "run_plan.h"
 #include "segments.h"
@@ -25,19 +25,6 @@ static zs_flavor ctx_flavor(zesort_context *ctx)
     return ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
 }
 
-/* One host sort's arrays: in place (in and out the same arrays), out of
- * place, or an argsort (values_in NULL: the indices are made by the sort;
- * keys_out NULL: the sorted keys are not wanted). */
-typedef struct sort_call {
-    zs_host_arrays io;
-    int argsort;
-    const char *fn;
-    int segmented;           /* zesort_sort_segments (in place): */
-    const uint64_t *offsets; /* segments + 1 offsets, checked by validate */
-    uint64_t segments;
-    int solo; /* on ctx's own device only: the group's others sort runs of
-                 the same segmented sort at once (segment_runs.h) */
-} sort_call;
 
 /* The caller's arrays as every backend needs them, the rules of the interop
  * APIs: keys aligned to the key size and values to theirs (the C fallback
@@ -46,7 +33,7 @@ typedef struct sort_call {
  * sort scatters one while reading another: overlap corrupts the caller's
  * data and, on the C fallback, overflows its temporary buffer). An in-place
  * sort's input and output are the same array. */
-static zesort_status check_arrays(zesort_context *ctx, const sort_call *c, uint64_t n,
+static zesort_status check_arrays(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
                                   unsigned key_bytes, unsigned value_bytes)
 {
     const struct {
@@ -98,7 +85,7 @@ static zesort_status host_request(zesort_context *ctx, const zesort_options *opt
 }
 
 /* Checks what every sort needs and builds the plan request. */
-static zesort_status validate(zesort_context *ctx, const sort_call *c, uint64_t n,
+static zesort_status validate(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
                               const zesort_options *opts, zs_plan_request *req,
                               zesort_algo *algo)
 {
@@ -180,7 +167,7 @@ static int fits_device(const zs_plan_request *req, uint64_t n, uint64_t memory, 
  * the whole sort fits): a device's memory and largest allocation (or the
  * test hook's budget, when smaller) and ZESORT_MAX_KEYS; the C fallback's
  * zs_cpu_max_keys (and the budget at 2 * (key + value bytes) a key). */
-static uint64_t part_max_keys(zesort_context *ctx, const zs_plan_request *req)
+uint64_t zs_part_max_keys(zesort_context *ctx, const zs_plan_request *req)
 {
     const uint64_t budget = zs_test_budget();
     if (!ctx->ops) {
@@ -283,7 +270,7 @@ static uint64_t group_max_keys(zesort_context *ctx, const zs_plan_request *req, 
 {
     uint64_t max = UINT64_MAX;
     for (unsigned d = 0; d < devices; d++) {
-        const uint64_t m = part_max_keys(zs_group_device(ctx, d), req);
+        const uint64_t m = zs_part_max_keys(zs_group_device(ctx, d), req);
         max = m < max ? m : max;
     }
     return max;
@@ -291,7 +278,7 @@ static uint64_t group_max_keys(zesort_context *ctx, const zs_plan_request *req, 
 
 /* A sort that does not fit one device in one go, or runs on several: split
  * on the host (multi/split_sort.h), the parts on the group's devices. */
-static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const zs_plan_request *req,
+static zesort_status split_sort(zesort_context *ctx, const zs_sort_call *c, const zs_plan_request *req,
                                 unsigned devices, uint64_t max_keys, double *device_ms,
                                 zesort_sort_report *report)
 {
@@ -315,279 +302,14 @@ static zesort_status split_sort(zesort_context *ctx, const sort_call *c, const z
 
 /* The report of one sort (zesort_sort_report) of n keys on one device,
  * in one go, that took ms. */
-static void report_one(zesort_sort_report *report, uint64_t n, double ms)
+void zs_report_one(zesort_sort_report *report, uint64_t n, double ms)
 {
     *report = (zesort_sort_report){.devices = 1, .parts = 1, .sort_ms = ms, .total_ms = ms};
     report->device_parts[0] = 1, report->device_keys[0] = n, report->device_ms[0] = ms;
 }
 
-/* r's parts, keys and device times added to *to (a sort made of several):
- * its devices are to's or fewer. */
-static void report_add(zesort_sort_report *to, const zesort_sort_report *r)
-{
-    to->parts += r->parts;
-    to->partition_ms += r->partition_ms;
-    to->gather_ms += r->gather_ms;
-    for (uint32_t d = 0; d < r->devices && d < ZESORT_MAX_DEVICES; d++) {
-        to->device_parts[d] += r->device_parts[d];
-        to->device_keys[d] += r->device_keys[d];
-        to->device_ms[d] += r->device_ms[d];
-    }
-}
-
-static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
-                                const zesort_options *opts, double *device_ms, zesort_algo *ran,
-                                zesort_sort_report *report);
-
-/* Few long segments on a device: each longer than `done` keys sorted as one
- * zesort_sort of its own (shorter ones are sorted already, or trivially).
- * A failure leaves the segments before it sorted (zesort.h says so). */
-static zesort_status device_segment_loop(zesort_context *ctx, const sort_call *c,
-                                         const zs_plan_request *req, const zesort_options *opts,
-                                         uint64_t done, double *device_ms, zesort_algo *ran,
-                                         zesort_sort_report *report)
-{
-    double total = device_ms ? *device_ms : 0;
-    for (uint64_t i = 0; i < c->segments; i++) {
-        const uint64_t b = c->offsets[i], len = c->offsets[i + 1] - b;
-        if (len < 2 || len <= done)
-            continue;
-        char *k = (char *)c->io.keys_out + b * req->key_bytes;
-        char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
-        const sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0, c->solo};
-        double ms = 0;
-        zesort_sort_report r;
-        zesort_status st = sort_timed(ctx, &one, len, opts, &ms, ran, report ? &r : NULL);
-        if (st != ZESORT_OK)
-            return st;
-        if (report)
-            report_add(report, &r);
-        total += ms;
-    }
-    if (device_ms)
-        *device_ms = total;
-    return ZESORT_OK;
-}
-
-/* The segments of at most this many keys go to seg_sort (one launch for
- * all of them, kernels/segsort.cl); longer ones to the loop. Measured on
- * PoCL (docs/design.md §1.5): the serial flavor's kernel beats the loop at
- * 64K-key segments (160 ms against 230 ms for 16M u32 keys) but not for a
- * few segments of millions (one work-item each); the portable flavor's beats
- * the argsort and host pass at 16K (950 ms against 1.9 s) and ties the loop
- * at 64K. The sg flavor cannot be timed here: it runs portable's walks with
- * register ballots. */
-#define ZS_SEG_KERNEL_MAX_LEN 65536u
-
-/* The segments of at most max_len keys sorted on the device by one seg_sort
- * launch over [offsets[0], offsets[segments]) (zs_plan_segments), in place. */
-static zesort_status device_segment_kernel(zesort_context *ctx, const sort_call *c,
-                                           const zs_plan_request *req, uint32_t max_len,
-                                           double *device_ms)
-{
-    const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
-    /* from offsets[0], empty segments left out: at most min(S, m) < 2^32 */
-    const uint64_t most = c->segments < m ? c->segments : m;
-    uint64_t *rebased = malloc((size_t)(most + 1) * sizeof *rebased), count = 0;
-    if (!rebased)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
-                            "%s: out of host memory for the offsets", c->fn);
-    rebased[0] = 0;
-    for (uint64_t i = 0; i < c->segments; i++)
-        if (c->offsets[i + 1] > c->offsets[i])
-            rebased[++count] = c->offsets[i + 1] - first;
-    zs_plan_request r = *req;
-    r.n = m;
-    zs_plan plan;
-    zesort_status st = ZESORT_OK;
-    if (zs_plan_segments(&r, rebased, count, max_len, &plan) != 0)
-        st = zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
-                          "out of host memory planning the sort");
-    char *k = (char *)c->io.keys_out + first * req->key_bytes;
-    char *v = c->io.values_out ? (char *)c->io.values_out + first * req->value_bytes : NULL;
-    const zs_host_arrays io = {k, v, k, v};
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err, .cache = &ctx->cache};
-    double ms = 0;
-    if (st == ZESORT_OK) {
-        zs_error_clear(&ctx->err);
-        st = zs_run_plan(&run, &plan, &io, &ms, NULL, NULL);
-        if (st != ZESORT_OK && !ctx->err.text[0])
-            zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
-        zs_plan_free(&plan);
-    }
-    free(rebased);
-    if (device_ms)
-        *device_ms = ms;
-    return st;
-}
-
-/* The segments of at most ZS_SEG_KERNEL_MAX_LEN keys in runs that fit the
- * device (max_keys: keys plus one per segment, whose offset costs no more
- * than a key's place in a plan), one seg_sort launch per run; a longer
- * segment ends a run (the loop sorts it). */
-static zesort_status device_segment_runs(zesort_context *ctx, const sort_call *c,
-                                         const zs_plan_request *req, uint64_t max_keys,
-                                         double *device_ms)
-{
-    double total = 0;
-    for (uint64_t i = 0; i < c->segments;) {
-        uint64_t j = i, cost = 0;
-        for (; j < c->segments; j++) {
-            const uint64_t len = c->offsets[j + 1] - c->offsets[j];
-            if (len > ZS_SEG_KERNEL_MAX_LEN || (j > i && cost + len + 1 > max_keys))
-                break;
-            cost += len + 1;
-        }
-        if (j == i) { /* a long segment */
-            i++;
-            continue;
-        }
-        sort_call run = *c;
-        run.offsets = c->offsets + i, run.segments = j - i;
-        double ms = 0;
-        zesort_status st = device_segment_kernel(ctx, &run, req, ZS_SEG_KERNEL_MAX_LEN, &ms);
-        if (st != ZESORT_OK)
-            return st;
-        total += ms;
-        i = j;
-    }
-    if (device_ms)
-        *device_ms = total;
-    return ZESORT_OK;
-}
-
-/* A segmented sort (checked already) on a device: the segments of at most
- * ZS_SEG_KERNEL_MAX_LEN keys by one seg_sort launch (by several when their
- * keys do not fit the device at once), then longer ones one by one (each
- * split on the host if need be). (The first version sorted short segments
- * by one argsort of all their keys and a host pass: docs/design.md §1.5.) */
-static zesort_status device_segments(zesort_context *ctx, const sort_call *c,
-                                     const zs_plan_request *req, const zesort_options *opts,
-                                     double *device_ms, zesort_algo *ran)
-{
-    uint64_t small = 0, large = 0, keys = 0; /* segments of 2..max keys, above; their keys */
-    for (uint64_t i = 0; i < c->segments; i++) {
-        const uint64_t len = c->offsets[i + 1] - c->offsets[i];
-        small += len >= 2 && len <= ZS_SEG_KERNEL_MAX_LEN;
-        large += len > ZS_SEG_KERNEL_MAX_LEN;
-        keys += len + 1;
-    }
-    zesort_status st = ZESORT_OK;
-    if (small) {
-        zs_plan_request r = *req;
-        r.n = keys < ZESORT_MAX_KEYS ? keys : ZESORT_MAX_KEYS;
-        const uint64_t max_keys = part_max_keys(ctx, &r);
-        st = keys <= max_keys
-                 ? device_segment_kernel(ctx, c, req, ZS_SEG_KERNEL_MAX_LEN, device_ms)
-                 : device_segment_runs(ctx, c, req, max_keys, device_ms);
-    }
-    if (st == ZESORT_OK && large)
-        st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
-    return st;
-}
-
-/* A segmented sort (checked already) on the C fallback: in place, the
- * segments sorted in parallel (zs_cpu_sort_segments). */
-static zesort_status cpu_segments(zesort_context *ctx, const sort_call *c,
-                                  const zs_plan_request *req, double *device_ms)
-{
-    const double t0 = zs_now_ms();
-    zesort_status st = zs_cpu_sort_segments(c->io.keys_out, c->io.values_out, c->offsets,
-                                            c->segments, req->key_bytes, req->value_bytes,
-                                            req->key_flags, req->bit_lo, req->bit_hi);
-    if (device_ms)
-        *device_ms = zs_now_ms() - t0;
-    return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
-                                               (unsigned long long)req->n);
-}
-
-/* A run of segments (segment_runs.h) on device `device` of the group:
- * the one-device path on its segments, its offsets those of the caller's
- * arrays, on that device alone. */
-typedef struct segment_user {
-    zesort_context *ctx;
-    const sort_call *c;
-    const zs_plan_request *req;
-    const zesort_options *opts;
-    zesort_algo ran[ZS_SPLIT_MAX_DEVICES]; /* each device's own: written at once */
-} segment_user;
-
-static zesort_status sort_segment_run(void *user, unsigned device, const zs_split_part *run)
-{
-    segment_user *u = user;
-    sort_call c = *u->c;
-    c.offsets = u->c->offsets + run->off, c.segments = run->end - run->off, c.solo = 1;
-    return device_segments(zs_group_device(u->ctx, device), &c, u->req, u->opts, NULL,
-                           &u->ran[device]);
-}
-
-/* A segmented sort on the group's `devices` devices: the runs of segments
- * dealt to them and sorted at once (part_runner.h), then each segment
- * longer than a device's share by the whole group (split over them, as a
- * zesort_sort of its own). report: the runs are its parts, then every part
- * of the long segments' sorts. On a failure each segment is sorted or as it
- * was (a run's segments are, as on one device), the message naming the
- * device. */
-static zesort_status group_segments(zesort_context *ctx, const sort_call *c,
-                                    const zs_plan_request *req, const zesort_options *opts,
-                                    unsigned devices, zesort_algo *ran, zesort_sort_report *report)
-{
-    const double t0 = zs_now_ms();
-    zs_split_part *runs;
-    uint64_t long_segments;
-    const uint64_t count = zs_segment_runs(c->offsets, c->segments, devices, &runs, &long_segments);
-    if (count == UINT64_MAX)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
-                            "%s: out of host memory for the runs of %llu segments", c->fn,
-                            (unsigned long long)c->segments);
-    zs_split_report r = {.failed_device = -1, .partition_ms = zs_now_ms() - t0};
-    segment_user u = {ctx, c, req, opts, {ZESORT_ALGO_AUTO}};
-    zesort_status st = zs_run_parts(sort_segment_run, &u, devices, runs, count, &r);
-    free(runs);
-    if (st != ZESORT_OK && r.failed_device < 0)
-        return zs_error_set(&ctx->err, st, "%s: out of host memory for the devices of %llu runs",
-                            c->fn, (unsigned long long)count);
-    if (st != ZESORT_OK) {
-        zs_group_name_failure(ctx, st, r.failed_device, devices);
-        return st;
-    }
-    zs_group_report(report, &r, devices, 0);
-    if (long_segments)
-        st = device_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
-                                 devices), NULL, ran, report);
-    report->sort_ms = zs_now_ms() - t0 - r.partition_ms;
-    return st;
-}
-
-/* A segmented sort (checked already): on the C fallback, one device, or
- * (ZESORT_MULTI_MIN_KEYS keys a device and more) the group's devices.
- * report: filled as for any sort; on one device one part. */
-static zesort_status sort_segments(zesort_context *ctx, const sort_call *c,
-                                   const zs_plan_request *req, const zesort_options *opts,
-                                   double *device_ms, zesort_algo *ran, zesort_sort_report *report)
-{
-    const double t0 = zs_now_ms();
-    const uint64_t keys = c->offsets[c->segments] - c->offsets[0];
-    const unsigned devices = c->solo || !ctx->ops ? 1 : zs_group_devices_for(ctx, keys);
-    zesort_sort_report unused;
-    report = report ? report : &unused;
-    zesort_status st;
-    if (devices > 1)
-        st = group_segments(ctx, c, req, opts, devices, ran, report);
-    else if (ctx->ops)
-        st = device_segments(ctx, c, req, opts, device_ms, ran);
-    else
-        st = cpu_segments(ctx, c, req, device_ms);
-    if (devices == 1)
-        report_one(report, keys, zs_now_ms() - t0);
-    for (unsigned d = 0; devices > 1 && device_ms && d < devices; d++)
-        *device_ms += report->device_ms[d]; /* as a split's: the devices' times added */
-    report->total_ms = zs_now_ms() - t0;
-    return st;
-}
-
 /* report (may be NULL): how the sort ran, filled on success. */
-static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_t n,
+zesort_status zs_sort_timed(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
                                 const zesort_options *opts, double *device_ms, zesort_algo *ran,
                                 zesort_sort_report *report)
 {
@@ -600,7 +322,7 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
     if (n == 0)
         return ZESORT_OK;
     if (c->segmented)
-        return sort_segments(ctx, c, &req, opts, device_ms, ran, report);
+        return zs_sort_segments(ctx, c, &req, opts, device_ms, ran, report);
     const unsigned devices = c->solo ? 1 : zs_group_devices_for(ctx, n);
     const uint64_t max_keys = group_max_keys(ctx, &req, devices);
     if (devices > 1 || n > max_keys)
@@ -608,12 +330,12 @@ static zesort_status sort_timed(zesort_context *ctx, const sort_call *c, uint64_
     const double t0 = zs_now_ms();
     st = sort_one(ctx, &c->io, c->argsort, &req, device_ms);
     if (report)
-        report_one(report, n, zs_now_ms() - t0);
+        zs_report_one(report, n, zs_now_ms() - t0);
     return st;
 }
 
 /* Every host sort: under ctx's lock, the last algorithm noted on success. */
-static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint64_t n,
+static zesort_status sort_call_run(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
                                    const zesort_options *opts, double *device_ms)
 {
     if (!ctx)
@@ -622,7 +344,7 @@ static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint
     zesort_algo algo = ZESORT_ALGO_AUTO;
     zesort_sort_report report = {0};
     zs_ctx_enter(ctx); /* one sort at a time per context: backends keep per-sort state */
-    zesort_status st = sort_timed(ctx, c, n, opts, device_ms, &algo, &report);
+    zesort_status st = zs_sort_timed(ctx, c, n, opts, device_ms, &algo, &report);
     if (st == ZESORT_OK) {
         zs_error_clear(&ctx->err); /* no stale message after a successful call */
         ctx->last_algo = algo;
@@ -634,7 +356,7 @@ static zesort_status sort_call_run(zesort_context *ctx, const sort_call *c, uint
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
-    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0, 0};
+    const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0, 0};
     return sort_call_run(ctx, &c, n, opts, device_ms);
 }
 
@@ -648,7 +370,7 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
                                void *keys_out, void *values_out, uint64_t n,
                                const zesort_options *opts)
 {
-    const sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy", 0,
+    const zs_sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy", 0,
                          NULL, 0, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
@@ -656,7 +378,7 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts)
 {
-    const sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0, 0};
+    const zs_sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
@@ -664,7 +386,7 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
                                    const uint64_t *offsets, uint64_t num_segments,
                                    const zesort_options *opts)
 {
-    const sort_call c = {{keys, values, keys, values}, 0, "zesort_sort_segments", 1, offsets,
+    const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort_segments", 1, offsets,
                          num_segments, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }

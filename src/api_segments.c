@@ -1,0 +1,278 @@
+/*
+ * api_segments.c — zesort_sort_segments after its checks: the segments of
+ * up to ZS_SEG_KERNEL_MAX_LEN keys by seg_sort launches on a device (runs
+ * of them when their keys do not fit it at once), longer ones as sorts of
+ * their own, the C fallback's in parallel on its threads, and on several
+ * devices runs of whole segments dealt to them (multi/segment_runs.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "api_sort.h"
+#include "backend_cpu.h"
+#include "multi/device_group.h"
+#include "multi/part_runner.h"
+#include "multi/segment_runs.h"
+#include "segments.h"
+
+/* r's parts, keys and device times added to *to (a sort made of several):
+ * its devices are to's or fewer. */
+static void report_add(zesort_sort_report *to, const zesort_sort_report *r)
+{
+    to->parts += r->parts;
+    to->partition_ms += r->partition_ms;
+    to->gather_ms += r->gather_ms;
+    for (uint32_t d = 0; d < r->devices && d < ZESORT_MAX_DEVICES; d++) {
+        to->device_parts[d] += r->device_parts[d];
+        to->device_keys[d] += r->device_keys[d];
+        to->device_ms[d] += r->device_ms[d];
+    }
+}
+
+/* Few long segments on a device: each longer than `done` keys sorted as one
+ * zesort_sort of its own (shorter ones are sorted already, or trivially).
+ * A failure leaves the segments before it sorted (zesort.h says so). */
+static zesort_status device_segment_loop(zesort_context *ctx, const zs_sort_call *c,
+                                         const zs_plan_request *req, const zesort_options *opts,
+                                         uint64_t done, double *device_ms, zesort_algo *ran,
+                                         zesort_sort_report *report)
+{
+    double total = device_ms ? *device_ms : 0;
+    for (uint64_t i = 0; i < c->segments; i++) {
+        const uint64_t b = c->offsets[i], len = c->offsets[i + 1] - b;
+        if (len < 2 || len <= done)
+            continue;
+        char *k = (char *)c->io.keys_out + b * req->key_bytes;
+        char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
+        const zs_sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0, c->solo};
+        double ms = 0;
+        zesort_sort_report r;
+        zesort_status st = zs_sort_timed(ctx, &one, len, opts, &ms, ran, report ? &r : NULL);
+        if (st != ZESORT_OK)
+            return st;
+        if (report)
+            report_add(report, &r);
+        total += ms;
+    }
+    if (device_ms)
+        *device_ms = total;
+    return ZESORT_OK;
+}
+
+/* The segments of at most this many keys go to seg_sort (one launch for
+ * all of them, kernels/segsort.cl); longer ones to the loop. Measured on
+ * PoCL (docs/design.md §1.5): the serial flavor's kernel beats the loop at
+ * 64K-key segments (160 ms against 230 ms for 16M u32 keys) but not for a
+ * few segments of millions (one work-item each); the portable flavor's beats
+ * the argsort and host pass at 16K (950 ms against 1.9 s) and ties the loop
+ * at 64K. The sg flavor cannot be timed here: it runs portable's walks with
+ * register ballots. */
+#define ZS_SEG_KERNEL_MAX_LEN 65536u
+
+/* The segments of at most max_len keys sorted on the device by one seg_sort
+ * launch over [offsets[0], offsets[segments]) (zs_plan_segments), in place. */
+static zesort_status device_segment_kernel(zesort_context *ctx, const zs_sort_call *c,
+                                           const zs_plan_request *req, uint32_t max_len,
+                                           double *device_ms)
+{
+    const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
+    /* from offsets[0], empty segments left out: at most min(S, m) < 2^32 */
+    const uint64_t most = c->segments < m ? c->segments : m;
+    uint64_t *rebased = malloc((size_t)(most + 1) * sizeof *rebased), count = 0;
+    if (!rebased)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for the offsets", c->fn);
+    rebased[0] = 0;
+    for (uint64_t i = 0; i < c->segments; i++)
+        if (c->offsets[i + 1] > c->offsets[i])
+            rebased[++count] = c->offsets[i + 1] - first;
+    zs_plan_request r = *req;
+    r.n = m;
+    zs_plan plan;
+    zesort_status st = ZESORT_OK;
+    if (zs_plan_segments(&r, rebased, count, max_len, &plan) != 0)
+        st = zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                          "out of host memory planning the sort");
+    char *k = (char *)c->io.keys_out + first * req->key_bytes;
+    char *v = c->io.values_out ? (char *)c->io.values_out + first * req->value_bytes : NULL;
+    const zs_host_arrays io = {k, v, k, v};
+    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err, .cache = &ctx->cache};
+    double ms = 0;
+    if (st == ZESORT_OK) {
+        zs_error_clear(&ctx->err);
+        st = zs_run_plan(&run, &plan, &io, &ms, NULL, NULL);
+        if (st != ZESORT_OK && !ctx->err.text[0])
+            zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+        zs_plan_free(&plan);
+    }
+    free(rebased);
+    if (device_ms)
+        *device_ms = ms;
+    return st;
+}
+
+/* The segments of at most ZS_SEG_KERNEL_MAX_LEN keys in runs that fit the
+ * device (max_keys: keys plus one per segment, whose offset costs no more
+ * than a key's place in a plan), one seg_sort launch per run; a longer
+ * segment ends a run (the loop sorts it). */
+static zesort_status device_segment_runs(zesort_context *ctx, const zs_sort_call *c,
+                                         const zs_plan_request *req, uint64_t max_keys,
+                                         double *device_ms)
+{
+    double total = 0;
+    for (uint64_t i = 0; i < c->segments;) {
+        uint64_t j = i, cost = 0;
+        for (; j < c->segments; j++) {
+            const uint64_t len = c->offsets[j + 1] - c->offsets[j];
+            if (len > ZS_SEG_KERNEL_MAX_LEN || (j > i && cost + len + 1 > max_keys))
+                break;
+            cost += len + 1;
+        }
+        if (j == i) { /* a long segment */
+            i++;
+            continue;
+        }
+        zs_sort_call run = *c;
+        run.offsets = c->offsets + i, run.segments = j - i;
+        double ms = 0;
+        zesort_status st = device_segment_kernel(ctx, &run, req, ZS_SEG_KERNEL_MAX_LEN, &ms);
+        if (st != ZESORT_OK)
+            return st;
+        total += ms;
+        i = j;
+    }
+    if (device_ms)
+        *device_ms = total;
+    return ZESORT_OK;
+}
+
+/* A segmented sort (checked already) on a device: the segments of at most
+ * ZS_SEG_KERNEL_MAX_LEN keys by one seg_sort launch (by several when their
+ * keys do not fit the device at once), then longer ones one by one (each
+ * split on the host if need be). (The first version sorted short segments
+ * by one argsort of all their keys and a host pass: docs/design.md §1.5.) */
+static zesort_status device_segments(zesort_context *ctx, const zs_sort_call *c,
+                                     const zs_plan_request *req, const zesort_options *opts,
+                                     double *device_ms, zesort_algo *ran)
+{
+    uint64_t small = 0, large = 0, keys = 0; /* segments of 2..max keys, above; their keys */
+    for (uint64_t i = 0; i < c->segments; i++) {
+        const uint64_t len = c->offsets[i + 1] - c->offsets[i];
+        small += len >= 2 && len <= ZS_SEG_KERNEL_MAX_LEN;
+        large += len > ZS_SEG_KERNEL_MAX_LEN;
+        keys += len + 1;
+    }
+    zesort_status st = ZESORT_OK;
+    if (small) {
+        zs_plan_request r = *req;
+        r.n = keys < ZESORT_MAX_KEYS ? keys : ZESORT_MAX_KEYS;
+        const uint64_t max_keys = zs_part_max_keys(ctx, &r);
+        st = keys <= max_keys
+                 ? device_segment_kernel(ctx, c, req, ZS_SEG_KERNEL_MAX_LEN, device_ms)
+                 : device_segment_runs(ctx, c, req, max_keys, device_ms);
+    }
+    if (st == ZESORT_OK && large)
+        st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
+    return st;
+}
+
+/* A segmented sort (checked already) on the C fallback: in place, the
+ * segments sorted in parallel (zs_cpu_sort_segments). */
+static zesort_status cpu_segments(zesort_context *ctx, const zs_sort_call *c,
+                                  const zs_plan_request *req, double *device_ms)
+{
+    const double t0 = zs_now_ms();
+    zesort_status st = zs_cpu_sort_segments(c->io.keys_out, c->io.values_out, c->offsets,
+                                            c->segments, req->key_bytes, req->value_bytes,
+                                            req->key_flags, req->bit_lo, req->bit_hi);
+    if (device_ms)
+        *device_ms = zs_now_ms() - t0;
+    return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
+                                               (unsigned long long)req->n);
+}
+
+/* A run of segments (segment_runs.h) on device `device` of the group:
+ * the one-device path on its segments, its offsets those of the caller's
+ * arrays, on that device alone. */
+typedef struct segment_user {
+    zesort_context *ctx;
+    const zs_sort_call *c;
+    const zs_plan_request *req;
+    const zesort_options *opts;
+    zesort_algo ran[ZS_SPLIT_MAX_DEVICES]; /* each device's own: written at once */
+} segment_user;
+
+static zesort_status sort_segment_run(void *user, unsigned device, const zs_split_part *run)
+{
+    segment_user *u = user;
+    zs_sort_call c = *u->c;
+    c.offsets = u->c->offsets + run->off, c.segments = run->end - run->off, c.solo = 1;
+    return device_segments(zs_group_device(u->ctx, device), &c, u->req, u->opts, NULL,
+                           &u->ran[device]);
+}
+
+/* A segmented sort on the group's `devices` devices: the runs of segments
+ * dealt to them and sorted at once (part_runner.h), then each segment
+ * longer than a device's share by the whole group (split over them, as a
+ * zesort_sort of its own). report: the runs are its parts, then every part
+ * of the long segments' sorts. On a failure each segment is sorted or as it
+ * was (a run's segments are, as on one device), the message naming the
+ * device. */
+static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
+                                    const zs_plan_request *req, const zesort_options *opts,
+                                    unsigned devices, zesort_algo *ran, zesort_sort_report *report)
+{
+    const double t0 = zs_now_ms();
+    zs_split_part *runs;
+    uint64_t long_segments;
+    const uint64_t count = zs_segment_runs(c->offsets, c->segments, devices, &runs, &long_segments);
+    if (count == UINT64_MAX)
+        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for the runs of %llu segments", c->fn,
+                            (unsigned long long)c->segments);
+    zs_split_report r = {.failed_device = -1, .partition_ms = zs_now_ms() - t0};
+    segment_user u = {ctx, c, req, opts, {ZESORT_ALGO_AUTO}};
+    zesort_status st = zs_run_parts(sort_segment_run, &u, devices, runs, count, &r);
+    free(runs);
+    if (st != ZESORT_OK && r.failed_device < 0)
+        return zs_error_set(&ctx->err, st, "%s: out of host memory for the devices of %llu runs",
+                            c->fn, (unsigned long long)count);
+    if (st != ZESORT_OK) {
+        zs_group_name_failure(ctx, st, r.failed_device, devices);
+        return st;
+    }
+    zs_group_report(report, &r, devices, 0);
+    if (long_segments)
+        st = device_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
+                                 devices), NULL, ran, report);
+    report->sort_ms = zs_now_ms() - t0 - r.partition_ms;
+    return st;
+}
+
+/* A segmented sort (checked already): on the C fallback, one device, or
+ * (ZESORT_MULTI_MIN_KEYS keys a device and more) the group's devices.
+ * report: filled as for any sort; on one device one part. */
+zesort_status zs_sort_segments(zesort_context *ctx, const zs_sort_call *c,
+                                   const zs_plan_request *req, const zesort_options *opts,
+                                   double *device_ms, zesort_algo *ran, zesort_sort_report *report)
+{
+    const double t0 = zs_now_ms();
+    const uint64_t keys = c->offsets[c->segments] - c->offsets[0];
+    const unsigned devices = c->solo || !ctx->ops ? 1 : zs_group_devices_for(ctx, keys);
+    zesort_sort_report unused;
+    report = report ? report : &unused;
+    zesort_status st;
+    if (devices > 1)
+        st = group_segments(ctx, c, req, opts, devices, ran, report);
+    else if (ctx->ops)
+        st = device_segments(ctx, c, req, opts, device_ms, ran);
+    else
+        st = cpu_segments(ctx, c, req, device_ms);
+    if (devices == 1)
+        zs_report_one(report, keys, zs_now_ms() - t0);
+    for (unsigned d = 0; devices > 1 && device_ms && d < devices; d++)
+        *device_ms += report->device_ms[d]; /* as a split's: the devices' times added */
+    report->total_ms = zs_now_ms() - t0;
+    return st;
+}
+
