@@ -265,7 +265,8 @@ zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_rep
  *  buffers of its last host sort (zesort_sort, _timed, _copy, zesort_argsort,
  *  zesort_sort_segments) and the host memory its results pass through (none
  *  on an OpenCL device that shares the host's memory, a CPU device or an
- *  integrated GPU: the results are mapped, one copy to your arrays), and
+ *  integrated GPU, for results of 1 MiB and more: they are mapped, one copy
+ *  to your arrays), and
  *  the next such sort runs on them wherever they are big enough instead of
  *  allocating afresh: a fresh buffer costs an allocation and, on CPU devices
  *  (PoCL), a page fault per page the sort touches. Bounded: they are kept

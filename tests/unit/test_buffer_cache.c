@@ -188,8 +188,9 @@ static void host_faults(zesort_context *ctx, int pairs)
                     "(%llu allocations swept)", pairs ? "pairs" : "keys", count);
 }
 
-/* OpenCL on a device sharing the host's memory (PoCL): the results come
- * through maps (device_backend.h: view). A failed map of the keys or the
+/* OpenCL on a device sharing the host's memory (PoCL): the results of N
+ * pairs (1.6 MB, over the 1 MB from which maps pay) come through maps
+ * (device_backend.h: view). A failed map of the keys or the
  * values (calls 1, 2) fails the sort with the caller's data as it was; a
  * failed unmap (3, 4) leaves the results whole but the buffers not kept. A
  * fault that never fires (no maps) fails the test. */
