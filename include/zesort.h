@@ -405,11 +405,13 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, u
                                 const zesort_options *opts, double *device_ms);
 
 /** The algorithm the last successful sort (zesort_sort, _timed, _copy,
- *  zesort_argsort) on ctx
- *  (by any thread) ran: what ZESORT_ALGO_AUTO resolved to (by device flavor and n), or the
- *  algorithm asked for. ZESORT_ALGO_AUTO before any successful sort, and for
- *  ctx NULL. (The cpu backend runs its own radix sort; it reports the
- *  algorithm the request resolved to.) */
+ *  zesort_argsort, zesort_sort_segments) on ctx (by any thread) ran: what
+ *  ZESORT_ALGO_AUTO resolved to (by device flavor and n), or the algorithm
+ *  asked for. ZESORT_ALGO_AUTO before any successful sort, and for ctx
+ *  NULL. (The cpu backend runs its own radix sort; it reports the
+ *  algorithm the request resolved to. A segmented sort's short segments
+ *  run seg_sort, no algorithm of these: it reports what its last segment
+ *  sorted on its own ran, else what the request resolved to for n.) */
 zesort_algo zesort_last_algo(const zesort_context *ctx);
 
 /** The message of the calling thread's last call on ctx ("" after a
