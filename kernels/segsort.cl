@@ -6,8 +6,8 @@
  * batches, not a plan's launch sequence, and thousands of segments sort in
  * one launch.
  *
- *   seg_sort(keys, tmp, values, values_tmp, offsets, params, segments,
- *            max_len, bit_lo, bit_hi, key_flags)
+ *   seg_sort(keys_in, keys, tmp, values_in, values, values_tmp, offsets,
+ *            params, segments, max_len, bit_lo, bit_hi, key_flags)
  *
  * offsets: segments + 1 ulong key positions, checked by the host
  * (non-decreasing, offsets[segments] <= n). Work-group g owns the key
@@ -30,6 +30,11 @@
  * counts in one walk, then 8-bit passes, skipping a digit all keys share:
  * up to ZS_SEG_LOCAL_SERIAL keys between two arrays in local memory (copied
  * in and out), longer ones with zs_serial_scatter between keys and tmp.
+ *
+ * keys_in (values_in) is the input: keys itself for a sort in place, else
+ * a buffer only read (the caller's host memory on devices that share it:
+ * run_plan.c borrows it), and every segment is then written to keys: those
+ * of fewer than two keys copied, and the plan has none above max_len.
  *
  * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (as for
  * the other programs). key_flags: kind and descending (never ZS_IOTA_VALUES).
@@ -64,6 +69,34 @@ inline uint seg_digit_mask(uint shift, uint bit_hi, uint bits)
 {
     const uint width = bit_hi - shift < bits ? bit_hi - shift : bits;
     return (1u << width) - 1u;
+}
+
+/* [b, e) of the input copied to keys (and values) where they differ (out
+ * of place): the work-group's lanes share the copy, then meet. */
+inline void seg_copy_in(__global const zs_key *keys_in, __global zs_key *keys,
+                        __global const zs_value *values_in, __global zs_value *values, uint b,
+                        uint e)
+{
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)values;
+#endif
+    if (keys_in == (__global const zs_key *)keys)
+        return; /* uniform: kernel arguments */
+#if ZS_SERIAL
+    const uint first = b, stride = 1u;
+#else
+    const uint first = b + zs_lane(), stride = ZS_LANES;
+#endif
+    for (uint i = first; i < e; i += stride) {
+        keys[i] = keys_in[i];
+#if ZS_PAIRS
+        values[i] = values_in[i];
+#endif
+    }
+#if !ZS_SERIAL
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
 }
 
 #if ZS_SERIAL
@@ -156,16 +189,17 @@ ZS_SERIAL_SCATTER(seg_local_scatter, __local)
 
 /* A segment [b, e) of at most SEG_LOCAL keys, counted already: in, every
  * pass between the local arrays (cache-resident whatever the segment), out. */
-inline void seg_sort_local(__global zs_key *keys, __global zs_value *values, uint b, uint e,
-                           uint *counts, uint passes, uint bit_lo, uint bit_hi, uint key_flags,
+inline void seg_sort_local(__global const zs_key *keys_in, __global zs_key *keys,
+                           __global const zs_value *values_in, __global zs_value *values, uint b,
+                           uint e, uint *counts, uint passes, uint bit_lo, uint bit_hi, uint key_flags,
                            __local zs_key *la, __local zs_key *lb, __local zs_value *lva,
                            __local zs_value *lvb)
 {
     const uint len = e - b;
     for (uint i = 0; i < len; ++i) {
-        la[i] = keys[b + i];
+        la[i] = keys_in[b + i];
 #if ZS_PAIRS
-        lva[i] = values[b + i];
+        lva[i] = values_in[b + i];
 #endif
     }
     __local zs_key *src = la, *dst = lb;
@@ -183,6 +217,8 @@ inline void seg_sort_local(__global zs_key *keys, __global zs_value *values, uin
         vsrc = vdst, vdst = vt;
         moved = 1;
     }
+    /* out of place, unmoved keys go out too */
+    moved |= keys_in != (__global const zs_key *)keys;
     for (uint i = 0; moved && i < len; ++i) {
         keys[b + i] = src[i];
 #if ZS_PAIRS
@@ -195,29 +231,32 @@ inline void seg_sort_local(__global zs_key *keys, __global zs_value *values, uin
  * memory (seg_sort_local) or, longer, between keys and tmp; a digit every
  * key shares moves nothing and is skipped; an odd count of passes made
  * between keys and tmp ends with a copy home. */
-inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
-                         __global zs_value *values_tmp, ulong b, ulong e, uint bit_lo,
-                         uint bit_hi, uint key_flags, __local zs_key *la, __local zs_key *lb,
-                         __local zs_value *lva, __local zs_value *lvb)
+inline void seg_sort_one(__global const zs_key *keys_in, __global zs_key *keys,
+                         __global zs_key *tmp, __global const zs_value *values_in,
+                         __global zs_value *values, __global zs_value *values_tmp, uint b, uint e,
+                         uint bit_lo, uint bit_hi, uint key_flags, __local zs_key *la,
+                         __local zs_key *lb, __local zs_value *lva, __local zs_value *lvb)
 {
     if (e - b <= SEG_INSERTION) {
+        seg_copy_in(keys_in, keys, values_in, values, b, e);
         seg_insertion(keys, values, b, e, bit_lo, bit_hi, key_flags);
         return;
     }
     const uint passes = (bit_hi - bit_lo + SEG_BITS - 1u) / SEG_BITS;
     uint counts[SEG_MAX_PASSES * SEG_BINS]; /* every pass: seg_histograms */
-    seg_histograms(keys, b, e, counts, passes, bit_lo, bit_hi, key_flags);
-    if (e - b <= SEG_LOCAL) {
-        seg_sort_local(keys, values, (uint)b, (uint)e, counts, passes, bit_lo, bit_hi, key_flags,
-                       la, lb, lva, lvb);
+    seg_histograms(keys_in, b, e, counts, passes, bit_lo, bit_hi, key_flags);
+    if (e - b <= SEG_LOCAL) { /* read from the input: no copy to keys first */
+        seg_sort_local(keys_in, keys, values_in, values, b, e, counts, passes, bit_lo, bit_hi,
+                       key_flags, la, lb, lva, lvb);
         return;
     }
+    seg_copy_in(keys_in, keys, values_in, values, b, e);
     __global zs_key *src = keys, *dst = tmp;
     __global zs_value *vsrc = values, *vdst = values_tmp;
     for (uint p = 0; p < passes; ++p) {
         const uint shift = bit_lo + p * SEG_BITS, mask = seg_digit_mask(shift, bit_hi, SEG_BITS);
         uint *next = counts + p * SEG_BINS;
-        if (seg_starts(next, mask, (uint)b, (uint)(e - b)))
+        if (seg_starts(next, mask, b, e - b))
             continue;
         zs_serial_scatter(src, dst, vsrc, vdst, ZS_PAIRS, b, e, next, shift, mask, key_flags);
         __global zs_key *t = src;
@@ -330,8 +369,10 @@ ZS_KERNEL_WG(1)
 #else
 ZS_SG_KERNEL
 #endif
-__kernel void seg_sort(__global zs_key *keys, __global zs_key *tmp, __global zs_value *values,
-                       __global zs_value *values_tmp, __global const ulong *offsets,
+__kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
+                       __global zs_key *tmp, __global const zs_value *values_in,
+                       __global zs_value *values, __global zs_value *values_tmp,
+                       __global const ulong *offsets,
                        __global const uint *params, uint segments, uint max_len, uint bit_lo,
                        uint bit_hi, uint key_flags)
 {
@@ -348,12 +389,17 @@ __kernel void seg_sort(__global zs_key *keys, __global zs_key *tmp, __global zs_
     const uint last = seg_lower_bound(offsets, segments, window + SEG_WINDOW);
     for (uint s = seg_lower_bound(offsets, segments, window); s < last && s < segments; ++s) {
         const uint b = (uint)offsets[s], e = (uint)min(offsets[s + 1u], (ulong)n);
-        if (e <= b + 1u || e - b > max_len)
+        if (e - b > max_len)
             continue; /* uniform: every lane reads the same offsets */
+        if (e <= b + 1u) {
+            seg_copy_in(keys_in, keys, values_in, values, b, e);
+            continue;
+        }
 #if ZS_SERIAL
-        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags, seg_la,
-                     seg_lb, seg_lva, seg_lvb);
+        seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo, bit_hi,
+                     key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
 #else
+        seg_copy_in(keys_in, keys, values_in, values, b, e);
         seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
                      ZS_SG_SCRATCH_ARG);
 #endif

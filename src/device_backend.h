@@ -29,6 +29,13 @@ typedef struct zs_device_ops {
     int (*views)(zs_device *dev);
     zesort_status (*view)(zs_device *dev, zs_devptr buf, uint64_t bytes, const void **host);
     zesort_status (*unview)(zs_device *dev, zs_devptr buf, const void *host);
+    /* Optional (NULL: never; asked only where views is true): a buffer
+     * over the caller's host memory `host` (`bytes` > 0) that kernels only
+     * read, made without a copy, so that an out-of-place plan's input needs
+     * no upload (run_plan.c). release ends it; the caller's memory is not
+     * written while it lasts. A failure costs the sort nothing: the runner
+     * uploads the input instead. */
+    zesort_status (*borrow)(zs_device *dev, const void *host, uint64_t bytes, zs_devptr *out);
     /* Record the start of a timed region, launch kernels / copies (asynchronous), end it. */
     zesort_status (*begin)(zs_device *dev);
     zesort_status (*launch)(zs_device *dev, const zs_step *step, zs_devptr const *buffers);

@@ -351,16 +351,19 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
         return 0;
     const uint64_t window = ZS_SEG_WINDOW(req->serial != 0);
     /* keys-only programs are given the key buffers as values (ignored) */
+    const zs_buffer keys_in = req->out_of_place ? ZS_BUF_KEYS_IN : ZS_BUF_KEYS;
     const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
+    const zs_buffer values_in = req->value_bytes && req->out_of_place ? ZS_BUF_VALUES_IN : values;
     const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
     plan_data_buffers(req, out);
     out->buffer_bytes[ZS_BUF_SEG_OFFSETS] = (segments + 1) * sizeof(uint64_t);
     out->host_init[ZS_BUF_SEG_OFFSETS] = host_offsets;
-    zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp),
-                  buf(ZS_BUF_SEG_OFFSETS), buf(ZS_BUF_PARAMS), val((uint32_t)segments),
-                  val(max_len), val(req->bit_lo), val(req->bit_hi), val(req->key_flags)};
+    zs_arg a[] = {buf(keys_in), buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values_in), buf(values),
+                  buf(values_tmp), buf(ZS_BUF_SEG_OFFSETS), buf(ZS_BUF_PARAMS),
+                  val((uint32_t)segments), val(max_len), val(req->bit_lo), val(req->bit_hi),
+                  val(req->key_flags)};
     if (push_kernel(out, zs_seg_kernel(req->key_bytes == 8, req->value_bytes),
-                    (req->n + window - 1) / window, req->serial ? 1 : ZS_LANES, 11, a) == 0)
+                    (req->n + window - 1) / window, req->serial ? 1 : ZS_LANES, 13, a) == 0)
         return 0;
     zs_plan_free(out);
     return -1;

@@ -27,8 +27,8 @@
  *     os_fill, os_histogram, os_scan_hist, os_pass (see that file).
  *
  *   segmented-sort programs, one per (key width, keys|pairs), kernels/segsort.cl:
- *     seg_sort(keys, tmp, values, values_tmp, offsets, params, segments,
- *              max_len, bit_lo, bit_hi, key_flags)
+ *     seg_sort(keys_in, keys, tmp, values_in, values, values_tmp, offsets,
+ *              params, segments, max_len, bit_lo, bit_hi, key_flags)
  *       one work-group (ZS_LANES items; serial flavor: 1) per window of
  *       ZS_SEG_WINDOW(serial) key positions; sorts the segments of at most
  *       max_len keys that start in its window (zs_plan_segments).
@@ -129,7 +129,7 @@ typedef enum zs_step_kind {
     ZS_STEP_COPY       /* copy `bytes` from buffer src to buffer dst */
 } zs_step_kind;
 
-#define ZS_MAX_ARGS 11
+#define ZS_MAX_ARGS 13
 typedef struct zs_step {
     zs_step_kind kind;
     zs_kernel kernel;
@@ -177,8 +177,10 @@ typedef struct zs_plan_request {
  * segments of at most max_len keys among `segments` (< 2^32) whose offsets
  * are in SEG_OFFSETS (host_offsets: the runner uploads them; NULL: the
  * caller binds the buffer). req: n (the keys the buffers hold), key and
- * value bytes, key_flags, bits, serial; the rest is ignored. Returns 0, or
- * -1 when out of host memory. */
+ * value bytes, key_flags, bits, serial, out_of_place; the rest is ignored.
+ * Out of place (the input in KEYS_IN, VALUES_IN, only read) every segment
+ * must hold at most max_len keys: KEYS gets every key of them. Returns 0,
+ * or -1 when out of host memory. */
 int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
                      uint32_t max_len, zs_plan *out);
 

@@ -128,6 +128,57 @@ static zesort_status download_viewed(zs_run *run, const zs_host_arrays *io, uint
  * which a copy saved pays for from about 1 MB. */
 #define ZS_VIEW_MIN_BYTES (UINT64_C(1) << 20)
 
+int zs_run_borrows(const zs_device_ops *ops, zs_device *dev)
+{
+    return ops->borrow && ops->views && ops->views(dev);
+}
+
+/* An out-of-place plan's inputs (KEYS_IN, VALUES_IN) borrowed from the
+ * caller's arrays where the device can (zs_run_borrows): no buffer taken,
+ * no upload. borrowed[i] says which; a failed borrow is left to upload. */
+static void borrow_inputs(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
+                          int borrowed[2])
+{
+    const zs_buffer in[2] = {ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN};
+    const void *host[2] = {io->keys_in, io->values_in};
+    for (int i = 0; i < 2; i++) {
+        borrowed[i] = 0;
+        if (plan->buffer_bytes[in[i]] && host[i] && zs_run_borrows(run->ops, run->dev))
+            borrowed[i] = run->ops->borrow(run->dev, host[i], plan->buffer_bytes[in[i]],
+                                           &run->buffers[in[i]]) == ZESORT_OK;
+    }
+}
+
+/* Ends the borrows before anything writes the caller's arrays. */
+static void return_inputs(zs_run *run, int borrowed[2])
+{
+    const zs_buffer in[2] = {ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN};
+    for (int i = 0; i < 2; i++)
+        if (borrowed[i]) {
+            run->ops->release(run->dev, run->buffers[in[i]]);
+            run->buffers[in[i]] = NULL;
+            borrowed[i] = 0;
+        }
+}
+
+/* The plan's inputs from the caller's arrays: KEYS (VALUES), or KEYS_IN
+ * (VALUES_IN) out of place, unless borrowed. */
+static zesort_status upload_inputs(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
+                                   const int borrowed[2])
+{
+    const zs_buffer keys = plan->buffer_bytes[ZS_BUF_KEYS_IN] ? ZS_BUF_KEYS_IN : ZS_BUF_KEYS;
+    const zs_buffer values = plan->buffer_bytes[ZS_BUF_VALUES_IN] ? ZS_BUF_VALUES_IN
+                                                                  : ZS_BUF_VALUES;
+    zesort_status st = ZESORT_OK;
+    if (!borrowed[0])
+        st = run->ops->write(run->dev, run->buffers[keys], io->keys_in,
+                             plan->buffer_bytes[keys]);
+    if (st == ZESORT_OK && !borrowed[1] && plan->buffer_bytes[values] && io->values_in)
+        st = run->ops->write(run->dev, run->buffers[values], io->values_in,
+                             plan->buffer_bytes[values]);
+    return st;
+}
+
 zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
                           double *device_ms, zs_step_hook hook, void *hook_user)
 {
@@ -146,8 +197,10 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
                             "out of host memory for the %llu-byte result",
                             (unsigned long long)(key_bytes + value_bytes));
     }
+    int borrowed[2];
+    borrow_inputs(run, plan, io, borrowed);
     for (int b = 0; b < ZS_BUF_COUNT && st == ZESORT_OK; ++b)
-        if (plan->buffer_bytes[b])
+        if (plan->buffer_bytes[b] && !run->buffers[b])
             st = zs_cache_take(run->cache, run->ops, run->dev, b, plan->buffer_bytes[b],
                                &run->buffers[b], &run->buffer_sizes[b]);
     if (st == ZESORT_OK) {
@@ -159,12 +212,10 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
             st = run->ops->write(run->dev, run->buffers[b], plan->host_init[b],
                                  plan->buffer_bytes[b]);
     if (st == ZESORT_OK)
-        st = run->ops->write(run->dev, run->buffers[ZS_BUF_KEYS], io->keys_in,
-                             plan->buffer_bytes[ZS_BUF_KEYS]);
-    if (st == ZESORT_OK && value_bytes && io->values_in)
-        st = run->ops->write(run->dev, run->buffers[ZS_BUF_VALUES], io->values_in, value_bytes);
+        st = upload_inputs(run, plan, io, borrowed);
     if (st == ZESORT_OK)
         st = run_steps(run, plan, &ms, hook, hook_user);
+    return_inputs(run, borrowed);
     int keep = 1;
     if (st == ZESORT_OK)
         st = views ? download_viewed(run, io, key_bytes, value_bytes, &keep)

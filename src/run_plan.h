@@ -31,7 +31,12 @@ typedef struct zs_host_arrays {
     void *values_out;      /* where VALUES goes when the plan has one */
 } zs_host_arrays;
 
-/* Uploads the input, runs every step, downloads the results. On failure the
+/* 1 when the device reads the caller's host memory in place (ops->borrow):
+ * an out-of-place plan then needs no upload of its input. */
+int zs_run_borrows(const zs_device_ops *ops, zs_device *dev);
+
+/* Uploads the input (an out-of-place plan's to KEYS_IN, VALUES_IN, borrowed
+ * where zs_run_borrows), runs every step, downloads the results. On failure the
  * outputs are unchanged unless the final copy into them itself failed.
  * device_ms may be NULL; it receives device time of all steps plus host
  * scan time. */

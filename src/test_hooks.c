@@ -31,13 +31,24 @@ static _Atomic unsigned g_view_countdown;
 
 void zs_test_fail_view(unsigned n) { g_view_countdown = n; }
 
-int zs_test_view_fault(void)
+static int countdown_hit(_Atomic unsigned *countdown);
+
+int zs_test_view_fault(void) { return countdown_hit(&g_view_countdown); }
+
+static _Atomic unsigned g_borrow_countdown;
+
+void zs_test_fail_borrow(unsigned n) { g_borrow_countdown = n; }
+
+/* 1 when the countdown reaches its call (shared by the fault hooks). */
+static int countdown_hit(_Atomic unsigned *countdown)
 {
-    unsigned left = g_view_countdown;
-    while (left && !atomic_compare_exchange_weak(&g_view_countdown, &left, left - 1))
+    unsigned left = *countdown;
+    while (left && !atomic_compare_exchange_weak(countdown, &left, left - 1))
         ;
     return left == 1;
 }
+
+int zs_test_borrow_fault(void) { return countdown_hit(&g_borrow_countdown); }
 
 void zs_test_device_budget(uint64_t bytes) { g_budget = bytes; }
 

@@ -72,4 +72,10 @@ uint64_t zs_test_device_allocations(void);
 void zs_test_fail_view(unsigned n);
 int zs_test_view_fault(void);
 
+/* Borrowed input (device_backend.h: borrow, the OpenCL backend's
+ * CL_MEM_USE_HOST_PTR buffers): the n-th borrow from now fails once, as
+ * zs_test_fail_view. The runner then uploads the input. Thread-safe. */
+void zs_test_fail_borrow(unsigned n);
+int zs_test_borrow_fault(void);
+
 #endif

@@ -14,7 +14,9 @@
  * after the run has taken its buffers, so some K fail a sort on kept
  * buffers. With the Level Zero test driver (tests/ze_cl_driver) also every
  * driver call of a warm sort fails in turn (DEVICE_LOST); with OpenCL every
- * map and unmap of the results' download (zs_test_fail_view).
+ * map and unmap of the results' download (zs_test_fail_view), and each
+ * borrow of a segmented sort's input (zs_test_fail_borrow: the sort uploads
+ * it instead).
  * Exit 0 pass, 1 failure, 77 backend not available (skip).
  */
 #include <level_zero/ze_api.h>
@@ -216,6 +218,64 @@ static void view_faults(zesort_context *ctx)
     }
 }
 
+/* keys[0, N) in segments of SEG keys (the last shorter), each sorted and
+ * stable against the input; keys[N, 2N) untouched. */
+enum { SEG = 1000 };
+
+static int segments_sorted(void)
+{
+    for (uint64_t i = 1; i < N; i++)
+        if (i % SEG && (keys[i - 1] > keys[i] ||
+                        (keys[i - 1] == keys[i] && values[i - 1] > values[i])))
+            return 0;
+    for (uint64_t i = 0; i < N; i++)
+        if (values[i] / SEG != i / SEG || input[values[i]] != keys[i])
+            return 0;
+    return memcmp(keys + N, input + N, N * sizeof *keys) == 0;
+}
+
+/* A segmented pairs sort of keys[0, N); *allocs its device allocations. */
+static zesort_status sort_segments(zesort_context *ctx, uint64_t *allocs)
+{
+    static uint64_t offsets[N / SEG + 2];
+    uint64_t s = 0;
+    for (uint64_t o = 0; o < N; o += SEG)
+        offsets[s++] = o;
+    offsets[s] = N;
+    zesort_options o;
+    zesort_options_default(&o);
+    const uint64_t before = zs_test_device_allocations();
+    zesort_status st = zesort_sort_segments(ctx, keys, values, N, offsets, s, &o);
+    *allocs = zs_test_device_allocations() - before;
+    return st;
+}
+
+/* OpenCL on a device sharing the host's memory (PoCL): a segmented sort
+ * reads the caller's keys and values in place (run_plan.c borrow_inputs).
+ * When borrowing the keys (k = 1) or the values (k = 2) fails, the sort
+ * uploads them into a buffer of its own: right all the same, and that
+ * allocation shows the fault fired and the input was borrowed otherwise. */
+static void borrow_faults(zesort_context *ctx)
+{
+    uint64_t allocs = 0;
+    for (unsigned round = 0; round < 2; round++) { /* warm: every other buffer kept */
+        reset();
+        zesort_status st = sort_segments(ctx, &allocs);
+        CHECK(st == ZESORT_OK && segments_sorted(), "segmented sort %u: %s", round,
+              zesort_status_name(st));
+    }
+    for (unsigned k = 1; k <= 2; k++) {
+        reset();
+        zs_test_fail_borrow(k);
+        zesort_status st = sort_segments(ctx, &allocs);
+        zs_test_fail_borrow(0);
+        CHECK(st == ZESORT_OK && segments_sorted(), "borrow %u of 2 failed: %s", k,
+              zesort_status_name(st));
+        CHECK(allocs > 0, "borrow %u of 2 failed: no buffer for the upload instead (was the "
+              "input borrowed at all?)", k);
+    }
+}
+
 /* The Level Zero test driver: every driver call of a warm sort fails in turn. */
 static void driver_faults(zesort_context *ctx, const zecl_hooks *h)
 {
@@ -268,8 +328,10 @@ int main(int argc, char **argv)
     reuse(ctx);
     host_faults(ctx, 0);
     host_faults(ctx, 1);
-    if (backend == ZESORT_BACKEND_OPENCL)
+    if (backend == ZESORT_BACKEND_OPENCL) {
         view_faults(ctx);
+        borrow_faults(ctx);
+    }
     zecl_hooks h;
     if (backend == ZESORT_BACKEND_LEVEL_ZERO && zecl_hooks_find(&h) == 0)
         driver_faults(ctx, &h);
