@@ -207,10 +207,15 @@ static zesort_status sort_one(zesort_context *ctx, const zs_host_arrays *io, int
             *device_ms += zs_now_ms() - t0;
         return st;
     }
-    /* the device sorts in its own buffers: out of place on the host is an
-     * in-place plan whose upload and download use different arrays */
+    /* Where the device reads the caller's memory where it is (zs_run_borrows)
+     * the plan reads the input as KEYS_IN (VALUES_IN), borrowed: no upload.
+     * Elsewhere the device sorts in its own buffers: out of place on the
+     * host is an in-place plan whose upload and download use different
+     * arrays. */
+    zs_plan_request r = *req;
+    r.out_of_place = zs_run_borrows(ctx->ops, ctx->dev);
     zs_plan plan;
-    if (zs_plan_build(req, &plan) != 0)
+    if (zs_plan_build(&r, &plan) != 0)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "out of host memory planning the sort");
     zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err, .cache = &ctx->cache};
     zs_error_clear(&ctx->err);

@@ -15,8 +15,8 @@
  * buffers. With the Level Zero test driver (tests/ze_cl_driver) also every
  * driver call of a warm sort fails in turn (DEVICE_LOST); with OpenCL every
  * map and unmap of the results' download (zs_test_fail_view), and each
- * borrow of a segmented sort's input (zs_test_fail_borrow: the sort uploads
- * it instead).
+ * borrow of a sort's input, plain or segmented (zs_test_fail_borrow: the
+ * sort uploads it instead).
  * Exit 0 pass, 1 failure, 77 backend not available (skip).
  */
 #include <level_zero/ze_api.h>
@@ -250,29 +250,56 @@ static zesort_status sort_segments(zesort_context *ctx, uint64_t *allocs)
     return st;
 }
 
-/* OpenCL on a device sharing the host's memory (PoCL): a segmented sort
- * reads the caller's keys and values in place (run_plan.c borrow_inputs).
- * When borrowing the keys (k = 1) or the values (k = 2) fails, the sort
- * uploads them into a buffer of its own: right all the same, and that
- * allocation shows the fault fired and the input was borrowed otherwise. */
-static void borrow_faults(zesort_context *ctx)
+/* The cm4 pairs sort of keys[0, N) (sort), as sort_segments is called. */
+static zesort_status sort_pairs(zesort_context *ctx, uint64_t *allocs)
 {
-    uint64_t allocs = 0;
-    for (unsigned round = 0; round < 2; round++) { /* warm: every other buffer kept */
-        reset();
-        zesort_status st = sort_segments(ctx, &allocs);
-        CHECK(st == ZESORT_OK && segments_sorted(), "segmented sort %u: %s", round,
-              zesort_status_name(st));
-    }
-    for (unsigned k = 1; k <= 2; k++) {
-        reset();
-        zs_test_fail_borrow(k);
-        zesort_status st = sort_segments(ctx, &allocs);
-        zs_test_fail_borrow(0);
-        CHECK(st == ZESORT_OK && segments_sorted(), "borrow %u of 2 failed: %s", k,
-              zesort_status_name(st));
-        CHECK(allocs > 0, "borrow %u of 2 failed: no buffer for the upload instead (was the "
-              "input borrowed at all?)", k);
+    return sort(ctx, N, 1, allocs);
+}
+
+static int pairs_sorted(void)
+{
+    return sorted(N, 1) && memcmp(keys + N, input + N, N * sizeof *keys) == 0;
+}
+
+/* OpenCL on a device sharing the host's memory (PoCL): a host sort reads
+ * the caller's keys and values in place (run_plan.c borrow_inputs), a plain
+ * sort and a segmented one alike. When borrowing the keys (k = 1) or the
+ * values (k = 2) fails, the sort uploads them into a buffer of its own:
+ * right all the same, and that allocation shows the fault fired and the
+ * input was borrowed otherwise. A context of its own for each kind: an
+ * upload buffer kept from the other kind's faults would hide the next. */
+static void borrow_faults(void)
+{
+    static const struct {
+        const char *name;
+        zesort_status (*sort)(zesort_context *, uint64_t *);
+        int (*sorted)(void);
+    } kinds[] = {{"segmented sort", sort_segments, segments_sorted},
+                 {"pairs sort", sort_pairs, pairs_sorted}};
+    for (unsigned s = 0; s < sizeof kinds / sizeof *kinds; s++) {
+        zesort_context *ctx = NULL;
+        zesort_status made = zesort_create(ZESORT_BACKEND_OPENCL, &ctx);
+        CHECK(made == ZESORT_OK, "%s: no context: %s", kinds[s].name, zesort_last_error(NULL));
+        if (made != ZESORT_OK)
+            continue;
+        uint64_t allocs = 0;
+        for (unsigned round = 0; round < 2; round++) { /* warm: every other buffer kept */
+            reset();
+            zesort_status st = kinds[s].sort(ctx, &allocs);
+            CHECK(st == ZESORT_OK && kinds[s].sorted(), "%s %u: %s", kinds[s].name, round,
+                  zesort_status_name(st));
+        }
+        for (unsigned k = 1; k <= 2; k++) {
+            reset();
+            zs_test_fail_borrow(k);
+            zesort_status st = kinds[s].sort(ctx, &allocs);
+            zs_test_fail_borrow(0);
+            CHECK(st == ZESORT_OK && kinds[s].sorted(), "%s, borrow %u of 2 failed: %s",
+                  kinds[s].name, k, zesort_status_name(st));
+            CHECK(allocs > 0, "%s, borrow %u of 2 failed: no buffer for the upload instead "
+                  "(was the input borrowed at all?)", kinds[s].name, k);
+        }
+        zesort_destroy(ctx);
     }
 }
 
@@ -330,7 +357,7 @@ int main(int argc, char **argv)
     host_faults(ctx, 1);
     if (backend == ZESORT_BACKEND_OPENCL) {
         view_faults(ctx);
-        borrow_faults(ctx);
+        borrow_faults();
     }
     zecl_hooks h;
     if (backend == ZESORT_BACKEND_LEVEL_ZERO && zecl_hooks_find(&h) == 0)
