@@ -206,7 +206,10 @@ typedef struct segment_user {
     const zs_sort_call *c;
     const zs_plan_request *req;
     const zesort_options *opts;
-    zesort_algo ran[ZS_SPLIT_MAX_DEVICES]; /* each device's own: written at once */
+    /* Per device, written by its thread alone: what its last segment sorted
+     * on its own ran (AUTO: none yet), and the end of that segment's run. */
+    zesort_algo ran[ZS_SPLIT_MAX_DEVICES];
+    uint64_t ran_end[ZS_SPLIT_MAX_DEVICES];
 } segment_user;
 
 static zesort_status sort_segment_run(void *user, unsigned device, const zs_split_part *run)
@@ -214,8 +217,22 @@ static zesort_status sort_segment_run(void *user, unsigned device, const zs_spli
     segment_user *u = user;
     zs_sort_call c = *u->c;
     c.offsets = u->c->offsets + run->off, c.segments = run->end - run->off, c.solo = 1;
-    return device_segments(zs_group_device(u->ctx, device), &c, u->req, u->opts, NULL,
-                           &u->ran[device]);
+    zesort_algo ran = ZESORT_ALGO_AUTO;
+    const zesort_status st = device_segments(zs_group_device(u->ctx, device), &c, u->req,
+                                             u->opts, NULL, &ran);
+    if (ran != ZESORT_ALGO_AUTO && run->end > u->ran_end[device])
+        u->ran[device] = ran, u->ran_end[device] = run->end;
+    return st;
+}
+
+/* What the group's last segment sorted on its own ran (zesort_last_algo),
+ * into *ran; unchanged if the runs sorted none on its own. */
+static void merge_ran(const segment_user *u, unsigned devices, zesort_algo *ran)
+{
+    uint64_t last = 0;
+    for (unsigned d = 0; d < devices; d++)
+        if (u->ran[d] != ZESORT_ALGO_AUTO && u->ran_end[d] > last)
+            *ran = u->ran[d], last = u->ran_end[d];
 }
 
 /* A segmented sort on the group's `devices` devices: the runs of segments
@@ -238,7 +255,7 @@ static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
                             "%s: out of host memory for the runs of %llu segments", c->fn,
                             (unsigned long long)c->segments);
     zs_split_report r = {.failed_device = -1, .partition_ms = zs_now_ms() - t0};
-    segment_user u = {ctx, c, req, opts, {ZESORT_ALGO_AUTO}};
+    segment_user u = {ctx, c, req, opts, {ZESORT_ALGO_AUTO}, {0}};
     zesort_status st = zs_run_parts(sort_segment_run, &u, devices, runs, count, &r);
     free(runs);
     if (st != ZESORT_OK && r.failed_device < 0)
@@ -249,6 +266,7 @@ static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
         return st;
     }
     zs_group_report(report, &r, devices, 0);
+    merge_ran(&u, devices, ran);
     if (long_segments)
         st = device_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
                                  devices), NULL, ran, report);

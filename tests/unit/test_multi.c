@@ -242,6 +242,39 @@ static void segments_case(uint64_t n, zesort_key_type t, int desc, unsigned lo, 
     free(keys), free(work), free(vals), free(off);
 }
 
+/* zesort_last_algo after a segmented sort on the devices: what its last
+ * segment sorted on its own ran (zesort.h), as a lone zesort_sort of that
+ * segment reports, not what the request resolved to for all the keys (on
+ * PoCL's serial flavor cm4 from 4M keys, onesweep below). 4.3M keys in
+ * 1000-key segments and one of 100K keys: longer than seg_sort takes,
+ * shorter than a device's share, so a device sorts it on its own inside its
+ * run. */
+static void segments_last_algo(void)
+{
+    enum { N = 4300000, BIG = 100000, AT = 2000000, SEG = 1000 };
+    uint32_t *keys = malloc(N * sizeof *keys);
+    uint64_t *off = malloc((N / SEG + 2) * sizeof *off);
+    ck_assert(keys && off);
+    oracle_make_keys((char *)keys, N, ZESORT_KEY_U32, 0, 7);
+    ck_assert_int_eq(zesort_sort(g_ctx, keys, NULL, BIG, NULL), ZESORT_OK);
+    const zesort_algo lone = zesort_last_algo(g_ctx);
+    uint64_t s = 0;
+    for (uint64_t o = 0; o < N; o += o == AT ? BIG : SEG)
+        off[s++] = o;
+    off[s] = N;
+    ck_assert_int_eq(zesort_sort_segments(g_ctx, keys, NULL, N, off, s, NULL), ZESORT_OK);
+    zesort_sort_report r;
+    ck_assert_int_eq(zesort_last_sort_report(g_ctx, &r), ZESORT_OK);
+    ck_assert_msg(r.devices > 1, "the segments ran on %u device(s)", r.devices);
+    ck_assert_msg(zesort_last_algo(g_ctx) == lone,
+                  "last_algo %s after the segments; a lone sort of the 100K-key one ran %s",
+                  zesort_algo_name(zesort_last_algo(g_ctx)), zesort_algo_name(lone));
+    for (uint64_t i = 0; i < s; i++)
+        for (uint64_t k = off[i] + 1; k < off[i + 1]; k++)
+            ck_assert_msg(keys[k - 1] <= keys[k], "segment %llu unsorted", (unsigned long long)i);
+    free(keys), free(off);
+}
+
 /* Every offset pattern (random, all empty, one segment, one key each, a
  * giant among tiny ones, chunk and tile edges, inside the array) at a size
  * every device sorts and at one the first sorts alone; key types, key
@@ -261,6 +294,7 @@ START_TEST(segments)
     segments_case(1000, ZESORT_KEY_U32, 0, 0, 0, 4, PAT_RANDOM, 0);
     segments_case(300007, ZESORT_KEY_U32, 1, 0, 0, 8, PAT_RANDOM, 0);
     segments_case(300007, ZESORT_KEY_F32, 0, 0, 0, 4, PAT_GIANT, 1);
+    segments_last_algo();
 }
 END_TEST
 
