@@ -1,5 +1,6 @@
 /* Sort a cl_mem inside your own OpenCL queue: write, sort, read back,
- * chained by your events; the host waits once, at the end. */
+ * chained by your events; the host waits once, at the end.
+ * Build: cc cl_interop_example.c $(pkg-config --cflags --libs zesort) */
 #define CL_TARGET_OPENCL_VERSION 120 /* your OpenCL API: 1.2 here (clCreateCommandQueue) */
 #include <stdio.h>
 #include <zesort_cl.h>

@@ -1,3 +1,5 @@
+/* sort_example.c — sort an array on the best device present (GPU, else the
+ * C fallback). Build: cc sort_example.c $(pkg-config --cflags --libs zesort) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <zesort.h>

@@ -1,5 +1,6 @@
 /* Sort device memory inside your own Level Zero command list: copy in, sort,
- * copy out, chained by your events, one submission, one host wait. */
+ * copy out, chained by your events, one submission, one host wait.
+ * Build: cc ze_interop_example.c $(pkg-config --cflags --libs zesort) */
 #include <level_zero/ze_api.h>
 #include <stdio.h>
 #include <zesort_ze.h>
