@@ -8,9 +8,9 @@
  * A separate library (libzesort_mpi, pkg-config zesort-mpi) built when MPI is
  * found; libzesort itself never depends on MPI.
  *
- * How (docs/design.md, "Distributed sort"): local stable sort; exact
- * splitters found by refining them one key bit at a time (one MPI_Allreduce
- * per bit of the sort's bit range); one all-to-all exchange in which every
+ * How (docs/design.md §1.6): local stable sort; exact splitters found by
+ * refining them 8 key bits at a time (one MPI_Allreduce per 8 bits of the
+ * sort's bit range); one all-to-all exchange in which every
  * key goes straight to its final rank (point-to-point, in chunks below 2^31
  * bytes, so any 64-bit count is exchanged); a local stable sort of the
  * received runs.

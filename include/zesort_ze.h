@@ -229,7 +229,7 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events);
 
-/** Segmented sort (issue 22): appends a stable in-place sort of each of the
+/** Segmented sort: appends a stable in-place sort of each of the
  *  num_segments segments [offsets[i], offsets[i + 1]) of the n keys (and
  *  values, or NULL), as zesort_sort_segments sorts host arrays: opts' key
  *  type, order, bit range and value type; keys and values outside
