@@ -19,7 +19,8 @@ Checks:
     names (ctx, keys, values, n, opts, ...);
   * every table of measured numbers has the command that produced it above
     it in its section (a ```sh block or an inline `command`);
-  * every `zesort CMD ...` command shown uses only flags CMD --help knows;
+  * every `zesort CMD ...` command shown uses only flags CMD --help knows,
+    and results.md names every CSV column that bench --help lists;
   * every relative link and image resolves: the file exists and a #anchor
     names a heading of it (GitHub's anchors);
   * every public function of a header is named in its reference page;
@@ -302,6 +303,17 @@ for page in pages:
         previous_end = end
     check("results-tables-have-commands-%s" % rel(page), not bad,
           "tables of numbers with no command above them in their section: %s" % ", ".join(bad))
+
+# --- every CSV column of zesort bench is documented in results.md ---
+bench_help = run("bench", "--help")
+csv_help = re.search(r"^  --csv FILE.*?(?=^  --)", bench_help, re.S | re.M)
+columns = re.findall(r"^ {20,24}([a-z_]+) {2,}\S", csv_help.group(0), re.M) if csv_help else []
+reading = re.search(r"^## Reading the benchmark.*?(?=^## |\Z)",
+                    text.get(os.path.join(docs_dir, "results.md"), ""), re.S | re.M)
+lacking = [c for c in columns if not reading or "`%s`" % c not in reading.group(0)]
+check("results-csv-columns", columns and not lacking,
+      "no columns in bench --help" if not columns else
+      "results.md's 'Reading the benchmark' lacks %s" % ", ".join(lacking))
 
 helps = {}
 
