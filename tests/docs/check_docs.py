@@ -4,7 +4,7 @@ the tool, the headers and the tree really are. Each check prints ok/FAIL with
 its name; exit 1 if any failed.
 
   check_docs.py --zesort EXE --root SRC --build-include DIR --lib LIBZESORT.so
-                [--keep DIR] -- CC [CC ARGS...]
+                [--sanitize B_SANITIZE] [--keep DIR] -- CC [CC ARGS...]
 
 Checks:
   * help texts: demo runs every algorithm, info --help lists every key;
@@ -42,6 +42,7 @@ ap.add_argument("--zesort", required=True)
 ap.add_argument("--root", required=True, help="the source tree")
 ap.add_argument("--build-include", required=True, help="the build's include dir (zesort_version.h)")
 ap.add_argument("--lib", required=True, help="the shared library to link whole programs with")
+ap.add_argument("--sanitize", default="none", help="the build's b_sanitize (programs link with it)")
 ap.add_argument("--keep", help="write the generated C files here (debugging)")
 ap.add_argument("cc", nargs="+", help="the C compiler and its arguments")
 args = ap.parse_args()
@@ -189,7 +190,8 @@ def compile_c(src, name, link=False):
     flags = ["-I" + inc_dir, "-I" + args.build_include]
     if link:
         exe = os.path.join(work, name)
-        cmd = args.cc + WARN + flags + [path, "-o", exe, args.lib,
+        san = [] if args.sanitize in ("", "none") else ["-fsanitize=" + args.sanitize]
+        cmd = args.cc + WARN + flags + san + [path, "-o", exe, args.lib,
                                         "-Wl,-rpath," + lib_dir, "-lOpenCL", "-lze_loader"]
     else:
         exe = None
