@@ -121,7 +121,9 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const zs_sort_ca
 /* The segments of at most ZS_SEG_KERNEL_MAX_LEN keys in runs that fit the
  * device (max_keys: keys plus one per segment, whose offset costs no more
  * than a key's place in a plan), one seg_sort launch per run; a longer
- * segment ends a run (the loop sorts it). */
+ * segment ends a run (the loop sorts it). A run with nothing to sort (empty
+ * and one-key segments only) is skipped: its plan would be one of 0 keys,
+ * whose buffers are never made. */
 static zesort_status device_segment_runs(zesort_context *ctx, const zs_sort_call *c,
                                          const zs_plan_request *req, uint64_t max_keys,
                                          double *device_ms)
@@ -129,14 +131,16 @@ static zesort_status device_segment_runs(zesort_context *ctx, const zs_sort_call
     double total = 0;
     for (uint64_t i = 0; i < c->segments;) {
         uint64_t j = i, cost = 0;
+        int sorts = 0;
         for (; j < c->segments; j++) {
             const uint64_t len = c->offsets[j + 1] - c->offsets[j];
             if (len > ZS_SEG_KERNEL_MAX_LEN || (j > i && cost + len + 1 > max_keys))
                 break;
             cost += len + 1;
+            sorts |= len >= 2;
         }
-        if (j == i) { /* a long segment */
-            i++;
+        if (!sorts) { /* a long segment (j == i), or nothing to sort */
+            i = j > i ? j : i + 1;
             continue;
         }
         zs_sort_call run = *c;

@@ -182,6 +182,14 @@ static zesort_status upload_inputs(zs_run *run, const zs_plan *plan, const zs_ho
 zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays *io,
                           double *device_ms, zs_step_hook hook, void *hook_user)
 {
+    /* A plan of no keys makes no buffer: its commands would name buffers
+     * that do not exist (on Level Zero a null pointer, which may lose the
+     * device and with it every later sort of the context). */
+    if (plan->n == 0) {
+        if (device_ms)
+            *device_ms = 0;
+        return ZESORT_OK;
+    }
     double ms = 0;
     zesort_status st = ZESORT_OK;
     const uint64_t key_bytes = io->keys_out ? plan->buffer_bytes[ZS_BUF_KEYS] : 0;
