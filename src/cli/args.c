@@ -25,7 +25,8 @@ int cli_args_next(cli_args *a, const char **operand)
             a->options_done = 1;
             continue;
         }
-        /* "-" alone is an operand (a file literally named "-"), like most tools. */
+        /* "-" alone is an operand: standard input or output, as in sort(1)
+         * (a file named "-" is "./-"). */
         if (a->options_done || arg[0] != '-' || arg[1] == '\0') {
             *operand = arg;
             return CLI_ARG_OPERAND;

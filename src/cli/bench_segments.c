@@ -153,7 +153,7 @@ int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type t
     }
     zesort_status st = cli_create_for_kernels(backend, device, &r.ctx);
     if (st != ZESORT_OK) {
-        rc = cli_fail_status("backend set-up", st, NULL);
+        rc = cli_fail_setup(backend, st);
         goto done;
     }
     cli_random_keys(input, n, type, UINT64_C(0x5EED2024));

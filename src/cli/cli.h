@@ -85,6 +85,14 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * address space is left names that limit (ulimit -n / -v) instead. */
 int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx);
 
+/* What to do about a backend that has no device: for Level Zero with no
+ * device at all, the Debian package of the GPU driver; NULL otherwise. */
+const char *cli_backend_hint(zesort_backend backend, zesort_status status);
+
+/* cli_fail_status for a failed zesort_create* on `backend` (NULL context),
+ * with cli_backend_hint's advice added. */
+int cli_fail_setup(zesort_backend backend, zesort_status status);
+
 /* ---- args.c: tokenizer and value parsers ---------------------------------- */
 
 /* Walks the arguments of one command. Accepts "--flag value", "--flag=value",
@@ -167,6 +175,41 @@ uint64_t cli_first_unsorted(const void *keys, uint64_t n, zesort_key_type type, 
  * that a device result must equal bit for bit. */
 void cli_reference_sort(void *keys, uint64_t n, zesort_key_type type);
 
+/* The bits [lo, hi) of key i's order (cli_key_order): what a sort with
+ * bit_lo = lo, bit_hi = hi compares. hi 0 means the key's width. */
+uint64_t cli_key_field(const void *keys, uint64_t i, zesort_key_type type, unsigned lo,
+                       unsigned hi);
+
+/* The result a stable sort by bits [lo, hi) (hi 0: all), ascending or
+ * descending, must give, sorted in place on the host. Returns 0, or -1 when
+ * out of host memory (a bit range needs a copy of the keys). */
+int cli_reference_sort_stable(void *keys, uint64_t n, zesort_key_type type, unsigned lo,
+                              unsigned hi, int descending);
+
+/* The inputs bench and mpi-bench make: uniform random keys, or shaped ones
+ * that a radix sort meets in practice. The order is mpi-bench's --input. */
+typedef enum cli_input_kind {
+    CLI_INPUT_RANDOM,   /* uniform random bit patterns */
+    CLI_INPUT_FEW,      /* 5 distinct values, 0..4 */
+    CLI_INPUT_EQUAL,    /* every key the same */
+    CLI_INPUT_SORTED,   /* key g is 3 g: already in order */
+    CLI_INPUT_REVERSED, /* key g is 3 (n - g): in reverse order */
+    CLI_INPUT_TOP_BITS, /* only the two highest bits random, the rest 0 */
+    CLI_INPUT_KINDS
+} cli_input_kind;
+
+const char *cli_input_kind_name(cli_input_kind kind);
+/* 0 and *out set, or -1 when text names no kind. */
+int cli_parse_input_kind(const char *text, cli_input_kind *out);
+
+/* Keys first .. first + count - 1 of an input of n keys of `kind` into
+ * `keys` (count keys of `type`): random bits from `seed` (as
+ * cli_random_keys), then shaped by the kind from each key's global index
+ * (sorted, reversed) or its random bits (few, top-bits). A rank of a
+ * distributed run makes its slice with its own first and seed. */
+void cli_make_keys(void *keys, uint64_t first, uint64_t count, uint64_t n, zesort_key_type type,
+                   cli_input_kind kind, uint64_t seed);
+
 /* An order-independent checksum of the multiset of keys, for inputs too big
  * for a reference copy: equal multisets give equal sums. */
 uint64_t cli_multiset_hash(const void *keys, uint64_t n, zesort_key_type type);
@@ -180,10 +223,13 @@ typedef struct cli_expected {
     uint64_t input_hash;   /* cli_multiset_hash(input), used without reference */
     zesort_key_type type;
     int descending;
+    unsigned bit_lo, bit_hi; /* the bits sorted by; bit_hi 0: all */
 } cli_expected;
 
-/* Checks that `keys` (n keys) is the sorted input: in order, and bit-equal to
- * the reference (or, without one, the same multiset by hash). With `values`
+/* Checks that `keys` (n keys) is the sorted input: in order (by the bits
+ * sorted by), and bit-equal to the reference, which must be the stable
+ * result (cli_reference_sort_stable), or, without one, the same multiset by
+ * hash. With `values`
  * (value_bytes 4 or 8 each, sorted along, initially 0..n-1): each value
  * names the input position of its key, and equal keys keep input order
  * (stability). Returns 0, or -1 with a one-line reason in msg. */
@@ -203,6 +249,10 @@ uint64_t cli_host_memory_available(void);
 int cli_check_host_memory(const char *what, uint64_t n, uint64_t bytes);
 
 /* ---- file_io.c: whole-file reads and atomic writes ------------------------ */
+
+/* 1 when path is "-": standard input as an input, standard output as an
+ * output (sort(1)). cli_read_input and cli_output_open take it as such. */
+int cli_is_std_stream(const char *path);
 
 /* Reads the whole file `path` into a new buffer (*data, free() it; never NULL
  * on success, even for an empty file) of *size bytes. On failure reports the
@@ -297,7 +347,8 @@ int cli_cmd_mpi_bench(int argc, char **argv);
 
 /* One benchmark measurement, as printed, written to CSV and plotted. */
 typedef struct cli_measurement {
-    const char *algo;
+    const char *algo;    /* as asked: cm2, cm4, onesweep, auto (or the peer's name) */
+    const char *ran;     /* the algorithm that ran (zesort_last_algo): auto's choice */
     const char *scan;
     uint64_t n;
     double median_ms;

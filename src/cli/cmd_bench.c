@@ -44,7 +44,15 @@ typedef struct bench_request {
     int peer_boost; /* --peer boost: also time boost::compute::sort */
     const char *segments; /* --segments LEN[,LEN...]|ragged: bench_segments.c instead */
     int n_given, algo_given;
+    cli_input_kind input; /* --input: the keys sorted */
+    int descending;       /* --descending */
+    const char *bits_text; /* --bits LO:HI, parsed once --type is known */
+    unsigned bit_lo, bit_hi;
 } bench_request;
+
+/* Where the table and the ratios go: stdout, or stderr when --csv or --plot
+ * writes to standard output ('-'), so that the file there stays clean. */
+static FILE *report;
 
 /* The name of the peer's rows (algo column) and the values of their scan
  * column, which says how the peer was timed. */
@@ -118,12 +126,54 @@ static int parse_scan_list(const char *text, bench_request *req)
 
 static int takes_value(const char *flag)
 {
-    static const char *const flags[] = {"--n",      "--algo", "--scan", "--type",
-                                        "--backend", "--repeat", "--csv", "--plot",
-                                        "--peer", "--device", "--value-type", "--segments"};
+    static const char *const flags[] = {"--n",      "--algo",   "--scan",  "--type",
+                                        "--backend", "--repeat", "--csv",   "--plot",
+                                        "--peer",   "--device", "--value-type", "--segments",
+                                        "--bits",   "--input"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
         if (strcmp(flag, flags[i]) == 0)
             return 1;
+    }
+    return 0;
+}
+
+/* What the flags mean together, once all are read. */
+static int check_bench_args(bench_request *req)
+{
+    int rc;
+    unsigned key_bits = cli_key_bits(req->type);
+    req->bit_lo = 0;
+    req->bit_hi = key_bits;
+    if (req->bits_text && cli_parse_bits(req->bits_text, key_bits, &req->bit_lo, &req->bit_hi))
+        return cli_usage(CMD, "bad --bits '%s': expected LO:HI with 0 <= LO < HI <= %u for %s keys",
+                         req->bits_text, key_bits, cli_key_type_name(req->type));
+    int shaped = req->bits_text || req->descending || req->input != CLI_INPUT_RANDOM;
+    if (req->segments && shaped)
+        return cli_usage(CMD, "--segments times random keys, ascending, all bits: no --bits, "
+                              "--descending or --input with it");
+    /* Two files, or stdout twice: one would replace or garble the other
+     * (both to /dev/null is fine). */
+    int csv_out = req->csv_path && strcmp(req->csv_path, "-") == 0;
+    int plot_out = req->plot_path && strcmp(req->plot_path, "-") == 0;
+    if (csv_out && plot_out)
+        return cli_usage(CMD, "--csv and --plot cannot both write to standard output ('-')");
+    if (req->csv_path && req->plot_path && !csv_out && !plot_out &&
+        cli_same_file(req->csv_path, req->plot_path) && !cli_is_special_file(req->csv_path))
+        return cli_usage(CMD, "--csv and --plot must be different files");
+    report = csv_out || plot_out ? stderr : stdout;
+    if ((rc = cli_check_device_backend(CMD, req->backend, req->device)))
+        return rc;
+    if (req->peer_boost) {
+#ifndef ZESORT_HAVE_BOOST_PEER
+        return cli_usage(CMD, "built without the Boost.Compute peer (install libboost-dev and "
+                              "rebuild)");
+#endif
+        if (req->type != ZESORT_KEY_U32 || req->pairs)
+            return cli_usage(CMD, "--peer boost times u32 keys only (no --type other than u32, "
+                                  "no --pairs)");
+        if (req->bits_text || req->descending)
+            return cli_usage(CMD, "--peer boost sorts all bits ascending (no --bits, "
+                                  "--descending)");
     }
     return 0;
 }
@@ -136,7 +186,8 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
     req->n_count = 2;
     req->algo[0] = ZESORT_ALGO_CM2;
     req->algo[1] = ZESORT_ALGO_CM4;
-    req->algo_count = 2;
+    req->algo[2] = ZESORT_ALGO_ONESWEEP;
+    req->algo_count = 3;
     req->type = ZESORT_KEY_U32;
     req->backend = ZESORT_BACKEND_AUTO;
     req->device = -1;
@@ -150,10 +201,13 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
         if (kind == CLI_ARG_OPERAND)
             return cli_usage(CMD, "unexpected operand '%s'", operand);
         const char *f = a.flag;
-        if (strcmp(f, "--pairs") == 0) {
+        if (strcmp(f, "--pairs") == 0 || strcmp(f, "--descending") == 0) {
             if ((rc = cli_args_no_value(&a, CMD)))
                 return rc;
-            req->pairs = 1;
+            if (strcmp(f, "--pairs") == 0)
+                req->pairs = 1;
+            else
+                req->descending = 1;
             continue;
         }
         if (strcmp(f, "--device") == 0) {
@@ -199,6 +253,14 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
             if ((rc = cli_args_once(CMD, f, req->csv_path)) || (rc = cli_args_path(CMD, f, v)))
                 return rc;
             req->csv_path = v;
+        } else if (strcmp(f, "--bits") == 0) {
+            if ((rc = cli_args_once(CMD, f, req->bits_text)))
+                return rc;
+            req->bits_text = v;
+        } else if (strcmp(f, "--input") == 0) {
+            if (cli_parse_input_kind(v, &req->input))
+                return cli_usage(CMD, "unknown --input '%s' (random, sorted, reversed, few, "
+                                      "equal, top-bits)", v);
         } else if (strcmp(f, "--peer") == 0) {
             if (strcmp(v, "boost") != 0 && strcmp(v, PEER_ALGO) != 0)
                 return cli_usage(CMD, "unknown peer '%s' (boost)", v);
@@ -209,22 +271,7 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
             req->plot_path = v;
         }
     }
-    /* One file for both: the PNG would replace the CSV (both to /dev/null is fine). */
-    if (req->csv_path && req->plot_path && cli_same_file(req->csv_path, req->plot_path) &&
-        !cli_is_special_file(req->csv_path))
-        return cli_usage(CMD, "--csv and --plot must be different files");
-    if ((rc = cli_check_device_backend(CMD, req->backend, req->device)))
-        return rc;
-    if (req->peer_boost) {
-#ifndef ZESORT_HAVE_BOOST_PEER
-        return cli_usage(CMD, "built without the Boost.Compute peer (install libboost-dev and "
-                              "rebuild)");
-#endif
-        if (req->type != ZESORT_KEY_U32 || req->pairs)
-            return cli_usage(CMD, "--peer boost times u32 keys only (no --type other than u32, "
-                                  "no --pairs)");
-    }
-    return 0;
+    return check_bench_args(req);
 }
 
 /* ---- measuring ---------------------------------------------------------------- */
@@ -291,8 +338,9 @@ static zesort_options combo_options(const bench_request *req, const bench_combo 
     o.key_type = req->type;
     o.algo = c->algo;
     o.scan = c->scan;
-    o.bit_lo = 0;
-    o.bit_hi = cli_key_bits(req->type);
+    o.descending = req->descending;
+    o.bit_lo = req->bit_lo;
+    o.bit_hi = req->bit_hi;
     o.value_type = c->values == VALUES_U64 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
     return o;
 }
@@ -399,15 +447,21 @@ static int make_data(const bench_request *req, uint64_t n, bench_data *d)
         free_data(d);
         return cli_fail("out of host memory for %llu keys", (unsigned long long)n);
     }
-    cli_random_keys(d->input, n, req->type, BENCH_SEED);
+    cli_make_keys(d->input, 0, n, n, req->type, req->input, BENCH_SEED);
     for (uint64_t i = 0; d->payload && i < n; ++i)
         d->payload[i] = i * UINT64_C(0x9E3779B97F4A7C15);
     if (d->reference) {
         memcpy(d->reference, d->input, bytes);
-        cli_reference_sort(d->reference, n, req->type);
+        if (cli_reference_sort_stable(d->reference, n, req->type, req->bit_lo, req->bit_hi,
+                                      req->descending)) {
+            free_data(d);
+            return cli_fail("out of host memory for the reference sort of %llu keys",
+                            (unsigned long long)n);
+        }
     }
     d->expected = (cli_expected){d->input, d->reference,
-                                 cli_multiset_hash(d->input, n, req->type), req->type, 0};
+                                 cli_multiset_hash(d->input, n, req->type), req->type,
+                                 req->descending, req->bit_lo, req->bit_hi};
     return 0;
 }
 
@@ -441,8 +495,10 @@ static uint64_t data_bytes(const bench_request *req, uint64_t n)
 {
     uint64_t keys = n * cli_key_size(req->type);
     const uint64_t gather = req->value_type == ZESORT_VALUE_U64 && req->pairs ? 16 * n : 0;
-    return 2 * keys + (req->pairs ? n * values_size(req) : n <= REFERENCE_MAX_N ? keys : 0) +
-           gather;
+    /* a reference by a bit range is merge sorted: a second copy for the time */
+    const int range = req->bit_lo > 0 || req->bit_hi < cli_key_bits(req->type);
+    const uint64_t ref = n > REFERENCE_MAX_N ? 0 : range ? 2 * keys : keys;
+    return 2 * keys + (req->pairs ? n * values_size(req) : ref) + gather;
 }
 
 /* Every n's data must fit in this machine's memory: checked before anything
@@ -483,9 +539,10 @@ static int measure_one(const bench_request *req, zesort_context *ctx, const benc
 /* Warm-up + `repeat` timed sorts of the `count` configurations c[0..count)
  * (the value kinds of one algorithm and scan), taken in turns, so that a
  * machine whose speed drifts (a shared VM) shifts all of them alike and
- * their ratios hold; verifies each one's last result. */
+ * their ratios hold; verifies each one's last result. ran[k]: the algorithm
+ * that configuration's sorts ran (what auto resolved to). */
 static int measure(const bench_request *req, zesort_context *ctx, const bench_combo *c,
-                   int count, bench_data *d, double *median_ms)
+                   int count, bench_data *d, double *median_ms, zesort_algo *ran)
 {
     double *times = malloc((size_t)req->repeat * (size_t)count * sizeof *times);
     if (!times)
@@ -497,6 +554,7 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
             rc = measure_one(req, ctx, &c[k], d, r == req->repeat - 1, &ms);
             if (rc == 0 && r >= 0)
                 times[k * req->repeat + r] = ms;
+            ran[k] = zesort_last_algo(ctx);
         }
     for (int k = 0; rc == 0 && k < count; ++k)
         median_ms[k] = median(times + k * req->repeat, req->repeat);
@@ -523,7 +581,7 @@ static int measure_peer(const bench_request *req, const char *device_hint, bench
         return cli_fail("bench: %s n=%llu: result is wrong: %s", PEER_ALGO,
                         (unsigned long long)d->n, why);
     snprintf(peer_device, sizeof peer_device, "%s", res.device);
-    x->algo = PEER_ALGO;
+    x->algo = x->ran = PEER_ALGO;
     x->values = "none";
     x->scan = res.device_timed ? PEER_EVENTS : PEER_HOSTCLOCK;
     x->n = d->n;
@@ -543,10 +601,16 @@ static void print_row(const char *backend, const char *device, const cli_measure
         backend = m->backend;
     if (m->device)
         device = m->device;
+    /* auto names what it ran: "auto(onesweep)" */
+    char algo[64];
+    if (strcmp(m->algo, m->ran) != 0)
+        snprintf(algo, sizeof algo, "%s(%s)", m->algo, m->ran);
+    else
+        snprintf(algo, sizeof algo, "%s", m->algo);
     /* Device last and untruncated: driver names are long. */
-    printf("%-10s  %-13s  %-9s  %-10s  %11llu  %10.4f  %11.2f  %s\n", backend, m->algo, m->scan,
-           m->values, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
-    fflush(stdout); /* rows appear as they are measured */
+    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11llu  %10.4f  %11.2f  %s\n", backend, algo,
+            m->scan, m->values, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
+    fflush(report); /* rows appear as they are measured */
 }
 
 /* CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
@@ -573,16 +637,18 @@ static int write_csv(const bench_request *req, const char *backend, const char *
     FILE *f = open_memstream(&text, &size);
     if (!f)
         return cli_fail("out of host memory");
-    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values\n",
-          f);
+    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values,"
+          "algo_ran,input,order,bits\n", f);
     for (size_t i = 0; i < count; ++i) {
         csv_field(f, m[i].backend ? m[i].backend : backend);
         fputc(',', f);
         csv_field(f, m[i].device ? m[i].device : device);
-        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s,%s\n", m[i].algo,
+        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s,%s,%s,%s,%s,%u:%u\n", m[i].algo,
                 cli_key_type_name(req->type), req->pairs, (unsigned long long)m[i].n,
                 m[i].median_ms, m[i].mkeys_per_s, m[i].scan, req->repeat,
-                m[i].backend ? "n/a" : flavor, m[i].values);
+                m[i].backend ? "n/a" : flavor, m[i].values, m[i].ran,
+                cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
+                req->bit_lo, req->bit_hi);
     }
     if (fclose(f) != 0) {
         free(text);
@@ -631,11 +697,11 @@ static void print_value_ratios(const bench_request *req, const bench_combo *comb
             if (!x || !y || !g || y->median_ms <= 0 || g->median_ms <= 0)
                 continue;
             if (!printed++)
-                printf("\ncost of 8-byte values (time of u64 values over u32 values, and over "
-                       "sorting u32 indices then gathering u64 values):\n");
-            printf("  %-8s scan=%-6s n=%-11llu  u64/u32 %.2fx   u64/(u32+gather) %.2fx\n", algo,
-                   scan, (unsigned long long)req->n[i], x->median_ms / y->median_ms,
-                   x->median_ms / g->median_ms);
+                fprintf(report, "\ncost of 8-byte values (time of u64 values over u32 values, "
+                                "and over sorting u32 indices then gathering u64 values):\n");
+            fprintf(report, "  %-8s scan=%-6s n=%-11llu  u64/u32 %.2fx   u64/(u32+gather) %.2fx\n",
+                    algo, scan, (unsigned long long)req->n[i], x->median_ms / y->median_ms,
+                    x->median_ms / g->median_ms);
         }
     }
 }
@@ -656,8 +722,8 @@ static void print_ratios(const bench_request *req, const cli_measurement *m, siz
                 if (!x || !y || y->mkeys_per_s <= 0)
                     continue;
                 if (!printed++)
-                    printf("\nspeed ratios (Mkeys/s of the first over the second):\n");
-                printf("  %s/%s  scan=%-6s  n=%-11llu  %.2fx\n", algo, base, scans[s],
+                    fprintf(report, "\nspeed ratios (Mkeys/s of the first over the second):\n");
+                fprintf(report, "  %s/%s  scan=%-6s  n=%-11llu  %.2fx\n", algo, base, scans[s],
                        (unsigned long long)req->n[i], x->mkeys_per_s / y->mkeys_per_s);
             }
         }
@@ -670,8 +736,8 @@ static void print_ratios(const bench_request *req, const cli_measurement *m, siz
             if (!d || !h || h->mkeys_per_s <= 0)
                 continue;
             if (!printed++)
-                printf("\nspeed ratios (Mkeys/s of the first over the second):\n");
-            printf("  %s device-scan/host-scan  n=%-11llu  %.2fx\n", algo,
+                fprintf(report, "\nspeed ratios (Mkeys/s of the first over the second):\n");
+            fprintf(report, "  %s device-scan/host-scan  n=%-11llu  %.2fx\n", algo,
                    (unsigned long long)req->n[i], d->mkeys_per_s / h->mkeys_per_s);
         }
     }
@@ -692,15 +758,32 @@ static void print_peer_ratios(const cli_measurement *m, size_t count)
         if (!p || p->mkeys_per_s <= 0)
             continue;
         if (!printed++)
-            printf("\nspeed ratios against the peer (Mkeys/s of zesort over %s's sort, timed "
-                   "by %s):\n", PEER_ALGO,
-                   strcmp(p->scan, PEER_EVENTS) == 0 ? "profiling events" : "host clock");
-        printf("  %-8s scan=%-6s / %s  n=%-11llu  %.2fx\n", m[i].algo, m[i].scan, PEER_ALGO,
-               (unsigned long long)m[i].n, m[i].mkeys_per_s / p->mkeys_per_s);
+            fprintf(report, "\nspeed ratios against the peer (Mkeys/s of zesort over %s's sort, "
+                            "timed by %s):\n", PEER_ALGO,
+                    strcmp(p->scan, PEER_EVENTS) == 0 ? "profiling events" : "host clock");
+        fprintf(report, "  %-8s scan=%-6s / %s  n=%-11llu  %.2fx\n", m[i].algo, m[i].scan,
+                PEER_ALGO, (unsigned long long)m[i].n, m[i].mkeys_per_s / p->mkeys_per_s);
     }
 }
 
 /* ---- the command --------------------------------------------------------------- */
+
+/* What is measured, where, and the table's column names. */
+static void print_header(const bench_request *req, zesort_context *ctx)
+{
+    fprintf(report, "zesort bench: %s keys%s, input %s, %s, bits %u:%u, backend %s, device %u: "
+                    "%s, kernel flavor %s, median of %d after a warm-up\n",
+            cli_key_type_name(req->type),
+            !req->pairs ? "" : req->value_type == ZESORT_VALUE_U64
+                                   ? " + values (u32, u64, u32 indices + host gather of u64)"
+                                   : " + u32 values",
+            cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
+            req->bit_lo, req->bit_hi, zesort_backend_name(zesort_context_backend(ctx)),
+            zesort_context_device_index(ctx), zesort_context_device(ctx),
+            zesort_context_flavor(ctx), req->repeat);
+    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11s  %10s  %11s  %s\n", "backend", "algo",
+            "scan", "values", "n", "median_ms", "mkeys_per_s", "device");
+}
 
 static int run_bench(const bench_request *req)
 {
@@ -715,7 +798,7 @@ static int run_bench(const bench_request *req)
     int rc = 0;
     zesort_status st = cli_create_for_kernels(req->backend, req->device, &ctx);
     if (st != ZESORT_OK) {
-        rc = cli_fail_status("backend set-up", st, NULL);
+        rc = cli_fail_setup(req->backend, st);
         goto done;
     }
     if ((rc = probe_combos(req, ctx, combo, combos)))
@@ -724,14 +807,7 @@ static int run_bench(const bench_request *req)
     const char *backend = zesort_backend_name(zesort_context_backend(ctx));
     const char *device = zesort_context_device(ctx);
     const char *flavor = zesort_context_flavor(ctx);
-    printf("zesort bench: %s keys%s, backend %s, device %u: %s, kernel flavor %s, median of %d "
-           "after a warm-up\n", cli_key_type_name(req->type),
-           !req->pairs ? "" : req->value_type == ZESORT_VALUE_U64
-                                  ? " + values (u32, u64, u32 indices + host gather of u64)"
-                                  : " + u32 values",
-           backend, zesort_context_device_index(ctx), device, flavor, req->repeat);
-    printf("%-10s  %-13s  %-9s  %-10s  %11s  %10s  %11s  %s\n", "backend", "algo", "scan",
-           "values", "n", "median_ms", "mkeys_per_s", "device");
+    print_header(req, ctx);
 
     size_t done_count = 0;
     for (int i = 0; i < req->n_count && rc == 0; ++i) {
@@ -755,11 +831,13 @@ static int run_bench(const bench_request *req)
         const int group = value_kinds(req, kinds);
         for (int c = 0; c < combos && rc == 0; c += group) {
             double ms[3];
-            if ((rc = measure(req, ctx, &combo[c], group, &d, ms)))
+            zesort_algo ran[3];
+            if ((rc = measure(req, ctx, &combo[c], group, &d, ms, ran)))
                 break;
             for (int k = 0; k < group; ++k) {
                 cli_measurement *x = &m[done_count++];
                 x->algo = zesort_algo_name(combo[c + k].algo);
+                x->ran = zesort_algo_name(ran[k]);
                 x->scan = cli_scan_name(combo[c + k].scan);
                 x->values = value_kind_names[combo[c + k].values];
                 x->n = req->n[i];

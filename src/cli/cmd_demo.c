@@ -119,7 +119,7 @@ int cli_cmd_demo(int argc, char **argv)
     zesort_context *ctx = NULL;
     zesort_status st = cli_create_for_kernels(req.backend, req.device, &ctx);
     if (st != ZESORT_OK)
-        return cli_fail_status("backend set-up", st, NULL);
+        return cli_fail_setup(req.backend, st);
 
     uint64_t n = req.n;
     uint32_t *input = malloc((size_t)n * 4), *reference = malloc((size_t)n * 4),
@@ -132,7 +132,7 @@ int cli_cmd_demo(int argc, char **argv)
     memcpy(reference, input, (size_t)n * 4);
     cli_reference_sort(reference, n, ZESORT_KEY_U32);
     cli_expected exp = {input, reference, cli_multiset_hash(input, n, ZESORT_KEY_U32),
-                        ZESORT_KEY_U32, 0};
+                        ZESORT_KEY_U32, 0, 0, 0};
 
     zesort_backend backend = zesort_context_backend(ctx);
     printf("zesort demo: stable radix sort of %llu random u32 keys (C-for-Metal design, OneSweep)\n"

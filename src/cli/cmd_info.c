@@ -96,6 +96,26 @@ static void print_capabilities(zesort_context *ctx)
     printf("key-types: %s\n", list[0] ? list : "none");
 }
 
+/* The backend demo and bench measure on (cli_create_for_kernels, so that
+ * the line cannot disagree with them), and why it differs from
+ * default-backend when it does. */
+static void print_demo_backend(zesort_backend default_backend)
+{
+    zesort_context *demo = NULL;
+    if (cli_create_for_kernels(ZESORT_BACKEND_AUTO, -1, &demo) != ZESORT_OK) {
+        printf("demo-backend: none\n");
+        return;
+    }
+    zesort_backend backend = zesort_context_backend(demo);
+    printf("demo-backend: %s\n", zesort_backend_name(backend));
+    if (backend != default_backend)
+        printf("demo-backend-why: demo and bench measure the kernels, on the best device "
+               "present: a Level Zero GPU, else an OpenCL GPU, else an OpenCL CPU device, else "
+               "the C fallback; default-backend (what sort's --backend auto picks) skips OpenCL "
+               "CPU devices, because the C fallback sorts faster on a CPU\n");
+    zesort_destroy(demo);
+}
+
 int cli_cmd_info(int argc, char **argv)
 {
     if (argc > 0)
@@ -138,12 +158,18 @@ int cli_cmd_info(int argc, char **argv)
         snprintf(key, sizeof key, "error-%s", zesort_backend_name(all_backends[i]));
         print_create_error(key, create_status[i], create_error[i]);
     }
+    for (size_t i = 0; i < N_BACKENDS; ++i) {
+        const char *hint = cli_backend_hint(all_backends[i], create_status[i]);
+        if (hint)
+            printf("note-%s: %s\n", zesort_backend_name(all_backends[i]), hint);
+    }
 
     /* The backend `auto` picks, and what it can run. */
     zesort_context *best = NULL;
     zesort_status best_status = zesort_create(ZESORT_BACKEND_AUTO, &best);
     if (best_status == ZESORT_OK) {
         printf("default-backend: %s\n", zesort_backend_name(zesort_context_backend(best)));
+        print_demo_backend(zesort_context_backend(best));
         print_capabilities(best);
         zesort_destroy(best);
     } else {

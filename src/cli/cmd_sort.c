@@ -68,6 +68,26 @@ static int parse_own_flag(cli_args *a, char **argv, const char *f, sort_request 
     return 1;
 }
 
+/* "-" is standard input or output (sort(1)): each serves one file; and the
+ * values pair may not be "-" on both sides (DESIGN.md §5.2): "--values - -"
+ * reads as one file named twice, which a pair never is. */
+static int check_std_streams(const sort_request *req)
+{
+    const char *CMD = req->cmd;
+    if (cli_is_std_stream(req->values_in) && cli_is_std_stream(req->values_out))
+        return cli_usage(CMD, "--values: VALUES_IN and VALUES_OUT cannot both be '-'");
+    if (cli_is_std_stream(req->input) + cli_is_std_stream(req->values_in) +
+            cli_is_std_stream(req->segments) > 1)
+        return cli_usage(CMD, "only one of INPUT, VALUES_IN and OFFSETS can be '-' (standard "
+                              "input)");
+    if (cli_is_std_stream(req->output) + cli_is_std_stream(req->values_out) > 1)
+        return cli_usage(CMD, req->argsort ? "INDICES_OUT and KEYS_OUT cannot both be '-' "
+                                             "(standard output)"
+                                           : "OUTPUT and VALUES_OUT cannot both be '-' "
+                                             "(standard output)");
+    return 0;
+}
+
 static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort)
 {
     memset(req, 0, sizeof *req);
@@ -150,6 +170,7 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
         (rc = cli_args_path(CMD, "VALUES_IN", req->values_in)) ||
         (rc = cli_args_path(CMD, argsort ? "KEYS_OUT" : "VALUES_OUT", req->values_out)) ||
         (rc = cli_args_path(CMD, "OFFSETS", req->segments)) ||
+        (rc = check_std_streams(req)) ||
         (rc = cli_check_device_backend(CMD, req->backend, req->device)) ||
         (rc = cli_check_devices(CMD, req->backend, req->device, &req->devices)))
         return rc;
@@ -165,7 +186,8 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
                          req->bits_text, key_bits, cli_key_type_name(req->opts.key_type));
 
     /* Both to /dev/null (or another device) is fine: nothing is replaced. */
-    if (req->values_out && cli_same_file(req->values_out, req->output) &&
+    if (req->values_out && !cli_is_std_stream(req->values_out) &&
+        !cli_is_std_stream(req->output) && cli_same_file(req->values_out, req->output) &&
         !cli_is_special_file(req->output))
         return cli_usage(CMD, argsort ? "INDICES_OUT and KEYS_OUT must be different files"
                                       : "OUTPUT and VALUES_OUT must be different files");
@@ -263,7 +285,7 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
                                               &b->ctx);
         cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
         if (st != ZESORT_OK)
-            return cli_fail_status("backend set-up", st, NULL);
+            return cli_fail_setup(b->req->backend, st);
     }
     /* an argsort's indices need what values of their type need */
     zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL || b->req->argsort,
@@ -326,15 +348,29 @@ static int read_inputs(const sort_request *req, input_budget *b, void **keys, si
     return 0;
 }
 
+/* OFFSETS within the host memory the inputs left (*arg, bytes): S is not
+ * bounded by the keys (segments may be empty), and "-" or a device may be
+ * endless. */
+static int offsets_fit(void *arg, const char *path, uint64_t bytes)
+{
+    const uint64_t room = *(const uint64_t *)arg;
+    if (bytes > room)
+        return cli_fail("cannot read '%s': more than %.2f GiB of segment offsets, what is left "
+                        "of half of the host memory available", path, (double)room / (1u << 30));
+    return 0;
+}
+
 /* sort --segments: OFFSETS, S + 1 little-endian u64 (S >= 0), each at most
  * n and none below the one before, into *offsets (malloc'd) and *s. Read
- * and checked before any output is opened: a bad file is exit 1 with
- * nothing written. */
-static int read_offsets(const char *path, uint64_t n, uint64_t **offsets, uint64_t *s)
+ * (at most `room` bytes) and checked before any output is opened: a bad
+ * file is exit 1 with nothing written. */
+static int read_offsets(const char *path, uint64_t n, uint64_t room, uint64_t **offsets,
+                        uint64_t *s)
 {
     unsigned char *raw = NULL;
     size_t bytes = 0;
-    int rc = cli_read_file(path, (void **)&raw, &bytes);
+    cli_read_limit lim = {room + 1, offsets_fit, &room}; /* + 1: "more than" is reported */
+    int rc = cli_read_input(path, &lim, (void **)&raw, &bytes);
     if (rc)
         return rc;
     if (bytes < 8 || bytes % 8) {
@@ -410,7 +446,10 @@ static int run_sort(const sort_request *req)
     int rc = read_inputs(req, &budget, &keys, &key_bytes, &values, &value_bytes);
     zesort_context *ctx = budget.ctx; /* created while reading */
     uint64_t n = key_bytes / cli_key_size(req->opts.key_type);
-    if (rc || (req->segments && (rc = read_offsets(req->segments, n, &offsets, &segments))) ||
+    const uint64_t used = (uint64_t)key_bytes + value_bytes;
+    const uint64_t room = used < budget.host_bytes ? budget.host_bytes - used : 0;
+    if (rc ||
+        (req->segments && (rc = read_offsets(req->segments, n, room, &offsets, &segments))) ||
         (rc = open_outputs(req, &outs)))
         goto done;
     if (!req->segments)

@@ -15,7 +15,9 @@
  * An OUTPUT that exists and is not a regular file (/dev/null, /dev/full, a
  * FIFO, a terminal) is written directly, never replaced; /dev/stdout,
  * /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that descriptor of this
- * process. Write errors (ENOSPC on /dev/full) are reported (exit 1).
+ * process, and so does "-", standard output as in sort(1). Write errors
+ * (ENOSPC on /dev/full) are reported (exit 1). An input "-" is standard
+ * input, read like any stream: bounded by the caller's limit.
  *
  * Temporary files are named .zesort-tmp-<pid>-XXXXXX. They are removed on
  * every error, and by a handler on every catchable signal whose default
@@ -101,9 +103,16 @@ static int read_stream(int fd, const char *path, const cli_read_limit *limit,
     }
 }
 
+int cli_is_std_stream(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
 int cli_read_input(const char *path, const cli_read_limit *limit, void **data, size_t *size)
 {
-    int fd = open(path, O_RDONLY);
+    /* "-": our own descriptor of standard input (no reopening by name,
+     * which a socket or another user's terminal would refuse) */
+    int fd = cli_is_std_stream(path) ? fcntl(0, F_DUPFD_CLOEXEC, 3) : open(path, O_RDONLY);
     if (fd < 0)
         return cli_fail("cannot open '%s': %s", path, strerror(errno));
     struct stat st;
@@ -407,11 +416,11 @@ static int fd_alias(const char *p)
 /* Follows symlinks in the last component of path (the directories on the way
  * are the kernel's business). Returns the path of the file to write (a
  * dangling link gives its would-be target), with *alias the descriptor when a
- * step names one of our descriptors (/dev/stdout), else -1. NULL and errno on
- * failure. Caller frees. */
+ * step names one of our descriptors (/dev/stdout; "-" is /dev/stdout), else
+ * -1. NULL and errno on failure. Caller frees. */
 static char *resolve_output(const char *path, int *alias)
 {
-    char *cur = strdup(path);
+    char *cur = strdup(cli_is_std_stream(path) ? "/dev/stdout" : path);
     *alias = -1;
     for (int depth = 0; cur && depth < 40; ++depth) {
         if ((*alias = fd_alias(cur)) >= 0)

@@ -42,6 +42,59 @@ void cli_random_keys(void *keys, uint64_t n, zesort_key_type type, uint64_t seed
     }
 }
 
+static const char *const input_kind_names[CLI_INPUT_KINDS] = {
+    "random", "few", "equal", "sorted", "reversed", "top-bits"};
+
+const char *cli_input_kind_name(cli_input_kind kind)
+{
+    return (unsigned)kind < CLI_INPUT_KINDS ? input_kind_names[kind] : "?";
+}
+
+int cli_parse_input_kind(const char *text, cli_input_kind *out)
+{
+    for (unsigned i = 0; i < CLI_INPUT_KINDS; ++i) {
+        if (strcmp(text, input_kind_names[i]) == 0) {
+            *out = (cli_input_kind)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Key g of n of a kind other than random, from the random bits k of a key of
+ * `bits` bits. Sorted and reversed are steps of 3 (not 1) so that the keys
+ * use more than the low digits; as bit patterns they are ascending in every
+ * key type's order up to 2^(bits-1) (then signed and float keys wrap). */
+static uint64_t shaped_key(cli_input_kind kind, uint64_t k, uint64_t g, uint64_t n, unsigned bits)
+{
+    switch (kind) {
+    case CLI_INPUT_FEW: return k % 5;
+    case CLI_INPUT_EQUAL: return 0x42;
+    case CLI_INPUT_SORTED: return g * 3;
+    case CLI_INPUT_REVERSED: return (n - g) * 3;
+    default: /* top-bits: only the two highest bits of the key vary */
+        return k >> (bits - 2) << (bits - 2);
+    }
+}
+
+void cli_make_keys(void *keys, uint64_t first, uint64_t count, uint64_t n, zesort_key_type type,
+                   cli_input_kind kind, uint64_t seed)
+{
+    cli_random_keys(keys, count, type, seed);
+    if (kind == CLI_INPUT_RANDOM)
+        return;
+    const size_t size = cli_key_size(type);
+    const unsigned bits = cli_key_bits(type);
+    const uint64_t all = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    unsigned char *p = keys;
+    for (uint64_t i = 0; i < count; ++i, p += size) {
+        uint64_t k = 0; /* little-endian: the low `size` bytes are the key */
+        memcpy(&k, p, size);
+        k = shaped_key(kind, k, first + i, n, bits) & all;
+        memcpy(p, &k, size);
+    }
+}
+
 /* Raw bit pattern of key i, memcpy'd so any alignment of the buffer is fine. */
 static uint64_t raw_bits(const void *keys, uint64_t i, size_t size)
 {
@@ -120,6 +173,78 @@ void cli_reference_sort(void *keys, uint64_t n, zesort_key_type type)
     default: cmp = cmp_u32; break;
     }
     qsort(keys, (size_t)n, cli_key_size(type), cmp);
+}
+
+uint64_t cli_key_field(const void *keys, uint64_t i, zesort_key_type type, unsigned lo,
+                       unsigned hi)
+{
+    const unsigned bits = cli_key_bits(type);
+    if (hi == 0 || hi > bits)
+        hi = bits;
+    const uint64_t v = cli_key_order(keys, i, type) >> lo;
+    return hi - lo >= 64 ? v : v & ((UINT64_C(1) << (hi - lo)) - 1);
+}
+
+typedef struct field_order {
+    zesort_key_type type;
+    unsigned lo, hi;
+    int descending;
+} field_order;
+
+/* Merges the sorted runs src[lo, mid) and src[mid, hi) of `size`-byte keys
+ * into dst; on a tie the left run's key comes first, which keeps the merge
+ * sort stable. */
+static void merge_runs(const unsigned char *src, unsigned char *dst, size_t size, uint64_t lo,
+                       uint64_t mid, uint64_t hi, const field_order *o)
+{
+    uint64_t i = lo, j = mid, k = lo;
+    while (i < mid && j < hi) {
+        uint64_t a = cli_key_field(src, i, o->type, o->lo, o->hi);
+        uint64_t b = cli_key_field(src, j, o->type, o->lo, o->hi);
+        int right = o->descending ? b > a : b < a;
+        memcpy(dst + k++ * size, src + (right ? j++ : i++) * size, size);
+    }
+    memcpy(dst + k * size, src + i * size, (size_t)(mid - i) * size);
+    k += mid - i;
+    memcpy(dst + k * size, src + j * size, (size_t)(hi - j) * size);
+}
+
+/* Full keys that compare equal are the same bits, so an unstable qsort (and
+ * its reverse for descending) already is the stable result; a bit range
+ * makes different keys equal, whose input order must be kept: a merge sort. */
+int cli_reference_sort_stable(void *keys, uint64_t n, zesort_key_type type, unsigned lo,
+                              unsigned hi, int descending)
+{
+    const size_t size = cli_key_size(type);
+    unsigned char *k = keys;
+    if (lo == 0 && (hi == 0 || hi >= cli_key_bits(type))) {
+        cli_reference_sort(keys, n, type);
+        for (uint64_t i = 0; descending && i < n / 2; ++i) {
+            unsigned char t[8];
+            memcpy(t, k + i * size, size);
+            memcpy(k + i * size, k + (n - 1 - i) * size, size);
+            memcpy(k + (n - 1 - i) * size, t, size);
+        }
+        return 0;
+    }
+    unsigned char *tmp = malloc(n ? (size_t)n * size : 1);
+    if (!tmp)
+        return -1;
+    const field_order o = {type, lo, hi, descending};
+    unsigned char *src = k, *dst = tmp;
+    for (uint64_t w = 1; w < n; w *= 2) {
+        for (uint64_t a = 0; a < n; a += 2 * w) {
+            uint64_t mid = a + w < n ? a + w : n, end = a + 2 * w < n ? a + 2 * w : n;
+            merge_runs(src, dst, size, a, mid, end, &o);
+        }
+        unsigned char *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != k)
+        memcpy(k, src, (size_t)n * size);
+    free(tmp);
+    return 0;
 }
 
 uint64_t cli_multiset_hash(const void *keys, uint64_t n, zesort_key_type type)

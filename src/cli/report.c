@@ -110,11 +110,13 @@ static int fail_for_limits(const char *what, zesort_status status)
     return 0;
 }
 
-int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx)
+/* The message of a failed library call: `detail` (the library's message, or
+ * the status name when empty), then `hint` (what to do) when not NULL. */
+static int fail_with(const char *what, zesort_status status, const char *detail,
+                     const char *hint)
 {
     if (fail_for_limits(what, status))
         return CLI_EXIT_FAILURE;
-    const char *detail = zesort_last_error(ctx);
     if (!detail || !*detail)
         detail = zesort_status_name(status);
     if (status == ZESORT_ERROR_UNSUPPORTED) {
@@ -123,6 +125,37 @@ int cli_fail_status(const char *what, zesort_status status, const zesort_context
         cli_fail("%s: not supported yet: %s", what, detail);
         return CLI_EXIT_USAGE;
     }
-    return cli_fail("%s failed: %s (%s)", what, detail, zesort_status_name(status));
+    return cli_fail("%s failed: %s (%s)%s%s", what, detail, zesort_status_name(status),
+                    hint ? "; " : "", hint ? hint : "");
 }
 
+int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx)
+{
+    return fail_with(what, status, zesort_last_error(ctx), NULL);
+}
+
+/* Level Zero without a single device: most often no GPU driver at all (the
+ * loader, libze1, finds none), which the loader's "zeInit failed" does not
+ * tell. Named only then: a wrong --device index has devices to count. */
+static const char LEVEL_ZERO_HINT[] =
+    "for a Level Zero GPU driver install the Debian package intel-opencl-icd (it provides "
+    "libze_intel_gpu.so; the loader is libze1); it needs an Intel GPU this user can open "
+    "(/dev/dri/renderD*)";
+
+const char *cli_backend_hint(zesort_backend backend, zesort_status status)
+{
+    uint32_t count = 0;
+    if (backend != ZESORT_BACKEND_LEVEL_ZERO || status != ZESORT_ERROR_NO_DEVICE)
+        return NULL;
+    if (zesort_device_count(backend, &count) == ZESORT_OK && count > 0)
+        return NULL;
+    return LEVEL_ZERO_HINT;
+}
+
+int cli_fail_setup(zesort_backend backend, zesort_status status)
+{
+    char detail[512];
+    /* kept first: cli_backend_hint's device count sets the thread's last error */
+    snprintf(detail, sizeof detail, "%s", zesort_last_error(NULL));
+    return fail_with("backend set-up", status, detail, cli_backend_hint(backend, status));
+}

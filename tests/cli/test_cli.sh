@@ -313,17 +313,17 @@ fi
 
 # ---------------------------------------------------------------------------
 echo "# bench"
-header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values'
+header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values,algo_ran,input,order,bits'
 run bench --backend cpu --n 1000,4k --repeat 2 --csv bench.csv
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 bench.csv)" = "$header" ]; then
     ok "bench --csv header"
 else
     bad "bench --csv: exit $rc, header '$(head -n 1 bench.csv 2>/dev/null)'"
 fi
-# cm2,cm4 x host,device x 2 sizes = 8 rows of 12 fields.
+# (cm2,cm4 x host,device + onesweep x device) x 2 sizes = 10 rows of 16 fields.
 rows=$(tail -n +2 bench.csv 2>/dev/null | wc -l)
-[ "$rows" -eq 8 ] && ok "bench --csv: 8 rows" || bad "bench --csv: $rows rows, want 8"
-if tail -n +2 bench.csv | awk -F, 'NF != 12 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
+[ "$rows" -eq 10 ] && ok "bench --csv: 10 rows" || bad "bench --csv: $rows rows, want 10"
+if tail -n +2 bench.csv | awk -F, 'NF != 16 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
     ok "bench --csv: rows well formed"
 else
     bad "bench --csv: malformed row"
@@ -335,7 +335,7 @@ else
     bad "bench --csv: a median_ms is 0 (backend did not report its time)"
 fi
 run bench --backend cpu --n 2k --algo cm4 --scan device --repeat 1 --csv one.csv
-[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none,none$' one.csv &&
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none,none,cm4,random,ascending,0:32$' one.csv &&
     ok "bench with one algo, one scan" || bad "bench one algo/scan: exit $rc"
 if [ "${backends[*]}" != cpu ]; then
     run bench --backend opencl --n 4096 --repeat 1 --algo cm2,cm4 --scan device
@@ -347,7 +347,7 @@ if [ "${backends[*]}" != cpu ]; then
     ZENV=(ZESORT_FLAVOR=portable)
     run bench --backend opencl --n 4096 --repeat 1 --algo onesweep --csv flavor.csv
     ZENV=()
-    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable,none$' flavor.csv &&
+    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable,none,onesweep,random,ascending,0:32$' flavor.csv &&
         ok "bench with ZESORT_FLAVOR=portable" || bad "bench ZESORT_FLAVOR=portable: exit $rc"
     # an n the device cannot hold (8 GiB of keys) fails before any data is
     # made (issue 12.5: it used to build gigabytes of keys first)
@@ -396,7 +396,7 @@ no_temp_files . && ok "bench leaves no temp files" || bad "bench left temp files
 if "$Z" bench --help | grep -q -- '--peer' && "$Z" info 2>/dev/null | grep -q '^peers: .*boost-compute'; then
     if [ "${backends[*]}" != cpu ]; then
         run bench --backend opencl --algo cm4 --n 4096 --repeat 1 --peer boost --csv peer.csv
-        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1,n/a,none$' peer.csv &&
+        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1,n/a,none,boost-compute,random,ascending,0:32$' peer.csv &&
             grep -q ',cm4,u32,0,4096,' peer.csv; then
             ok "bench --peer boost: a boost-compute row next to cm4"
         else
