@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 # (enum, source file, defines), in the order of zs_program (src/plan.h):
 # CM program index = (bits == 4) | key64 << 1 | vals << 2, then SCAN, then
@@ -94,6 +95,23 @@ def c_string(text):
                      for line in text.splitlines())
 
 
+def wait_reporting(futures, jobs, every_s=5.0):
+    """The results in job order. The build runs this in ninja's console pool,
+    so a line every few seconds says how far the kernels are: a first build
+    compiles for minutes and must not look stuck."""
+    start = last = time.monotonic()
+    done = 0
+    for f in concurrent.futures.as_completed(futures):
+        f.result()
+        done += 1
+        now = time.monotonic()
+        if now - last >= every_s or done == len(futures):
+            last = now
+            print("kernels: %d of %d binaries compiled (%.0f s)" % (done, len(jobs), now - start),
+                  flush=True)
+    return [f.result() for f in futures]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ocloc", required=True)
@@ -105,6 +123,8 @@ def main():
                     help="comma separated targets for --ocloc-new (one ocloc per target: "
                          "the newest that knows it)")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--progress", action="store_true",
+                    help="a line every few seconds on how many binaries are compiled")
     ap.add_argument("--defines", default="",
                     help="extra -D options for every program (tests: a retuned "
                          "zesort_tuning.h; the library must be built with the same)")
@@ -135,7 +155,8 @@ def main():
             futures = [pool.submit(ocloc_compile, j[7], j[3], j[4], j[5], tmp,
                                    "k%d" % i, j[6]) for i, j in enumerate(jobs)]
             try:
-                blobs = [f.result() for f in futures]
+                blobs = (wait_reporting(futures, jobs) if args.progress
+                         else [f.result() for f in futures])
             except RuntimeError as e:
                 sys.exit("embed_kernels: %s" % e)
 

@@ -1,4 +1,4 @@
-/* mpi_sort_example.c — the README's distributed sort: every rank sorts its
+/* mpi_sort_example.c — the manual's distributed sort (docs/mpi.md): every rank sorts its
  * keys with the others; rank r ends with the r-th slice of the global order.
  * Build: cc mpi_sort_example.c $(pkg-config --cflags --libs zesort-mpi)
  * Run:   mpirun -np 4 ./a.out */

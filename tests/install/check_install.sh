@@ -34,10 +34,19 @@ static_pc=$(find "$stage/root" -name zesort-static.pc)
 # path in it is relative to ${prefix}, which this also checks.
 grep -q '^prefix=' "$pc" || fail "zesort.pc has no prefix variable"
 mkdir "$stage/pkgconfig"
-for f in "$pc" "$static_pc"; do
+for f in "$pc" "$static_pc" $(find "$stage/root" -name zesort-mpi.pc); do
     sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$f" >"$stage/pkgconfig/$(basename "$f")"
 done
-export PKG_CONFIG_PATH="$stage/pkgconfig"
+# The system's .pc files without Highway's and TBB's: what a machine has that
+# installed only the runtime libraries of zesort's private dependencies
+# (libhwy1, not libhwy-dev). `pkg-config --libs zesort` must still answer.
+mkdir "$stage/system-pc"
+for d in /usr/lib/x86_64-linux-gnu/pkgconfig /usr/lib/pkgconfig /usr/share/pkgconfig; do
+    [ -d "$d" ] || continue
+    find "$d" -maxdepth 1 -name '*.pc' ! -name 'libhwy*' ! -name 'tbb*' -exec cp -n {} "$stage/system-pc/" \;
+done
+export PKG_CONFIG_LIBDIR="$stage/pkgconfig:$stage/system-pc"
+export PKG_CONFIG_PATH=
 prefix=$(pkg-config --variable=prefix zesort)
 libdir=$(pkg-config --variable=libdir zesort)
 includedir=$(pkg-config --variable=includedir zesort)
@@ -73,8 +82,13 @@ cp "$src/tests/examples/sort_example.c" "$src/tests/examples/ze_interop_example.
    "$src/tests/examples/cl_interop_example.c" \
    "$src/tests/install/all_headers.cpp" "$src/tests/install/cl_api_version.c" "$work/"
 cd "$work"
-cflags=$(pkg-config --cflags zesort)
-libs=$(pkg-config --libs zesort)
+cflags=$(pkg-config --cflags zesort) || fail "pkg-config --cflags zesort (no Highway .pc files)"
+libs=$(pkg-config --libs zesort) || fail "pkg-config --libs zesort (no Highway .pc files)"
+for f in zesort zesort-static; do
+    fl=$(pkg-config --cflags "$f") || fail "pkg-config --cflags $f"
+    ! grep -qE '(^| )-D' <<<"$fl" || fail "$f.pc puts -D flags into the user's CFLAGS: $fl"
+done
+pkg-config --static --libs zesort >/dev/null || fail "pkg-config --static --libs zesort"
 # Static, as the README says: zesort-static.pc, whose Libs name libzesort.a
 # (`pkg-config --static zesort` keeps -lzesort, which finds the .so first).
 static_libs=$(pkg-config --cflags --libs zesort-static)
@@ -127,12 +141,47 @@ run_check ze_only "$expect" env "${ze_env[@]}" ./ze_only
 run_check cl_shared "$expect" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd LD_LIBRARY_PATH="$libdir" ./cl_shared
 run_check cl_static "$expect" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd ./cl_static
 run_check cl_api_version "ZESORT_OK" env OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd LD_LIBRARY_PATH="$libdir" ./cl_api_version
-# CMake, through the README's pkg_check_modules snippet.
-mkdir cmake_user
-cp "$src/tests/install/cmake/CMakeLists.txt" sort_example.c cmake_user/
-cmake -S cmake_user -B cmake_build >cmake.log 2>&1 || { cat cmake.log >&2; fail "cmake configure"; }
-cmake --build cmake_build >>cmake.log 2>&1 || { cat cmake.log >&2; fail "cmake build"; }
-run_check cmake_sort "$expect" env LD_LIBRARY_PATH="$libdir" cmake_build/sort_example
+# CMake: the documented find_package(zesort CONFIG REQUIRED) project, found
+# through CMAKE_PREFIX_PATH alone (the config file locates itself), then the
+# static target and a version request that must be refused.
+cmake_user() { # NAME CMAKELISTS [SOURCE]: configure and build in NAME/build
+    local name=$1 lists=$2 source=${3:-sort_example.c}
+    mkdir "$name"
+    cp "$lists" "$name/CMakeLists.txt"
+    cp "$source" "$name/"
+    cmake -S "$name" -B "$name/build" -DCMAKE_PREFIX_PATH="$prefix" >"$name.log" 2>&1 &&
+        cmake --build "$name/build" >>"$name.log" 2>&1
+}
+cmake_user cmake_user "$src/tests/install/cmake/CMakeLists.txt" ||
+    { cat cmake_user.log >&2; fail "cmake: find_package(zesort CONFIG REQUIRED)"; }
+run_check cmake_sort "$expect" env LD_LIBRARY_PATH="$libdir" cmake_user/build/sort_example
+sed -e 's/zesort::zesort)/zesort::zesort_static)/' "$src/tests/install/cmake/CMakeLists.txt" >static.cmake
+cmake_user cmake_static static.cmake || { cat cmake_static.log >&2; fail "cmake: zesort::zesort_static"; }
+run_check cmake_static "$expect" cmake_static/build/sort_example
+! readelf -d cmake_static/build/sort_example | grep NEEDED | grep -q libzesort ||
+    fail "zesort::zesort_static still needs libzesort.so"
+sed -e "s/find_package(zesort CONFIG REQUIRED)/find_package(zesort $((${version%%.*} + 1)) CONFIG REQUIRED)/" \
+    "$src/tests/install/cmake/CMakeLists.txt" >newer.cmake
+! cmake_user cmake_newer newer.cmake || fail "cmake: find_package(zesort $((${version%%.*} + 1))) accepted version $version"
+grep -q "zesortConfigVersion.cmake\|version: $version" cmake_newer.log ||
+    { cat cmake_newer.log >&2; fail "cmake: the refused version request does not name the version file"; }
+
+# Licence, man page and examples, with the docs.
+docdir="$prefix/share/doc/zesort"
+for f in "$docdir/LICENSE" "$prefix/share/man/man1/zesort.1" \
+         "$docdir/examples/sort_example.c" "$docdir/examples/ze_interop_example.c" \
+         "$docdir/examples/cl_interop_example.c"; do
+    [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
+done
+# Each installed example builds with the command at its top (pkg-config).
+for f in "$docdir"/examples/*.c; do
+    cmd=$(sed -n 's/.*Build: *\(cc .*\)$/\1/p; s/.*Build: *\(cc .*\) \*\/$/\1/p' "$f" | head -1)
+    cmd=${cmd% \*/}
+    [ -n "$cmd" ] || fail "$(basename "$f") has no 'Build: cc ...' line at its top"
+    (cd "$docdir/examples" && eval "$cmd -o $work/built_$(basename "$f" .c)") >build_example.log 2>&1 ||
+        { cat build_example.log >&2; fail "installed $(basename "$f"): '$cmd' failed"; }
+done
+echo "examples: $(ls "$docdir/examples" | tr '\n' ' ')built with their own commands"
 
 # ---- libzesort_mpi (issue 24), when built: its own library, header and .pc;
 # libzesort and bin/zesort never need MPI -------------------------------------
@@ -141,7 +190,6 @@ run_check cmake_sort "$expect" env LD_LIBRARY_PATH="$libdir" cmake_build/sort_ex
 if [ -e "$libdir/libzesort_mpi.so.1" ]; then
     mpi_pc=$(find "$stage/root" -name zesort-mpi.pc)
     [ -n "$mpi_pc" ] || fail "zesort-mpi.pc not installed"
-    sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$mpi_pc" >"$stage/pkgconfig/zesort-mpi.pc"
     for f in "$prefix/bin/zesort-mpi" "$includedir/zesort_mpi.h" "$libdir/libzesort_mpi.a"; do
         [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
     done
@@ -155,6 +203,9 @@ if [ -e "$libdir/libzesort_mpi.so.1" ]; then
     run_check mpi_example "ok" env LD_LIBRARY_PATH="$libdir" \
         timeout -k 5 120 "$(command -v mpirun.openmpi || command -v mpirun)" --oversubscribe -np 2 \
         -x LD_LIBRARY_PATH ./mpi_example
+    sed -e 's/zesort::zesort)/zesort::zesort_mpi)/' -e 's/sort_example.c/mpi_sort_example.c/' \
+        "$src/tests/install/cmake/CMakeLists.txt" >mpi.cmake
+    cmake_user cmake_mpi mpi.cmake mpi_sort_example.c || { cat cmake_mpi.log >&2; fail "cmake: zesort::zesort_mpi"; }
     echo "libzesort_mpi: zesort-mpi.pc, zesort_mpi.h, $(wc -l <<<"$mpi_exported") symbols, all zesort_mpi_*"
 fi
 echo "PASS"
