@@ -32,6 +32,7 @@ struct zs_device {
     ze_command_list_handle_t list;   /* immediate, asynchronous */
     uint32_t compute_ordinal;
     uint64_t max_alloc;              /* maxMemAllocSize */
+    int relaxed;                     /* the driver offers relaxed allocation limits */
     uint64_t memory;                 /* sum of the device's memories' totalSize */
     double ns_per_tick;              /* kernel timestamp resolution */
     uint64_t ts_mask;                /* valid bits of kernel timestamps */
@@ -210,13 +211,15 @@ static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
 #endif
     ze_device_mem_alloc_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     /* Above maxMemAllocSize the allocation needs the relaxed-limits extension
-     * (Intel GPUs cap single allocations at 4 GiB without it). */
+     * (Intel GPUs cap single allocations at 4 GiB without it), asked for
+     * where the driver offers it; elsewhere ze_memory gave maxMemAllocSize
+     * as the largest allocation, and the sort was split by it. */
     ze_relaxed_allocation_limits_exp_desc_t relaxed = {
         .stype = ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC,
         .flags = ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE,
     };
     int big = dev->max_alloc && bytes > dev->max_alloc;
-    if (big)
+    if (big && dev->relaxed)
         desc.pNext = &relaxed;
     void *ptr = NULL;
     ze_result_t r = zeMemAllocDevice(dev->context, &desc, (size_t)bytes, 0, dev->device, &ptr);
@@ -227,8 +230,10 @@ static zesort_status ze_alloc(zs_device *dev, uint64_t bytes, zs_devptr *out)
     if (big) {
         return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY,
                             "device allocation of %llu bytes exceeds the device's largest "
-                            "allocation (%llu bytes; %s)", (unsigned long long)bytes,
-                            (unsigned long long)dev->max_alloc, zs_ze_result_name(r));
+                            "allocation (%llu bytes%s; %s)", (unsigned long long)bytes,
+                            (unsigned long long)dev->max_alloc,
+                            dev->relaxed ? ", relaxed limits asked for" : "",
+                            zs_ze_result_name(r));
     }
     if (r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY || r == ZE_RESULT_ERROR_UNSUPPORTED_SIZE) {
         return zs_error_set(&dev->err, ZESORT_ERROR_OUT_OF_DEVICE_MEMORY, "out of device memory allocating %llu bytes (%s)",
@@ -419,10 +424,28 @@ static void read_memory(zs_device *dev)
         dev->memory += m[i].totalSize;
 }
 
+/* Whether the driver offers relaxed allocation limits (allocations above
+ * maxMemAllocSize): listed among its extensions. */
+static int offers_relaxed_limits(ze_driver_handle_t driver)
+{
+    uint32_t count = 0;
+    if (zeDriverGetExtensionProperties(driver, &count, NULL) != ZE_RESULT_SUCCESS || !count)
+        return 0;
+    ze_driver_extension_properties_t *e = calloc(count, sizeof *e);
+    int found = 0;
+    if (e && zeDriverGetExtensionProperties(driver, &count, e) == ZE_RESULT_SUCCESS)
+        for (uint32_t i = 0; i < count && !found; i++)
+            found = strncmp(e[i].name, ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME,
+                            sizeof e[i].name) == 0;
+    free(e);
+    return found;
+}
+
 static void ze_memory(zs_device *dev, uint64_t *total, uint64_t *largest)
 {
     *total = dev->memory;
-    *largest = UINT64_MAX; /* ze_alloc asks for relaxed limits above maxMemAllocSize */
+    /* with relaxed limits ze_alloc asks for them above maxMemAllocSize */
+    *largest = dev->relaxed || !dev->max_alloc ? UINT64_MAX : dev->max_alloc;
 }
 
 void zs_level_zero_handles(zs_device *dev, ze_driver_handle_t *driver,
@@ -703,6 +726,7 @@ static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeDeviceGetProperties", r);
     dev->max_alloc = p.maxMemAllocSize;
+    dev->relaxed = offers_relaxed_limits(dev->driver);
     read_memory(dev);
     read_timer(dev, &p);
     if (desc && desc_len)
