@@ -316,6 +316,8 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
  *  argsort(kind='stable'), torch.argsort(stable=True). indices are of
  *  opts->value_type (uint32_t by default, uint64_t with ZESORT_VALUE_U64);
  *  they are made by the sort's first pass on the device, never uploaded.
+ *  uint32_t indices number at most 2^32 keys: beyond, INVALID_ARGUMENT
+ *  (naming the u64 index type) before any array is read.
  *  keys_out: NULL, or an array of n keys that receives the sorted keys. keys
  *  is only read. Alignment and overlap as for zesort_sort_copy; device
  *  memory as zesort_check(ctx, n, 1, opts) gives. On error keys is unchanged

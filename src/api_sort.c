@@ -93,6 +93,13 @@ static zesort_status validate(zesort_context *ctx, const zs_sort_call *c, uint64
     zesort_status st = host_request(ctx, opts, n, pairs, req, algo);
     if (st != ZESORT_OK)
         return st;
+    /* indices up to n - 1: in u32 they would wrap (the split writes them
+     * as its parts' offsets plus positions) */
+    if (c->argsort && req->value_bytes == 4 && n > (UINT64_C(1) << 32))
+        return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %llu keys: their indices do not fit u32 indices; use the u64 "
+                            "index type (ZESORT_VALUE_U64, zesort argsort --index-type u64)",
+                            c->fn, (unsigned long long)n);
     if (n > 0 && (!c->io.keys_in || (c->argsort && !c->io.values_out)))
         return zs_error_set(&ctx->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s is NULL with n = %llu",
                             c->fn, c->io.keys_in ? "indices" : "keys", (unsigned long long)n);
