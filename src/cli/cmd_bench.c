@@ -178,6 +178,65 @@ static int check_bench_args(bench_request *req)
     return 0;
 }
 
+/* One flag that takes a value (takes_value), with its value v. Returns 0 or
+ * the usage error's exit code (reported). */
+static int parse_value_flag(bench_request *req, const char *f, const char *v)
+{
+    int rc;
+    if (strcmp(f, "--n") == 0) {
+        if ((rc = parse_n_list(v, req)))
+            return rc;
+        req->n_given = 1;
+    } else if (strcmp(f, "--algo") == 0) {
+        if ((rc = parse_algo_list(v, req)))
+            return rc;
+        req->algo_given = 1;
+    } else if (strcmp(f, "--segments") == 0) {
+        if ((rc = cli_args_once(CMD, f, req->segments)) || (rc = cli_bench_segments_check(v)))
+            return rc;
+        req->segments = v;
+    } else if (strcmp(f, "--scan") == 0) {
+        if ((rc = parse_scan_list(v, req)))
+            return rc;
+    } else if (strcmp(f, "--type") == 0) {
+        if (cli_parse_key_type(v, &req->type))
+            return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
+    } else if (strcmp(f, "--value-type") == 0) {
+        if (cli_parse_value_type(v, &req->value_type))
+            return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
+        req->pairs = req->value_type_set = 1;
+    } else if (strcmp(f, "--backend") == 0) {
+        if (zesort_parse_backend(v, &req->backend))
+            return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
+    } else if (strcmp(f, "--repeat") == 0) {
+        uint64_t r;
+        if (cli_parse_count(v, &r) || r < 1 || r > 1000)
+            return cli_usage(CMD, "bad --repeat '%s': expected 1 to 1000", v);
+        req->repeat = (int)r;
+    } else if (strcmp(f, "--csv") == 0) {
+        if ((rc = cli_args_once(CMD, f, req->csv_path)) || (rc = cli_args_path(CMD, f, v)))
+            return rc;
+        req->csv_path = v;
+    } else if (strcmp(f, "--bits") == 0) {
+        if ((rc = cli_args_once(CMD, f, req->bits_text)))
+            return rc;
+        req->bits_text = v;
+    } else if (strcmp(f, "--input") == 0) {
+        if (cli_parse_input_kind(v, &req->input))
+            return cli_usage(CMD, "unknown --input '%s' (random, sorted, reversed, few, "
+                                  "equal, top-bits)", v);
+    } else if (strcmp(f, "--peer") == 0) {
+        if (strcmp(v, "boost") != 0 && strcmp(v, PEER_ALGO) != 0)
+            return cli_usage(CMD, "unknown peer '%s' (boost)", v);
+        req->peer_boost = 1;
+    } else { /* --plot */
+        if ((rc = cli_args_once(CMD, f, req->plot_path)) || (rc = cli_args_path(CMD, f, v)))
+            return rc;
+        req->plot_path = v;
+    }
+    return 0;
+}
+
 static int parse_bench_args(int argc, char **argv, bench_request *req)
 {
     memset(req, 0, sizeof *req);
@@ -219,57 +278,8 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
             return cli_usage(CMD, "unknown option '%s'", f);
         if ((rc = cli_args_value(&a, CMD, &v)))
             return rc;
-        if (strcmp(f, "--n") == 0) {
-            if ((rc = parse_n_list(v, req)))
-                return rc;
-            req->n_given = 1;
-        } else if (strcmp(f, "--algo") == 0) {
-            if ((rc = parse_algo_list(v, req)))
-                return rc;
-            req->algo_given = 1;
-        } else if (strcmp(f, "--segments") == 0) {
-            if ((rc = cli_args_once(CMD, f, req->segments)) || (rc = cli_bench_segments_check(v)))
-                return rc;
-            req->segments = v;
-        } else if (strcmp(f, "--scan") == 0) {
-            if ((rc = parse_scan_list(v, req)))
-                return rc;
-        } else if (strcmp(f, "--type") == 0) {
-            if (cli_parse_key_type(v, &req->type))
-                return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
-        } else if (strcmp(f, "--value-type") == 0) {
-            if (cli_parse_value_type(v, &req->value_type))
-                return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
-            req->pairs = req->value_type_set = 1;
-        } else if (strcmp(f, "--backend") == 0) {
-            if (zesort_parse_backend(v, &req->backend))
-                return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
-        } else if (strcmp(f, "--repeat") == 0) {
-            uint64_t r;
-            if (cli_parse_count(v, &r) || r < 1 || r > 1000)
-                return cli_usage(CMD, "bad --repeat '%s': expected 1 to 1000", v);
-            req->repeat = (int)r;
-        } else if (strcmp(f, "--csv") == 0) {
-            if ((rc = cli_args_once(CMD, f, req->csv_path)) || (rc = cli_args_path(CMD, f, v)))
-                return rc;
-            req->csv_path = v;
-        } else if (strcmp(f, "--bits") == 0) {
-            if ((rc = cli_args_once(CMD, f, req->bits_text)))
-                return rc;
-            req->bits_text = v;
-        } else if (strcmp(f, "--input") == 0) {
-            if (cli_parse_input_kind(v, &req->input))
-                return cli_usage(CMD, "unknown --input '%s' (random, sorted, reversed, few, "
-                                      "equal, top-bits)", v);
-        } else if (strcmp(f, "--peer") == 0) {
-            if (strcmp(v, "boost") != 0 && strcmp(v, PEER_ALGO) != 0)
-                return cli_usage(CMD, "unknown peer '%s' (boost)", v);
-            req->peer_boost = 1;
-        } else { /* --plot */
-            if ((rc = cli_args_once(CMD, f, req->plot_path)) || (rc = cli_args_path(CMD, f, v)))
-                return rc;
-            req->plot_path = v;
-        }
+        if ((rc = parse_value_flag(req, f, v)))
+            return rc;
     }
     return check_bench_args(req);
 }

@@ -95,6 +95,15 @@ run bench --backend cpu --n 1k --algo cm4 --scan device --repeat 1 --csv -
 check $? "bench --csv -: the CSV alone on stdout, the table on stderr"
 expect "bench --csv - --plot -: both to standard output" 2 \
     bench --csv - --plot -
+if command -v gnuplot >/dev/null; then
+    "$Z" bench --backend cpu --n 1k,2k --algo cm4 --scan device --repeat 1 --plot - \
+        2>"$T/err" | cat >plot.png
+    [ "${PIPESTATUS[0]}" -eq 0 ] &&
+        [ "$(head -c 8 plot.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+    check $? "bench --plot -: a PNG on standard output"
+else
+    skip "gnuplot not installed: bench --plot - not run"
+fi
 
 # ---------------------------------------------------------------------------
 echo "# bench: --input, --descending, --bits, the default algorithms, auto"
