@@ -67,9 +67,9 @@ ze_result_t ZE_APICALL zecl_zeCommandQueueCreate(ze_context_handle_t hContext, z
 
 ze_result_t ZE_APICALL zecl_zeCommandQueueDestroy(ze_command_queue_handle_t q)
 {
-    zecl_worker_stop(q->worker); /* finishes what was submitted */
+    ze_result_t r = zecl_worker_stop(q->worker, "zeCommandQueueDestroy"); /* finishes what was submitted */
     free(q);
-    return ZE_RESULT_SUCCESS;
+    return r;
 }
 
 /* Queues the commands of the lists, then the fence, all at once: the
@@ -120,13 +120,13 @@ ze_result_t ZE_APICALL zecl_zeCommandQueueExecuteCommandLists(ze_command_queue_h
     if (r != ZE_RESULT_SUCCESS)
         return r;
     if (q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
-        return zecl_worker_sync(q->worker, UINT64_MAX);
+        return zecl_worker_sync(q->worker, UINT64_MAX, "zeCommandQueueExecuteCommandLists (synchronous queue)");
     return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL zecl_zeCommandQueueSynchronize(ze_command_queue_handle_t q, uint64_t timeout)
 {
-    return zecl_worker_sync(q->worker, timeout);
+    return zecl_worker_sync(q->worker, timeout, "zeCommandQueueSynchronize");
 }
 
 /* --------------------------------------------------------- command lists */
@@ -183,13 +183,19 @@ ze_result_t ZE_APICALL zecl_zeCommandListCreateImmediate(ze_context_handle_t hCo
 }
 
 /* Regular lists: wait until no command of l is queued or executing (a
-   host wait: they may wait on commands held in a window). */
-static void wait_not_in_flight(ze_command_list_handle_t l)
+   host wait: they may wait on commands held in a window); DEVICE_LOST
+   when that stalled (zecl_watch_wait_locked). */
+static ze_result_t wait_not_in_flight(ze_command_list_handle_t l, const char *who)
 {
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    struct zecl_watch watch;
     pthread_mutex_lock(&g.lock);
+    zecl_watch_begin_locked(&watch, UINT64_MAX);
     while (l->in_flight > 0)
-        zecl_host_wait_locked(UINT64_MAX);
+        if (zecl_watch_wait_locked(&watch) < 0)
+            r = zecl_stalled_locked(who); /* drops every pending command */
     pthread_mutex_unlock(&g.lock);
+    return r;
 }
 
 static void clear_cmds(ze_command_list_handle_t l)
@@ -203,13 +209,13 @@ static void clear_cmds(ze_command_list_handle_t l)
 
 ze_result_t ZE_APICALL zecl_zeCommandListDestroy(ze_command_list_handle_t l)
 {
-    if (l->immediate)
-        zecl_worker_stop(l->worker);
-    else
-        wait_not_in_flight(l);
+    /* Never waits forever: a drain that stalls is DEVICE_LOST, the list
+       destroyed all the same. */
+    ze_result_t r = l->immediate ? zecl_worker_stop(l->worker, "zeCommandListDestroy")
+                                 : wait_not_in_flight(l, "zeCommandListDestroy");
     clear_cmds(l);
     free(l);
-    return ZE_RESULT_SUCCESS;
+    return r;
 }
 
 ze_result_t ZE_APICALL zecl_zeCommandListClose(ze_command_list_handle_t l)
@@ -220,13 +226,14 @@ ze_result_t ZE_APICALL zecl_zeCommandListClose(ze_command_list_handle_t l)
 
 ze_result_t ZE_APICALL zecl_zeCommandListReset(ze_command_list_handle_t l)
 {
-    if (l->immediate)
-        zecl_worker_sync(l->worker, UINT64_MAX);
-    else
-        wait_not_in_flight(l);
+    /* DEVICE_LOST only when the device was lost meanwhile (the wait
+       stalled), as for a destroy. */
+    int lost = g.device_lost;
+    ze_result_t r = l->immediate ? zecl_worker_sync(l->worker, UINT64_MAX, "zeCommandListReset")
+                                 : wait_not_in_flight(l, "zeCommandListReset");
     clear_cmds(l);
     l->closed = 0;
-    return ZE_RESULT_SUCCESS;
+    return r == ZE_RESULT_ERROR_DEVICE_LOST && !lost ? r : ZE_RESULT_SUCCESS;
 }
 
 /* Adds a command to l (taking ownership of what it points to): recorded in
@@ -265,7 +272,7 @@ static ze_result_t append(ze_command_list_handle_t l, struct zecl_cmd *c, ze_eve
             return r;
         }
         if (l->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
-            r = zecl_worker_sync(l->worker, UINT64_MAX);
+            r = zecl_worker_sync(l->worker, UINT64_MAX, "append to a synchronous immediate list");
         return r;
     }
     if (l->closed) {

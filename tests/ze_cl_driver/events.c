@@ -4,7 +4,9 @@
  * guarded by g.lock; every change is broadcast on g.changed, which is what
  * host waits and worker threads blocked on wait events sleep on. Host
  * waits and queries go through zecl_host_wait_locked, which first releases
- * the commands that asynchronous immediate lists hold back (worker.c).
+ * the commands that asynchronous immediate lists hold back (worker.c); a
+ * wait without timeout (UINT64_MAX) gives up with DEVICE_LOST when the
+ * driver stalls (zecl_watch_wait_locked, ZE_CL_DRIVER_HANG_TIMEOUT).
  * Scopes (cache flushes) need nothing: all memory is coherent host RAM. */
 #include "zecl_internal.h"
 
@@ -15,6 +17,7 @@ void zecl_event_signal_locked(ze_event_handle_t e, uint64_t start, uint64_t end)
     e->signaled = 1;
     e->ts_start = start;
     e->ts_end = end;
+    g.progress++;
     pthread_cond_broadcast(&g.changed);
 }
 
@@ -85,12 +88,18 @@ ze_result_t ZE_APICALL zecl_zeEventHostSignal(ze_event_handle_t e)
 
 ze_result_t ZE_APICALL zecl_zeEventHostSynchronize(ze_event_handle_t e, uint64_t timeout)
 {
-    uint64_t deadline = zecl_deadline(timeout);
+    struct zecl_watch watch;
     pthread_mutex_lock(&g.lock);
-    while (!e->signaled && zecl_host_wait_locked(deadline))
+    zecl_watch_begin_locked(&watch, zecl_deadline(timeout));
+    int k = 1;
+    while (!e->signaled && (k = zecl_watch_wait_locked(&watch)) > 0)
         ;
+    if (!e->signaled && k < 0)
+        zecl_stalled_locked("zeEventHostSynchronize");
     int signaled = e->signaled;
     pthread_mutex_unlock(&g.lock);
+    if (!signaled && k < 0)
+        return ZE_RESULT_ERROR_DEVICE_LOST;
     if (!signaled)
         return ZE_RESULT_NOT_READY;
     return g.device_lost ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
@@ -151,12 +160,18 @@ ze_result_t ZE_APICALL zecl_zeFenceDestroy(ze_fence_handle_t f)
 
 ze_result_t ZE_APICALL zecl_zeFenceHostSynchronize(ze_fence_handle_t f, uint64_t timeout)
 {
-    uint64_t deadline = zecl_deadline(timeout);
+    struct zecl_watch watch;
     pthread_mutex_lock(&g.lock);
-    while (!f->signaled && zecl_host_wait_locked(deadline))
+    zecl_watch_begin_locked(&watch, zecl_deadline(timeout));
+    int k = 1;
+    while (!f->signaled && (k = zecl_watch_wait_locked(&watch)) > 0)
         ;
+    if (!f->signaled && k < 0)
+        zecl_stalled_locked("zeFenceHostSynchronize");
     int signaled = f->signaled;
     pthread_mutex_unlock(&g.lock);
+    if (!signaled && k < 0)
+        return ZE_RESULT_ERROR_DEVICE_LOST;
     if (!signaled)
         return ZE_RESULT_NOT_READY;
     return g.device_lost ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;

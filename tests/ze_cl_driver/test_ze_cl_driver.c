@@ -8,6 +8,7 @@
 #include <CL/cl_ext.h>
 #include <check.h>
 #include <level_zero/ze_api.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -993,6 +994,138 @@ START_TEST(unsupported_is_reported)
 }
 END_TEST
 
+/* Waits that can never end give up (README.md, "Errors"): a destroy, a reset
+   or a host wait without timeout returns ZE_RESULT_ERROR_DEVICE_LOST once no
+   command executes and nothing completed, was signalled or appended for
+   ZE_CL_DRIVER_HANG_TIMEOUT seconds (0.5 here), and drops what is pending
+   (signalling its events, as a failed command does); a wait that keeps
+   seeing progress goes on. (Fork mode only: the device is lost afterwards,
+   and the driver reads the variable at every wait.) */
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct gated_copies {
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t gate[4], done;
+    uint32_t *src, *dst;
+};
+
+/* Copies src[i] -> dst[i] (i < copies), copy i waiting on gate[i]; the
+   last one signals done. */
+static struct gated_copies gated_copies(ze_command_list_handle_t l, int copies)
+{
+    struct gated_copies c;
+    setenv("ZE_CL_DRIVER_HANG_TIMEOUT", "0.5", 1);
+    c.pool = pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 5);
+    for (uint32_t i = 0; i < 4; i++)
+        c.gate[i] = event(c.pool, i);
+    c.done = event(c.pool, 4);
+    c.src = alloc_shared(4 * sizeof *c.src);
+    c.dst = alloc_shared(4 * sizeof *c.dst);
+    for (int i = 0; i < 4; i++)
+        c.src[i] = 7u + (uint32_t)i, c.dst[i] = 0;
+    for (int i = 0; i < copies; i++)
+        ZE_OK(zeCommandListAppendMemoryCopy(l, c.dst + i, c.src + i, sizeof *c.src,
+                                            i == copies - 1 ? c.done : NULL, 1, &c.gate[i]));
+    return c;
+}
+
+static void gated_copies_free(struct gated_copies *c)
+{
+    for (int i = 0; i < 4; i++)
+        ZE_OK(zeEventDestroy(c->gate[i]));
+    ZE_OK(zeEventDestroy(c->done));
+    ZE_OK(zeEventPoolDestroy(c->pool));
+    ZE_OK(zeMemFree(ctx, c->src));
+    ZE_OK(zeMemFree(ctx, c->dst));
+}
+
+/* A destroy that waited (0.5 s of stall) and gave up: the copy never ran, its
+   event is signalled, later synchronisation reports the loss. */
+static void check_gave_up(ze_result_t r, double waited, struct gated_copies *c)
+{
+    ck_assert_int_eq(r, ZE_RESULT_ERROR_DEVICE_LOST);
+    ck_assert_msg(waited >= 0.4 && waited < 30, "gave up after %.2f s", waited);
+    ck_assert_uint_eq(c->dst[0], 0);
+    ck_assert_int_eq(zeEventHostSynchronize(c->done, 0), ZE_RESULT_ERROR_DEVICE_LOST);
+}
+
+START_TEST(stalled_destroy_of_immediate_list_is_device_lost)
+{
+    ze_command_list_handle_t l = immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    struct gated_copies c = gated_copies(l, 1); /* gate[0] is never signalled */
+    double t = seconds();
+    ze_result_t r = zeCommandListDestroy(l);
+    check_gave_up(r, seconds() - t, &c);
+    gated_copies_free(&c);
+}
+END_TEST
+
+START_TEST(stalled_destroy_of_regular_list_is_device_lost)
+{
+    ze_command_queue_handle_t q = queue();
+    ze_command_list_handle_t l = regular();
+    struct gated_copies c = gated_copies(l, 1);
+    ZE_OK(zeCommandListClose(l));
+    ZE_OK(zeCommandQueueExecuteCommandLists(q, 1, &l, NULL));
+    double t = seconds();
+    ze_result_t r = zeCommandListDestroy(l);
+    check_gave_up(r, seconds() - t, &c);
+    t = seconds();
+    ZE_OK(zeCommandQueueDestroy(q)); /* nothing is left to wait for */
+    ck_assert(seconds() - t < 0.4);
+    gated_copies_free(&c);
+}
+END_TEST
+
+START_TEST(stalled_host_wait_is_device_lost)
+{
+    ze_command_list_handle_t l = immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    struct gated_copies c = gated_copies(l, 1);
+    /* A finite timeout ends at it, as always. */
+    ck_assert_int_eq(zeEventHostSynchronize(c.done, 800000000u), ZE_RESULT_NOT_READY);
+    double t = seconds();
+    ze_result_t r = zeEventHostSynchronize(c.done, UINT64_MAX);
+    ck_assert_int_eq(r, ZE_RESULT_ERROR_DEVICE_LOST);
+    ck_assert(seconds() - t >= 0.4);
+    ck_assert_uint_eq(c.dst[0], 0);
+    ck_assert_int_eq(zeCommandListDestroy(l), ZE_RESULT_SUCCESS); /* dropped already */
+    gated_copies_free(&c);
+}
+END_TEST
+
+/* Opens the gates one by one, 0.3 s apart. */
+static void *open_gates(void *arg)
+{
+    struct gated_copies *c = arg;
+    for (int i = 0; i < 4; i++) {
+        sleep_ms(300);
+        zeEventHostSignal(c->gate[i]);
+    }
+    return NULL;
+}
+
+START_TEST(waits_that_see_progress_go_on)
+{
+    ze_command_list_handle_t l = immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    struct gated_copies c = gated_copies(l, 4);
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, open_gates, &c), 0);
+    double t = seconds();
+    ZE_OK(zeCommandListDestroy(l)); /* 1.2 s, never 0.5 s without progress */
+    ck_assert(seconds() - t >= 1.0);
+    pthread_join(th, NULL);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(c.dst[i], 7u + (uint32_t)i);
+    ZE_OK(zeEventHostSynchronize(c.done, 0));
+    gated_copies_free(&c);
+}
+END_TEST
+
 /* The driver's device is a CPU: a GPU-only initialisation finds nothing.
    (Runs without the fixture: zeInit(0) must not have happened before.) */
 START_TEST(gpu_only_init_finds_nothing)
@@ -1036,6 +1169,15 @@ int main(void)
         TCase *init = tcase_create("init");
         tcase_add_test(init, gpu_only_init_finds_nothing);
         suite_add_tcase(s, init);
+        /* Loses the device and sets ZE_CL_DRIVER_HANG_TIMEOUT: own processes. */
+        TCase *stalls = tcase_create("stalls");
+        tcase_add_checked_fixture(stalls, setup, teardown);
+        tcase_set_timeout(stalls, 60);
+        tcase_add_test(stalls, stalled_destroy_of_immediate_list_is_device_lost);
+        tcase_add_test(stalls, stalled_destroy_of_regular_list_is_device_lost);
+        tcase_add_test(stalls, stalled_host_wait_is_device_lost);
+        tcase_add_test(stalls, waits_that_see_progress_go_on);
+        suite_add_tcase(s, stalls);
     }
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

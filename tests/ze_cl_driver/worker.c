@@ -144,12 +144,135 @@ int zecl_host_wait_locked(uint64_t deadline_ns)
     return zecl_wait_until(deadline_ns);
 }
 
-void zecl_worker_stop(struct zecl_worker *w)
+/* ------------------------------------------------------------- stalls */
+
+/* ZE_CL_DRIVER_HANG_TIMEOUT in ns (read at every wait: tests set it). */
+static uint64_t hang_timeout_ns(void)
 {
+    const char *v = getenv("ZE_CL_DRIVER_HANG_TIMEOUT");
+    double s = 60;
+    if (v && *v) {
+        char *end;
+        double d = strtod(v, &end);
+        if (*end || d < 0 || d != d)
+            fprintf(stderr, "ze_cl_driver: ZE_CL_DRIVER_HANG_TIMEOUT=%s is not a number of seconds: 60\n", v);
+        else
+            s = d;
+    }
+    return s == 0 || s > 1e9 ? UINT64_MAX : (uint64_t)(s * 1e9);
+}
+
+void zecl_watch_begin_locked(struct zecl_watch *watch, uint64_t deadline_ns)
+{
+    watch->deadline = deadline_ns;
+    watch->hang_ns = deadline_ns == UINT64_MAX ? hang_timeout_ns() : UINT64_MAX;
+    watch->stall_deadline = zecl_deadline(watch->hang_ns);
+    watch->progress = g.progress;
+}
+
+int zecl_watch_wait_locked(struct zecl_watch *watch)
+{
+    uint64_t until = watch->deadline < watch->stall_deadline ? watch->deadline : watch->stall_deadline;
+    zecl_host_wait_locked(until);
+    if (g.progress != watch->progress || g.running > 0) {
+        /* Something moved, or a command is executing (however long). */
+        watch->progress = g.progress;
+        watch->stall_deadline = zecl_deadline(watch->hang_ns);
+    }
+    uint64_t now = zecl_deadline(0);
+    if (now >= watch->deadline)
+        return 0;
+    return now >= watch->stall_deadline ? -1 : 1;
+}
+
+static const char *kind_name(const struct zecl_node *n)
+{
+    if (!n->cmd)
+        return "fence";
+    switch (n->cmd->kind) {
+    case ZECL_CMD_LAUNCH: return "launch";
+    case ZECL_CMD_COPY: return "copy";
+    case ZECL_CMD_FILL: return "fill";
+    case ZECL_CMD_BARRIER: return "barrier";
+    case ZECL_CMD_SIGNAL: return "signal event";
+    case ZECL_CMD_WAIT: return "wait on events";
+    case ZECL_CMD_EVENT_RESET: return "event reset";
+    case ZECL_CMD_WRITE_TIMESTAMP: return "write timestamp";
+    case ZECL_CMD_QUERY_TIMESTAMPS: return "query timestamps";
+    }
+    return "command";
+}
+
+static int ordered_before(const struct zecl_node *a, const struct zecl_node *b);
+
+ze_result_t zecl_stalled_locked(const char *who)
+{
+    size_t pending = 0;
+    for (struct zecl_worker *w = order.all; w; w = w->next_worker)
+        pending += w->count;
+    uint64_t ns = hang_timeout_ns();
+    fprintf(stderr,
+            "ze_cl_driver: %s: no command executing and nothing completed, signalled or appended for %.3g s "
+            "(ZE_CL_DRIVER_HANG_TIMEOUT): the wait can never end; device lost (ZE_RESULT_ERROR_DEVICE_LOST), "
+            "%zu pending command%s dropped%s\n",
+            who, ns == UINT64_MAX ? 0.0 : (double)ns / 1e9, pending, pending == 1 ? "" : "s",
+            pending ? ":" : " (nothing that could signal what it waits for)");
+    /* What each pending command waits for (the first few of each worker). */
+    for (struct zecl_worker *w = order.all; w; w = w->next_worker)
+        for (size_t j = 0; j < w->count && j < 4; j++) {
+            const struct zecl_node *n = &w->nodes[j];
+            const char *list = n->list ? "a regular list" : "an immediate list";
+            ze_event_handle_t e = NULL;
+            for (uint32_t i = 0; n->cmd && i < n->cmd->num_waits && !e; i++)
+                if (!n->cmd->waits[i]->signaled)
+                    e = n->cmd->waits[i];
+            size_t earlier = 0;
+            for (size_t i = 0; i < j; i++)
+                earlier += ordered_before(&w->nodes[i], n);
+            if (e)
+                fprintf(stderr, "ze_cl_driver:   %s of %s waits on event %u of pool %p, not signalled\n",
+                        kind_name(n), list, e->index, (void *)e->pool);
+            else
+                fprintf(stderr, "ze_cl_driver:   %s of %s waits for %zu earlier command%s\n", kind_name(n), list,
+                        earlier, earlier == 1 ? "" : "s");
+        }
+    g.device_lost = 1;
+    /* Drop everything pending (nothing executes: g.running is 0), as a
+       failed command: its event and fence signalled, its list no longer
+       in flight. */
+    uint64_t now = zecl_now_ns();
+    for (struct zecl_worker *w = order.all; w; w = w->next_worker) {
+        for (size_t j = 0; j < w->count; j++) {
+            struct zecl_node *n = &w->nodes[j];
+            if (n->cmd && n->cmd->signal)
+                zecl_event_signal_locked(n->cmd->signal, now, now);
+            if (n->fence)
+                n->fence->signaled = 1;
+            if (n->list)
+                n->list->in_flight--;
+            if (n->owned) {
+                zecl_cmd_free(n->cmd);
+                free(n->cmd);
+            }
+        }
+        w->count = 0;
+        w->released = w->next_seq;
+    }
+    g.progress++;
+    pthread_cond_broadcast(&g.changed);
+    return ZE_RESULT_ERROR_DEVICE_LOST;
+}
+
+ze_result_t zecl_worker_stop(struct zecl_worker *w, const char *who)
+{
+    ze_result_t r = ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&g.lock);
     /* Drain first, as a host wait: commands may wait on events of others. */
+    struct zecl_watch watch;
+    zecl_watch_begin_locked(&watch, UINT64_MAX);
     while (w->count > 0)
-        zecl_host_wait_locked(UINT64_MAX);
+        if (zecl_watch_wait_locked(&watch) < 0)
+            r = zecl_stalled_locked(who); /* drops every pending command */
     w->stop = 1;
     struct zecl_worker **p = &order.all;
     while (*p != w)
@@ -161,6 +284,7 @@ void zecl_worker_stop(struct zecl_worker *w)
     clReleaseCommandQueue(w->queue);
     free(w->nodes);
     free(w);
+    return r;
 }
 
 ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_node *nodes, size_t n)
@@ -186,17 +310,22 @@ ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_node *nodes, siz
     }
     if (!w->windowed || w->next_seq - w->released >= WINDOW)
         w->released = w->next_seq;
+    g.progress++;
     pthread_cond_broadcast(&g.changed);
     pthread_mutex_unlock(&g.lock);
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns)
+ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns, const char *who)
 {
-    uint64_t deadline = zecl_deadline(timeout_ns);
+    struct zecl_watch watch;
     pthread_mutex_lock(&g.lock);
-    while (w->count > 0 && zecl_host_wait_locked(deadline))
+    zecl_watch_begin_locked(&watch, zecl_deadline(timeout_ns));
+    int k = 1;
+    while (w->count > 0 && (k = zecl_watch_wait_locked(&watch)) > 0)
         ;
+    if (w->count > 0 && k < 0)
+        zecl_stalled_locked(who);
     int idle = w->count == 0;
     pthread_mutex_unlock(&g.lock);
     if (!idle)
@@ -468,6 +597,7 @@ static void *worker_main(void *arg)
            node stays queued until it completed, so that it still orders
            the nodes after it and the worker counts as busy. */
         struct zecl_node n = w->nodes[i];
+        g.running++;
         pthread_mutex_unlock(&g.lock);
 
         if (n.cmd)
@@ -483,6 +613,8 @@ static void *worker_main(void *arg)
         if (n.list)
             n.list->in_flight--;
         remove_locked(w, n.seq);
+        g.running--;
+        g.progress++;
         pthread_cond_broadcast(&g.changed);
     }
     pthread_mutex_unlock(&g.lock);

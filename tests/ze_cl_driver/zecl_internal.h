@@ -237,7 +237,10 @@ struct zecl_global {
     pthread_cond_t changed;
     int initialized;
     ze_result_t init_result;
-    int device_lost;               /* an OpenCL command failed */
+    int device_lost;               /* an OpenCL command failed, or a wait stalled */
+    uint64_t progress;             /* bumped whenever a command completes, an event is
+                                      signalled or commands are queued (stall detection) */
+    int running;                   /* commands executing now, on any worker */
     int debug;                     /* ZE_CL_DRIVER_DEBUG set: explain errors on stderr */
     uint32_t native_ip_version;    /* ZE_CL_DRIVER_IP_VERSION: the GPU played (native.c), or 0 */
     cl_platform_id platform;
@@ -272,19 +275,44 @@ struct zecl_alloc *zecl_find_alloc_locked(const void *p);
    respects barriers, events, fences and in-order lists (seeded), or strictly
    in append order with ZE_CL_DRIVER_ORDER=in-order. */
 ze_result_t zecl_worker_start(ze_device_handle_t device, int windowed, struct zecl_worker **out);
-/* Runs everything queued (flushing every window), then ends the thread. */
-void zecl_worker_stop(struct zecl_worker *w);
+/* Runs everything queued (flushing every window), then ends the thread.
+   DEVICE_LOST when the drain stalled (zecl_watch_wait_locked; who names the
+   call in the message). */
+ze_result_t zecl_worker_stop(struct zecl_worker *w, const char *who);
 /* Queues n nodes at once (seq set here); takes ownership of owned commands,
    counts list commands in flight. */
 ze_result_t zecl_worker_push(struct zecl_worker *w, struct zecl_node *nodes, size_t n);
 /* Waits until w has nothing queued or executing (flushing every window). */
-ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns);
+ze_result_t zecl_worker_sync(struct zecl_worker *w, uint64_t timeout_ns, const char *who);
 /* A host wait (g.lock held): makes every worker's pending window runnable
    (the awaited object may depend on any of them), then waits on g.changed
    like zecl_wait_until. Flushing again at every wake-up means a command
    appended by another thread meanwhile cannot be held while the host waits. */
 int zecl_host_wait_locked(uint64_t deadline_ns);
 void zecl_flush_all_locked(void);
+/* Host waits that may never end (a destroy, a reset, a wait with timeout
+   UINT64_MAX) give up when the driver is stalled: no command executing and
+   nothing completed, signalled or queued for ZE_CL_DRIVER_HANG_TIMEOUT
+   seconds (default 60; 0: wait forever). A wait with a finite deadline only
+   ends at it. Use:
+       struct zecl_watch watch;
+       zecl_watch_begin_locked(&watch, deadline);
+       while (!done && (k = zecl_watch_wait_locked(&watch)) > 0) ;
+       if (k < 0) r = zecl_stalled_locked(who);
+   zecl_watch_wait_locked is one zecl_host_wait_locked: 1 to wait on, 0 at
+   the deadline, -1 stalled. zecl_stalled_locked says on stderr what every
+   pending command waits for, marks the device lost and drops every pending
+   command (signalling its event and fence, as a failed command does, so
+   that nothing else waits forever); returns ZE_RESULT_ERROR_DEVICE_LOST. */
+struct zecl_watch {
+    uint64_t deadline;       /* the caller's (UINT64_MAX: none) */
+    uint64_t stall_deadline; /* UINT64_MAX: no stall detection */
+    uint64_t hang_ns;
+    uint64_t progress;       /* g.progress when last seen */
+};
+void zecl_watch_begin_locked(struct zecl_watch *watch, uint64_t deadline_ns);
+int zecl_watch_wait_locked(struct zecl_watch *watch);
+ze_result_t zecl_stalled_locked(const char *who);
 /* 1 unless ZE_CL_DRIVER_ORDER=in-order. */
 int zecl_random_order(void);
 /* A fresh nonzero group for the nodes of an in-order list (g.lock held). */
