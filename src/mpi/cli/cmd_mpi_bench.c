@@ -25,12 +25,12 @@ static int takes_value(const char *f)
 }
 
 static const char CMD[] = "mpi-bench";
-static const char *const inputs[] = {"random", "few", "equal", "sorted", "reversed", "top-bits"};
-enum { N_INPUTS = 6, N_COLS = 11 };
+enum { N_COLS = 11 };
 
 typedef struct bench_req {
     uint64_t n;
-    int repeat, pairs, input;
+    int repeat, pairs;
+    cli_input_kind input;
     zesort_backend backend;
     int64_t device;
     zesort_mpi_options opts;
@@ -70,9 +70,7 @@ static int parse_flag(cli_args *a, bench_req *b)
         if (zesort_parse_backend(v, &b->backend))
             return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
     } else if (strcmp(f, "--input") == 0) {
-        for (b->input = 0; b->input < N_INPUTS && strcmp(v, inputs[b->input]); b->input++)
-            ;
-        if (b->input == N_INPUTS)
+        if (cli_parse_input_kind(v, &b->input))
             return cli_usage(CMD, "unknown --input '%s' (random, few, equal, sorted, reversed, "
                              "top-bits)", v);
     } else {
@@ -104,18 +102,11 @@ static int parse_args(int argc, char **argv, bench_req *b)
     return mc_check_device_backend(CMD, b->backend, b->device);
 }
 
-/* This rank's keys (global positions first..first+count) of the input kind. */
+/* This rank's keys (global positions first..first+count) of the input kind:
+ * the generator bench uses, seeded by the rank's first position. */
 static void make_keys(const bench_req *b, void *keys, uint64_t first, uint64_t count)
 {
-    size_t ks = cli_key_size(b->opts.sort.key_type);
-    cli_random_keys(keys, count, b->opts.sort.key_type, 1 + first);
-    for (uint64_t i = 0; i < count && b->input != 0; i++) {
-        uint64_t k = 0, g = first + i;
-        memcpy(&k, (char *)keys + i * ks, ks);
-        k = b->input == 1 ? k % 5 : b->input == 2 ? 0x42 : b->input == 3 ? g * 3
-            : b->input == 4 ? (b->n - g) * 3 : (k >> 62) << (ks * 8 - 2);
-        memcpy((char *)keys + i * ks, &k, ks);
-    }
+    cli_make_keys(keys, first, count, b->n, b->opts.sort.key_type, b->input, 1 + first);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -188,7 +179,7 @@ static void print_table(const bench_req *b, const double *rows, int nranks, zeso
            cli_key_type_name(b->opts.sort.key_type),
            b->pairs ? (b->opts.sort.value_type == ZESORT_VALUE_U64 ? "u64 values" : "u32 values")
                     : "keys only",
-           inputs[b->input], b->opts.sort.descending ? "descending" : "ascending",
+           cli_input_kind_name(b->input), b->opts.sort.descending ? "descending" : "ascending",
            zesort_backend_name(zesort_context_backend(ctx)), zesort_context_device(ctx),
            b->opts.device_buffers ? ", device buffers" : "", b->repeat);
     printf("rank  device  keys_in  keys_out  local_sort_ms  splitters_ms  exchange_ms  merge_ms  "
