@@ -363,8 +363,12 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
  *  (with values of opts->value_type when with_values is not 0; an argsort
  *  or an out-of-place sort needs what the same in-place sort needs) with
  *  opts can run on ctx: the options and n as zesort_sort checks them, and
- *  whether the host can hold it. A sort bigger than the device takes in one
- *  go (its memory, its largest allocation, ZESORT_MAX_KEYS; the C fallback:
+ *  whether the host's memory holds what the sort needs there: the arrays
+ *  (keys and values, in place), the split's copy of them when the sort is
+ *  split, and on the cpu backend the scratch of its radix passes (zesort_sort
+ *  refuses such a sort the same way, before reading anything). A sort bigger
+ *  than the device takes in one go (its memory, its largest allocation,
+ *  ZESORT_MAX_KEYS; the C fallback:
  *  2^32 - 1 keys, or any n for keys-only sorts by all bits where vqsort is
  *  available) is OK: zesort_sort splits it on the host into parts that fit,
  *  and zesort_check_split says into how many. *device_bytes (when not NULL)
@@ -374,8 +378,9 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
  *  what will happen. Memory other programs use is not known: OK does not
  *  promise that the allocations will succeed.
  *  Errors: INVALID_ARGUMENT, UNSUPPORTED (as zesort_sort), OUT_OF_HOST_MEMORY
- *  (the split's host copy would not fit the host's memory; the message gives
- *  both), OUT_OF_DEVICE_MEMORY (the device cannot hold a sort of one key). */
+ *  (the arrays, the split's copy and the scratch would not fit the host's
+ *  memory; the message gives each), OUT_OF_DEVICE_MEMORY (the device cannot
+ *  hold a sort of one key). */
 zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
                            const zesort_options *opts, uint64_t *device_bytes);
 

@@ -3,6 +3,7 @@
  * a device backend, or to the C fallback.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -245,20 +246,34 @@ static uint64_t host_memory(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
-/* A split's host copy must fit the host's memory: checked before anything
- * is read (zesort_check says the same). */
-static zesort_status check_split_host(zesort_context *ctx, const zs_plan_request *req,
-                                      uint64_t parts, uint64_t part_keys)
+/* The host memory a sort of req in `parts` parts of at most part_keys keys
+ * needs, checked against the host's before anything is read (zesort_check
+ * says the same): the caller's arrays, the split's copy of them (parts >
+ * 1), and the C fallback's scratch for a part's radix passes (a balanced
+ * part's keys and values; none beyond 2^32 - 1 keys: vqsort, in place). */
+static zesort_status check_host(zesort_context *ctx, const zs_plan_request *req, uint64_t parts,
+                                uint64_t part_keys)
 {
-    const uint64_t need = req->n * (req->key_bytes + req->value_bytes), host = host_memory();
-    if (host && need > host)
-        return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
-                            "a sort of %llu keys runs in about %llu parts of at most %llu keys, "
-                            "whose split needs %.2f GiB of host memory, more than the host has "
-                            "(%.2f GiB)", (unsigned long long)req->n, (unsigned long long)parts,
-                            (unsigned long long)part_keys, (double)need / (1u << 30),
-                            (double)host / (1u << 30));
-    return ZESORT_OK;
+    const uint64_t per_key = req->key_bytes + req->value_bytes, host = host_memory();
+    const uint64_t arrays = req->n * per_key, copy = parts > 1 ? arrays : 0;
+    const uint64_t share = (req->n + parts - 1) / parts, part = share < part_keys ? share : part_keys;
+    const uint64_t scratch = !ctx->ops && part <= UINT32_MAX ? part * per_key : 0;
+    if (!host || arrays + copy + scratch <= host)
+        return ZESORT_OK;
+    const double gib = 1u << 30;
+    char what[200];
+    int len = snprintf(what, sizeof what, "its arrays %.2f GiB", (double)arrays / gib);
+    if (copy)
+        len += snprintf(what + len, sizeof what - (size_t)len,
+                        ", the split's copy %.2f GiB (%llu parts of about %llu keys)",
+                        (double)copy / gib, (unsigned long long)parts, (unsigned long long)part);
+    if (scratch)
+        snprintf(what + len, sizeof what - (size_t)len, ", the C fallback's scratch %.2f GiB",
+                 (double)scratch / gib);
+    return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                        "a sort of %llu keys needs %.2f GiB of host memory, more than the host "
+                        "has (%.2f GiB): %s", (unsigned long long)req->n,
+                        (double)(arrays + copy + scratch) / gib, (double)host / gib, what);
 }
 
 /* A part of a split sort (multi/split_sort.h): sort_one on the part, on
@@ -296,7 +311,7 @@ static zesort_status split_sort(zesort_context *ctx, const zs_sort_call *c, cons
 {
     const double t0 = zs_now_ms();
     const uint64_t parts = zs_split_parts_estimate(req->n, max_keys, devices);
-    zesort_status st = check_split_host(ctx, req, parts, max_keys);
+    zesort_status st = check_host(ctx, req, parts, max_keys);
     if (st != ZESORT_OK)
         return st;
     split_user u = {ctx, {0}};
@@ -339,6 +354,8 @@ zesort_status zs_sort_timed(zesort_context *ctx, const zs_sort_call *c, uint64_t
     const uint64_t max_keys = group_max_keys(ctx, &req, devices);
     if (devices > 1 || n > max_keys)
         return split_sort(ctx, c, &req, devices, max_keys, device_ms, report);
+    if ((st = check_host(ctx, &req, 1, n)) != ZESORT_OK)
+        return st;
     const double t0 = zs_now_ms();
     st = sort_one(ctx, &c->io, c->argsort, &req, device_ms);
     if (report)
@@ -459,7 +476,7 @@ static zesort_status check(zesort_context *ctx, uint64_t n, int with_values,
                             "the device cannot hold even one key's sort (%.2f GiB of memory, "
                             "largest allocation %.2f GiB)", (double)memory / (1u << 30),
                             (double)largest / (1u << 30));
-    if (info->parts > 1 && (st = check_split_host(ctx, &req, info->parts, info->part_keys)))
+    if ((st = check_host(ctx, &req, info->parts, info->part_keys)) != ZESORT_OK)
         return st;
     zs_error_clear(&ctx->err);
     return ZESORT_OK;
