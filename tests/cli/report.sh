@@ -59,3 +59,20 @@ fi
 # SAN_SIG: AddressSanitizer's own SIGSEGV/SIGBUS/... handlers (which zesort
 # leaves in place) off, so that zesort's cleanup is what runs.
 SAN_SIG=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0
+
+# expect NAME RC ARGS...: exit status RC; for RC != 0 also the one-line error
+# and nothing on stdout.
+expect() {
+    local name=$1 want=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -ne "$want" ]; then
+        bad "$name: exit $rc, want $want"
+    elif [ "$want" -ne 0 ] && ! one_error_line; then
+        bad "$name: stderr is not one 'zesort: ' line"
+    elif [ "$want" -ne 0 ] && [ -s "$T/out" ]; then
+        bad "$name: error printed something on stdout"
+    else
+        ok "$name"
+    fi
+}

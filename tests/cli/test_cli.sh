@@ -19,22 +19,6 @@ run() {
     rc=$?
 }
 
-# expect NAME RC ARGS...: exit status RC; for RC != 0 also the one-line error.
-expect() {
-    local name=$1 want=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -ne "$want" ]; then
-        bad "$name: exit $rc, want $want"
-    elif [ "$want" -ne 0 ] && ! one_error_line; then
-        bad "$name: stderr is not one 'zesort: ' line"
-    elif [ "$want" -ne 0 ] && [ -s "$T/out" ]; then
-        bad "$name: error printed something on stdout"
-    else
-        ok "$name"
-    fi
-}
-
 # No temporary file of ours left in directory $1.
 no_temp_files() {
     ! ls -A "$1" | grep -q '^\.zesort-tmp-'

@@ -15,19 +15,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/report.sh"
 cli_test_start contract
 
-# expect NAME RC ARGS...: exit status RC; for RC != 0 also one error line.
-expect() {
-    local name=$1 want=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -ne "$want" ]; then
-        bad "$name: exit $rc, want $want"
-    elif [ "$want" -ne 0 ] && ! one_error_line; then
-        bad "$name: stderr is not one 'zesort: ' line"
-    else
-        ok "$name"
-    fi
-}
 KEYS() { "${KF[@]}" "$@"; }
 
 KEYS gen u32 5000 7 keys.bin --dups

@@ -12,20 +12,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/report.sh"
 cli_test_start values
 
-# expect NAME RC ARGS...: exit status RC, and for RC != 0 one error line.
-expect() {
-    local name=$1 want=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -ne "$want" ]; then
-        bad "$name: exit $rc, want $want"
-    elif [ "$want" -ne 0 ] && ! one_error_line; then
-        bad "$name: stderr is not one 'zesort: ' line"
-    else
-        ok "$name"
-    fi
-}
-
 echo "# results"
 "${KF[@]}" gen u32 4099 7 k32.bin --dups
 "${KF[@]}" gen f64 3001 8 k64.bin
