@@ -301,7 +301,8 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_
  *  values_in is), as zesort_sort would sort them in place. keys_in and
  *  values_in are only read, never written. The four arrays must be aligned
  *  as zesort_sort's and share no byte (INVALID_ARGUMENT otherwise, nothing
- *  written). It needs no more memory than zesort_sort: the device sorts
+ *  written): keys_out == keys_in (or values_out == values_in) is such an
+ *  overlap too; in place is zesort_sort's. It needs no more memory than zesort_sort: the device sorts
  *  from the uploaded input into its own buffers either way (the C fallback:
  *  the output arrays serve as its sort's arrays). On error the inputs are
  *  unchanged and the outputs' contents are unspecified.
@@ -319,9 +320,9 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
  *  uint32_t indices number at most 2^32 keys: beyond, INVALID_ARGUMENT
  *  (naming the u64 index type) before any array is read.
  *  keys_out: NULL, or an array of n keys that receives the sorted keys. keys
- *  is only read. Alignment and overlap as for zesort_sort_copy; device
- *  memory as zesort_check(ctx, n, 1, opts) gives. On error keys is unchanged
- *  and the outputs' contents are unspecified.
+ *  is only read. Alignment and overlap as for zesort_sort_copy (keys_out ==
+ *  keys is refused); device memory as zesort_check(ctx, n, 1, opts) gives.
+ *  On error keys is unchanged and the outputs' contents are unspecified.
  *  Errors: as zesort_sort (INVALID_ARGUMENT also for indices NULL with n > 0). */
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts);

@@ -58,8 +58,9 @@
  * Overlap
  *   keys (n keys), values (n values), temp (temp_bytes bytes), the indirect
  *   count, and for out-of-place sorts and argsorts every input and output,
- *   must be disjoint byte ranges: any overlap is refused with
- *   INVALID_ARGUMENT before anything is appended.
+ *   must be disjoint byte ranges: any overlap (an output that is the very
+ *   buffer of an input included) is refused with INVALID_ARGUMENT before
+ *   anything is appended.
  *
  * Errors
  *   Every function returns a zesort_status (see zesort.h); on failure

@@ -44,7 +44,7 @@ static zesort_status device_segment_loop(zesort_context *ctx, const zs_sort_call
             continue;
         char *k = (char *)c->io.keys_out + b * req->key_bytes;
         char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
-        const zs_sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0, c->solo};
+        const zs_sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0, c->solo, 0};
         double ms = 0;
         zesort_sort_report r;
         zesort_status st = zs_sort_timed(ctx, &one, len, opts, &ms, ran, report ? &r : NULL);

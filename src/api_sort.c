@@ -33,7 +33,9 @@ static zs_flavor ctx_flavor(zesort_context *ctx)
  * that works on one works on all), and no byte shared by two arrays (the
  * sort scatters one while reading another: overlap corrupts the caller's
  * data and, on the C fallback, overflows its temporary buffer). An in-place
- * sort's input and output are the same array. */
+ * sort's input and output are the same array; an out-of-place sort's or an
+ * argsort's output is never its input, not even the very same array (the
+ * input is only read: zesort.h), which in place is zesort_sort's. */
 static zesort_status check_arrays(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
                                   unsigned key_bytes, unsigned value_bytes)
 {
@@ -46,10 +48,8 @@ static zesort_status check_arrays(zesort_context *ctx, const zs_sort_call *c, ui
         {"keys", c->io.keys_in, n * key_bytes, key_bytes},
         {c->argsort ? "indices" : "values", c->argsort ? c->io.values_out : c->io.values_in,
          n * value_bytes, value_bytes},
-        {"keys_out", c->io.keys_out != c->io.keys_in ? c->io.keys_out : NULL, n * key_bytes,
-         key_bytes},
-        {"values_out", c->io.values_out != c->io.values_in && !c->argsort ? c->io.values_out : NULL,
-         n * value_bytes, value_bytes},
+        {"keys_out", c->copy || c->argsort ? c->io.keys_out : NULL, n * key_bytes, key_bytes},
+        {"values_out", c->copy ? c->io.values_out : NULL, n * value_bytes, value_bytes},
     };
     for (int i = 0; i < 4; i++)
         if (a[i].p && (uintptr_t)a[i].p % a[i].align)
@@ -385,7 +385,7 @@ static zesort_status sort_call_run(zesort_context *ctx, const zs_sort_call *c, u
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms)
 {
-    const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0, 0};
+    const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0, 0, 0};
     return sort_call_run(ctx, &c, n, opts, device_ms);
 }
 
@@ -400,14 +400,15 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
                                const zesort_options *opts)
 {
     const zs_sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy", 0,
-                         NULL, 0, 0};
+                            NULL, 0, 0, 1};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts)
 {
-    const zs_sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0, 0};
+    const zs_sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0, 0,
+                            0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
@@ -416,7 +417,7 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
                                    const zesort_options *opts)
 {
     const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort_segments", 1, offsets,
-                         num_segments, 0};
+                            num_segments, 0, 0};
     return sort_call_run(ctx, &c, n, opts, NULL);
 }
 

@@ -25,6 +25,8 @@ typedef struct zs_sort_call {
     uint64_t segments;
     int solo; /* on ctx's own device only: the group's others sort runs of
                  the same segmented sort at once (segment_runs.h) */
+    int copy; /* zesort_sort_copy: its outputs are arrays of their own (an
+                 input that is an output is refused, as any overlap) */
 } zs_sort_call;
 
 /* A checked sort of n keys: validated, then dispatched to the C fallback,

@@ -134,12 +134,23 @@ static void interop_overlaps(const interop_api *api)
     zesort_options o;
     zesort_options_default(&o);
     const uint64_t n = 1000;
-    uint64_t tb = 0;
+    uint64_t tb = 0, pairs_tb = 0;
     api->temp_bytes(n, ZESORT_ARGSORT_NO_KEYS_OUT, &o, &tb);
-    void *a = api->alloc(n * 8), *b = api->alloc(n * 8), *temp = api->alloc(tb);
+    api->temp_bytes(n, ZESORT_WITH_VALUES, &o, &pairs_tb);
+    tb = tb > pairs_tb ? tb : pairs_tb;
+    void *a = api->alloc(n * 8), *b = api->alloc(n * 8), *c = api->alloc(n * 8);
+    void *temp = api->alloc(tb);
     EXPECT(api->copy(a, NULL, a, NULL, n, NULL, temp, tb, &o) == ZESORT_ERROR_INVALID_ARGUMENT,
            "%s: copy onto its input accepted", api->name);
     EXPECT(strstr(api->error(), "overlap") != NULL, "%s: %s", api->name, api->error());
+    /* an output that is exactly an input it only reads, as on the host
+     * (issue 33, defect 5): the values, an argsort's keys */
+    EXPECT(api->copy(a, b, c, b, n, NULL, temp, tb, &o) == ZESORT_ERROR_INVALID_ARGUMENT &&
+               strstr(api->error(), "overlap") != NULL,
+           "%s: values_out == values_in accepted: %s", api->name, api->error());
+    EXPECT(api->argsort(a, b, a, n, NULL, temp, tb, &o) == ZESORT_ERROR_INVALID_ARGUMENT &&
+               strstr(api->error(), "overlap") != NULL,
+           "%s: argsort's keys_out == keys accepted: %s", api->name, api->error());
     EXPECT(api->argsort(a, a, NULL, n, NULL, temp, tb, &o) == ZESORT_ERROR_INVALID_ARGUMENT,
            "%s: indices over the keys accepted", api->name);
     EXPECT(api->argsort(a, b, temp, n, NULL, temp, tb, &o) == ZESORT_ERROR_INVALID_ARGUMENT,
@@ -154,7 +165,7 @@ static void interop_overlaps(const interop_api *api)
     EXPECT(api->temp_bytes(n, 3, &o, &bytes) == ZESORT_ERROR_INVALID_ARGUMENT,
            "%s: with_values 3 accepted", api->name);
     EXPECT(strstr(api->error(), "with_values") != NULL, "%s: %s", api->name, api->error());
-    api->release(a), api->release(b), api->release(temp);
+    api->release(a), api->release(b), api->release(c), api->release(temp);
 }
 
 /* The whole matrix: every algorithm, kind, value width and order; the key

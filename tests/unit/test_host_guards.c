@@ -5,7 +5,8 @@
  *   test_host_guards BACKEND PART
  *     BACKEND: cpu | opencl | level-zero
  *     PART:    overlap     keys and values sharing bytes: INVALID_ARGUMENT,
- *                          both arrays unchanged, every key width
+ *                          both arrays unchanged, every key width; an output
+ *                          that is an input of zesort_sort_copy / argsort too
  *              misaligned  keys not aligned to the key size, values not to 4
  *                          bytes: INVALID_ARGUMENT, arrays unchanged
  *              threads     one context used by ZESORT_TEST_THREADS threads
@@ -114,6 +115,42 @@ START_TEST(adjacent_keys_and_values_sort)
         ck_assert_msg(a <= b, "adjacent arrays: keys not sorted at %zu", i);
     }
     td_free(buf);
+}
+END_TEST
+
+/* Exact aliasing (issue 33, defect 5): an output that is the very array of
+ * an input that the call only reads -- zesort_sort_copy's keys_out ==
+ * keys_in or values_out == values_in, zesort_argsort's keys_out == keys --
+ * is refused as any overlap is (INVALID_ARGUMENT naming it, nothing
+ * written): in place is zesort_sort's. */
+static void expect_alias_refused(zesort_status st, const unsigned char *base,
+                                 const unsigned char *before, size_t span, const char *what)
+{
+    const char *msg = zesort_last_error(g_ctx);
+    ck_assert_msg(st == ZESORT_ERROR_INVALID_ARGUMENT && strstr(msg, "overlap"), "%s: %s (%s)",
+                  what, zesort_status_name(st), msg);
+    ck_assert_msg(memcmp(before, base, span) == 0, "%s: an input was written", what);
+}
+
+START_TEST(exact_aliasing_refused)
+{
+    const zesort_key_type t = all_types[_i];
+    const size_t kb = key_bytes(t) * N, span = 2 * kb + 2 * 4 * N;
+    unsigned char *buf = random_buffer(span), *before = random_buffer(span);
+    memcpy(before, buf, span);
+    unsigned char *keys = buf, *keys2 = buf + kb, *vals = buf + 2 * kb, *vals2 = vals + 4 * N;
+    zesort_options o;
+    zesort_options_default(&o);
+    o.key_type = t;
+    expect_alias_refused(zesort_sort_copy(g_ctx, keys, NULL, keys, NULL, N, &o), buf, before,
+                         span, "sort_copy, keys_out == keys_in");
+    expect_alias_refused(zesort_sort_copy(g_ctx, keys, vals, keys, vals2, N, &o), buf, before,
+                         span, "sort_copy, keys_out == keys_in, values apart");
+    expect_alias_refused(zesort_sort_copy(g_ctx, keys, vals, keys2, vals, N, &o), buf, before,
+                         span, "sort_copy, values_out == values_in");
+    expect_alias_refused(zesort_argsort(g_ctx, keys, vals, keys, N, &o), buf, before, span,
+                         "argsort, keys_out == keys");
+    td_free(buf), td_free(before);
 }
 END_TEST
 
@@ -252,6 +289,7 @@ static Suite *guards_suite(const char *part)
     if (strcmp(part, "overlap") == 0) {
         tcase_add_loop_test(tc, overlapping_keys_and_values, 0, 2 * types);
         tcase_add_loop_test(tc, adjacent_keys_and_values_sort, 0, 2);
+        tcase_add_loop_test(tc, exact_aliasing_refused, 0, types);
     } else if (strcmp(part, "misaligned") == 0) {
         tcase_add_loop_test(tc, misaligned_keys_or_values, 0, 2 * types);
     } else {
