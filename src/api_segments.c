@@ -29,10 +29,11 @@ static void report_add(zesort_sort_report *to, const zesort_sort_report *r)
     }
 }
 
-/* Few long segments on a device: each longer than `done` keys sorted as one
- * zesort_sort of its own (shorter ones are sorted already, or trivially).
+/* Few long segments (on a device, or beyond what the C fallback's sort takes
+ * at once): each longer than `done` keys sorted as one zesort_sort of its
+ * own, split if need be (shorter ones are sorted already, or trivially).
  * A failure leaves the segments before it sorted (zesort.h says so). */
-static zesort_status device_segment_loop(zesort_context *ctx, const zs_sort_call *c,
+static zesort_status long_segment_loop(zesort_context *ctx, const zs_sort_call *c,
                                          const zs_plan_request *req, const zesort_options *opts,
                                          uint64_t done, double *device_ms, zesort_algo *ran,
                                          zesort_sort_report *report)
@@ -183,23 +184,30 @@ static zesort_status device_segments(zesort_context *ctx, const zs_sort_call *c,
                  : device_segment_runs(ctx, c, req, max_keys, device_ms);
     }
     if (st == ZESORT_OK && large)
-        st = device_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
+        st = long_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
     return st;
 }
 
 /* A segmented sort (checked already) on the C fallback: in place, the
- * segments sorted in parallel (zs_cpu_sort_segments). */
+ * segments sorted in parallel (zs_cpu_sort_segments), then each longer than
+ * it takes at once (2^32 - 1 keys for the radix passes, or the test hooks'
+ * limits: zs_part_max_keys) as a sort of its own, split as zesort_sort
+ * splits so many keys. */
 static zesort_status cpu_segments(zesort_context *ctx, const zs_sort_call *c,
-                                  const zs_plan_request *req, double *device_ms)
+                                  const zs_plan_request *req, const zesort_options *opts,
+                                  double *device_ms, zesort_algo *ran)
 {
     const double t0 = zs_now_ms();
+    const uint64_t max_len = zs_part_max_keys(ctx, req);
     zesort_status st = zs_cpu_sort_segments(c->io.keys_out, c->io.values_out, c->offsets,
                                             c->segments, req->key_bytes, req->value_bytes,
-                                            req->key_flags, req->bit_lo, req->bit_hi);
+                                            req->key_flags, req->bit_lo, req->bit_hi, max_len);
     if (device_ms)
         *device_ms = zs_now_ms() - t0;
-    return st == ZESORT_OK ? st : zs_error_set(&ctx->err, st, "out of host memory sorting %llu keys",
-                                               (unsigned long long)req->n);
+    if (st != ZESORT_OK)
+        return zs_error_set(&ctx->err, st, "%s: out of host memory sorting the segments of %llu "
+                            "keys", c->fn, (unsigned long long)req->n);
+    return long_segment_loop(ctx, c, req, opts, max_len, device_ms, ran, NULL);
 }
 
 /* A run of segments (segment_runs.h) on device `device` of the group:
@@ -272,7 +280,7 @@ static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
     zs_group_report(report, &r, devices, 0);
     merge_ran(&u, devices, ran);
     if (long_segments)
-        st = device_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
+        st = long_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
                                  devices), NULL, ran, report);
     report->sort_ms = zs_now_ms() - t0 - r.partition_ms;
     return st;
@@ -296,7 +304,7 @@ zesort_status zs_sort_segments(zesort_context *ctx, const zs_sort_call *c,
     else if (ctx->ops)
         st = device_segments(ctx, c, req, opts, device_ms, ran);
     else
-        st = cpu_segments(ctx, c, req, device_ms);
+        st = cpu_segments(ctx, c, req, opts, device_ms, ran);
     if (devices == 1)
         zs_report_one(report, keys, zs_now_ms() - t0);
     for (unsigned d = 0; devices > 1 && device_ms && d < devices; d++)

@@ -70,6 +70,11 @@ static _Atomic int g_test_vqsort = -1;
 
 void zs_test_cpu_vqsort(int mode) { g_test_vqsort = mode < 0 ? -1 : mode > 0; }
 
+/* zs_test_cpu_radix_max's limit (test_hooks.h): 0, UINT32_MAX */
+static _Atomic uint64_t g_test_radix_max;
+
+void zs_test_cpu_radix_max(uint64_t keys) { g_test_radix_max = keys; }
+
 void zs_cpu_config_default(zs_cpu_config *cfg)
 {
     cfg->threads = zs_cpu_thread_count();
@@ -273,7 +278,8 @@ uint64_t zs_cpu_max_keys(int with_values, unsigned key_bytes, unsigned bit_lo, u
     /* the vqsort path counts in size_t, the radix passes in uint32_t */
     if (!with_values && bit_lo == 0 && bit_hi == key_bytes * 8u && zs_vq_target())
         return SIZE_MAX;
-    return UINT32_MAX;
+    const uint64_t test_max = g_test_radix_max;
+    return test_max && test_max < UINT32_MAX ? test_max : UINT32_MAX;
 }
 
 static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes, uint64_t n)

@@ -23,7 +23,9 @@
  *   where it was calibrated faster);
  * - from ZS_SEG_TEAM_MIN keys (with more than one thread): left out of the
  *   blocks and sorted afterwards one at a time by zs_cpu_sort on every
- *   thread, as one unsegmented sort of that size would be.
+ *   thread, as one unsegmented sort of that size would be;
+ * - longer than the caller's max_len (more than zs_cpu_sort takes at once):
+ *   left to the caller, who splits each as zesort_sort splits so many keys.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -90,6 +92,7 @@ typedef struct seg_job {
     char *keys, *values;
     const uint64_t *o;
     uint64_t s, first, end, blocks, team_min;
+    uint64_t max_len; /* longer segments are the caller's */
     unsigned kb, vb, bit_lo, bit_hi;
     uint32_t key_flags;
     key_map map;
@@ -325,7 +328,7 @@ static void member_run(void *arg, unsigned member, unsigned members)
         const uint64_t to = from + ZS_SEG_BLOCK < j->end ? from + ZS_SEG_BLOCK : j->end;
         for (uint64_t i = first_segment_from(j, from); i < j->s && j->o[i] < to; i++) {
             const uint64_t len = j->o[i + 1] - j->o[i];
-            if (len >= 2 && len < j->team_min)
+            if (len >= 2 && len < j->team_min && len <= j->max_len)
                 sort_one(j, &j->scr[member], j->o[i], j->o[i + 1]);
         }
     }
@@ -333,7 +336,7 @@ static void member_run(void *arg, unsigned member, unsigned members)
 
 zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *offsets, uint64_t s,
                                    unsigned key_bytes, unsigned value_bytes, uint32_t key_flags,
-                                   unsigned bit_lo, unsigned bit_hi)
+                                   unsigned bit_lo, unsigned bit_hi, uint64_t max_len)
 {
     const uint64_t m = offsets[s] - offsets[0];
     if (m < 2)
@@ -356,6 +359,7 @@ zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *off
     j->first = offsets[0], j->end = offsets[s];
     j->blocks = (m + ZS_SEG_BLOCK - 1) / ZS_SEG_BLOCK;
     j->team_min = members > 1 ? ZS_SEG_TEAM_MIN : UINT64_MAX;
+    j->max_len = max_len;
     j->kb = key_bytes, j->vb = values ? value_bytes : 0;
     j->bit_lo = bit_lo, j->bit_hi = bit_hi, j->key_flags = key_flags;
     const uint64_t all = key_bytes == 8 ? UINT64_MAX : UINT32_MAX;
@@ -371,7 +375,7 @@ zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *off
     /* the large segments: each by every thread, as one sort of its size */
     for (uint64_t i = 0; i < s && members > 1; i++) {
         const uint64_t b = offsets[i], len = offsets[i + 1] - b;
-        if (len < j->team_min)
+        if (len < j->team_min || len > max_len)
             continue;
         zesort_status st = zs_cpu_sort((char *)keys + b * key_bytes,
                                        values ? (char *)values + b * value_bytes : NULL, len,

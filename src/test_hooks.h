@@ -51,6 +51,12 @@ void zs_test_note_sort(const char *api, zs_flavor flavor);
  * faster for the key width. Thread-safe. */
 void zs_test_cpu_vqsort(int mode);
 
+/* The most keys the C fallback's radix passes take in one sort from now on
+ * (zs_cpu_max_keys; 0, the default: 2^32 - 1, their 32-bit counts): tests
+ * exercise what lies beyond that limit (a sort split into parts, a long
+ * segment sorted as a sort of its own) at small n. Thread-safe. */
+void zs_test_cpu_radix_max(uint64_t keys);
+
 /* A device budget in bytes for every host sort from now on (0: none, the
  * default): a sort bigger than the budget (or the device) is split on the
  * host into parts that fit it (src/multi/split_sort.h), on every backend,

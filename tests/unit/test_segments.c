@@ -7,7 +7,9 @@
  *     PART    matrix (every key type x order x bit range x values none / u32
  *             / u64 x offset pattern, sizes around chunk and tile edges) |
  *             large (2^20 + 3 keys: a giant segment among tiny ones, which
- *             the C fallback sorts on its whole team) | errors (bad offsets)
+ *             the C fallback sorts on its whole team) | errors (bad offsets) |
+ *             budget (a device too small for the segments at once) | long
+ *             (the C fallback: segments longer than its radix passes take)
  *
  * Every case fills the keys and values outside [offsets[0], offsets[S])
  * with a pattern and checks it unchanged afterwards, and checks the report
@@ -168,6 +170,23 @@ START_TEST(budget)
 }
 END_TEST
 
+/* Issue 33, defect 3: on the C fallback, segments longer than its radix
+ * passes take at once (2^32 - 1 keys; a test hook lowers the limit to 5000
+ * keys here), with values or a bit range, are sorted as zesort_sort sorts
+ * so many keys: split into parts (they were refused, INVALID_ARGUMENT with
+ * a message saying "out of host memory"). */
+START_TEST(long_segments)
+{
+    zs_test_cpu_radix_max(5000);
+    run_case(70001, ZESORT_KEY_U32, 0, 0, 32, 4, PAT_GIANT, 0);
+    run_case(70001, ZESORT_KEY_F64, 1, 0, 64, 8, PAT_ONE, 1);
+    run_case(70001, ZESORT_KEY_I32, 0, 3, 27, 0, PAT_EDGES, 2);
+    run_case(70001, ZESORT_KEY_U64, 1, 0, 64, 4, PAT_RANDOM, 0);
+    run_case(600001, ZESORT_KEY_U32, 0, 0, 32, 4, PAT_GIANT, 1); /* the team's segment too */
+    zs_test_cpu_radix_max(0);
+}
+END_TEST
+
 /* A bad call: INVALID_ARGUMENT, a message, keys and values unchanged. */
 static void expect_refused(const uint64_t *off, uint64_t s, uint64_t n, const char *what)
 {
@@ -209,21 +228,21 @@ END_TEST
 /* The parts by name; the first is the default. */
 static const struct {
     const char *name;
-} g_parts[] = {{"matrix"}, {"large"}, {"errors"}, {"budget"}};
+} g_parts[] = {{"matrix"}, {"large"}, {"errors"}, {"budget"}, {"long"}};
 
 int main(int argc, char **argv)
 {
-    const TTest *tests[] = {matrix, large, errors, budget};
+    const TTest *tests[] = {matrix, large, errors, budget, long_segments};
     const char *part = argc > 3 ? argv[3] : g_parts[0].name;
     int which = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (strcmp(part, g_parts[i].name) == 0)
             which = i;
     zesort_backend backend;
     if (argc < 3 || which < 0 || zesort_parse_backend(argv[1], &backend) != 0 ||
         zesort_parse_algo(argv[2], &g_algo) != 0) {
         fprintf(stderr, "usage: test_segments cpu|opencl|level-zero cm2|cm4|onesweep "
-                        "[matrix|large|errors|budget]\n");
+                        "[matrix|large|errors|budget|long]\n");
         return 2;
     }
     g_backend = argv[1];
