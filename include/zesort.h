@@ -338,7 +338,9 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  zesort_sort. zesort_check(ctx, n, 1, opts) bounds what it needs, plus 8
  *  bytes of device memory per non-empty segment.
  *  How: the C fallback sorts the segments in parallel (a thread per block of
- *  small segments, the whole team on each large one). A device backend
+ *  small segments, the whole team on each large one; one longer than its
+ *  sort takes at once, 2^32 - 1 keys with values or a bit range, as a sort
+ *  of its own, split like zesort_sort's). A device backend
  *  sorts every segment of at most 65536 keys in one kernel launch (seg_sort:
  *  one work-group per segment, its passes within the segment's keys; the
  *  non-empty segments' offsets, 8 bytes each, go to the device too; when
