@@ -156,9 +156,10 @@ static zesort_status get_kernel(zesort_cl_sorter *s, zs_kernel k, cl_kernel *out
 
 /* The plan of a sort of n keys of this shape. */
 static zesort_status build_plan(zesort_cl_sorter *s, uint64_t n, const zs_sort_shape *shape,
-                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
+                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo,
+                                const char *fn)
 {
-    return zs_interop_plan(opts, n, shape, s->flavor, plan, algo, &s->err);
+    return zs_interop_plan(opts, n, shape, s->flavor, plan, algo, &s->err, fn);
 }
 
 zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, int with_values,
@@ -267,11 +268,14 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
+        /* the offsets are u64 a segment (and one more), the others n elements */
+        const int offsets = b == ZS_BUF_SEG_OFFSETS;
         if (mem_size(caller[b]) < bytes)
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                "%s: %s holds %llu bytes, %llu keys need %llu", fn, name,
-                                (unsigned long long)mem_size(caller[b]), (unsigned long long)n,
-                                (unsigned long long)bytes);
+                                "%s: %s holds %llu bytes, %llu %s need %llu", fn, name,
+                                (unsigned long long)mem_size(caller[b]),
+                                (unsigned long long)(offsets ? shape->segments : n),
+                                offsets ? "segments" : "keys", (unsigned long long)bytes);
         r[ranges++] = (zs_named_range){name, locate(caller[b], bytes)};
     }
     if (need > 0 && !temp)
@@ -339,7 +343,7 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL", fn, i);
     zs_plan plan;
     zesort_algo algo = ZESORT_ALGO_AUTO;
-    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo);
+    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo, fn);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];

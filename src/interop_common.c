@@ -25,12 +25,12 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
 
 /* The plan of a segmented sort: every segment by seg_sort. */
 static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_shape *shape,
-                                   zs_plan *plan, zs_error *err)
+                                   zs_plan *plan, zs_error *err, const char *fn)
 {
     if (shape->segments >= UINT32_MAX)
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%llu segments: a recorded segmented sort takes fewer than 2^32 - 1",
-                            (unsigned long long)shape->segments);
+                            "%s: %llu segments: a recorded segmented sort takes fewer than "
+                            "2^32 - 1", fn, (unsigned long long)shape->segments);
     if (zs_plan_segments(req, NULL, shape->segments, UINT32_MAX, plan) != 0)
         return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "out of host memory building the sort plan");
@@ -44,14 +44,15 @@ zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_
 }
 
 zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
-                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err)
+                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err,
+                              const char *fn)
 {
     zs_plan_request req;
     zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
     if (st != ZESORT_OK)
         return st;
     if (shape->kind == ZS_SORT_SEGMENTS)
-        return segments_plan(&req, shape, plan, err);
+        return segments_plan(&req, shape, plan, err, fn);
     req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
     req.iota_values = shape->kind == ZS_SORT_ARGSORT;
     if (req.host_scan) /* CM only: onesweep has no separate prefix step */
@@ -72,7 +73,8 @@ int zs_interop_is_callers(const zs_sort_shape *shape, int b)
 
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
 {
-    const int in_place = shape->kind == ZS_SORT_IN_PLACE;
+    /* a segmented sort's keys and values are sorted where they are */
+    const int in_place = shape->kind == ZS_SORT_IN_PLACE || shape->kind == ZS_SORT_SEGMENTS;
     switch (b) {
     case ZS_BUF_KEYS: return in_place ? "keys" : "keys_out";
     case ZS_BUF_VALUES:
@@ -106,7 +108,7 @@ static zesort_status temp_bytes(const zesort_options *opts, uint64_t n, int with
     zs_plan plan;
     zesort_status st = zs_sort_shape_of(with_values, &shape, err, "temp size");
     if (st == ZESORT_OK)
-        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err);
+        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, "temp size");
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
@@ -149,7 +151,7 @@ static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, 
     /* the same kernels serve every kind (the plan's buffers differ, not its
      * programs): the in-place plan names them all */
     shape.kind = ZS_SORT_IN_PLACE;
-    st = zs_interop_plan(&o, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err);
+    st = zs_interop_plan(&o, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err, "prepare");
     if (st == ZESORT_ERROR_UNSUPPORTED && for_auto && o.scan == ZESORT_SCAN_HOST)
         return ZESORT_OK;
     if (st != ZESORT_OK)

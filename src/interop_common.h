@@ -46,9 +46,11 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
  * A segmented sort is one seg_sort launch whatever the segments' lengths
  * (zs_plan_segments, max_len ~0: the offsets stay on the device, so no
  * segment gets a plan of its own), for fewer than 2^32 - 1 segments; its
- * options' algorithm and scan are ignored. */
+ * options' algorithm and scan are ignored. fn: the caller, named in the
+ * messages of refusals of its own. */
 zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
-                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err);
+                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err,
+                              const char *fn);
 
 /* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
  * VALUES_IN, SEG_OFFSETS; not KEYS when shape->keys_in_temp), not temp memory. */
@@ -71,9 +73,10 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
                                            uint64_t min_align, uint64_t *bytes,
                                            uint64_t *alignment, zs_error *err);
 
-/* The name of a caller buffer in messages: "keys", "values", "keys_in",
- * "values_in", "indices" (an argsort's VALUES), "keys_out" (out of place),
- * "offsets" (a segmented sort's). */
+/* The name of a caller buffer in messages: "keys", "values" (in place, and
+ * a segmented sort's), "keys_in", "values_in", "indices" (an argsort's
+ * VALUES), "keys_out", "values_out" (out of place), "offsets" (a segmented
+ * sort's). */
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
 
 /* A segmented sort's offsets, read back by the API from the caller's device

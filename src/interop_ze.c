@@ -109,9 +109,10 @@ void zesort_ze_destroy(zesort_ze_sorter *sorter)
 
 /* The plan of a sort of n keys of this shape. */
 static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, const zs_sort_shape *shape,
-                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo)
+                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo,
+                                const char *fn)
 {
-    return zs_interop_plan(opts, n, shape, zs_ze_flavor(&s->kernels), plan, algo, &s->err);
+    return zs_interop_plan(opts, n, shape, zs_ze_flavor(&s->kernels), plan, algo, &s->err, fn);
 }
 
 static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
@@ -409,7 +410,7 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
     }
     zs_plan plan;
     zesort_algo algo = ZESORT_ALGO_AUTO;
-    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo);
+    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo, fn);
     if (st != ZESORT_OK)
         return st;
     uint64_t offsets[ZS_BUF_COUNT];
@@ -642,7 +643,7 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
                               "zesort_ze_chain_events: with_values is %d: a chained sort is in "
                               "place (ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES)", with_values);
         if (st == ZESORT_OK)
-            st = build_plan(sorter, n, &shape, opts, &plan, NULL);
+            st = build_plan(sorter, n, &shape, opts, &plan, NULL, "zesort_ze_chain_events");
         if (st == ZESORT_OK) {
             uint32_t commands = command_count(&plan, indirect && n > 0);
             *count = commands ? commands - 1 : 0;

@@ -117,6 +117,43 @@ static void seg_refused(const interop_segments_api *api, const uint64_t *off, ui
     seg_release(api, &d);
 }
 
+/* A refusal's message (issue 33, defect 9): INVALID_ARGUMENT, the message
+ * holding `want` and not `not`. */
+static void seg_message(const interop_segments_api *api, zesort_status st, const char *want,
+                        const char *not, const char *what)
+{
+    const char *msg = api->error();
+    EXPECT(st == ZESORT_ERROR_INVALID_ARGUMENT && strstr(msg, want) && !strstr(msg, not),
+           "%s: %s: %s: message '%s' (wanted '%s', not '%s')", api->name, what,
+           zesort_status_name(st), msg, want, not);
+}
+
+/* The refusals name what is wrong: the in-place keys and values as "keys"
+ * and "values" (not "keys_out"), an offsets buffer too small for its
+ * segments, the function refusing 2^32 - 1 segments. */
+static void seg_messages(const interop_segments_api *api)
+{
+    const uint64_t n = 1000, off[] = {0, 400, n};
+    zesort_options o;
+    zesort_options_default(&o);
+    uint64_t tb = 0;
+    EXPECT(api->temp_bytes(n, 1, &o, &tb) == ZESORT_OK, "%s: temp bytes", api->name);
+    void *keys = api->alloc(n * 4), *half = api->alloc(n * 2), *vals = api->alloc(n * 4);
+    void *offs = api->alloc(sizeof off), *short_offs = api->alloc(16), *temp = api->alloc(tb);
+    api->upload(offs, off, sizeof off);
+    api->upload(short_offs, off, 16);
+    seg_message(api, api->sort(half, vals, n, offs, 2, temp, tb, &o), "keys", "keys_out",
+                "keys of half the bytes");
+    seg_message(api, api->sort(keys, half, n, offs, 2, temp, tb, &o), "values", "values_out",
+                "values of half the bytes");
+    seg_message(api, api->sort(keys, vals, n, short_offs, 2, temp, tb, &o), "offsets",
+                "keys need", "offsets of 16 bytes for 2 segments");
+    seg_message(api, api->sort(keys, vals, n, offs, UINT32_MAX, temp, tb, &o),
+                "zesort_", "\n", "2^32 - 1 segments");
+    api->release(keys), api->release(half), api->release(vals), api->release(offs);
+    api->release(short_offs), api->release(temp);
+}
+
 /* The whole matrix, then the refusals. Sizes: windows and work-groups cut
  * across (4096-key windows of the sg and portable flavors), a giant segment
  * sorted by one work-group (70001 keys: PAT_ONE and PAT_GIANT). */
@@ -136,6 +173,7 @@ static void interop_segments(const interop_segments_api *api)
     seg_refused(api, decreasing, 3, 8, "decreasing offsets");
     seg_refused(api, beyond, 2, 8, "offsets beyond n");
     seg_refused(api, late, 1, 8, "offsets[0] beyond n");
+    seg_messages(api);
     printf("%s segments: %d cases, %d failures\n", api->name, k, failures);
 }
 
