@@ -302,10 +302,11 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_
  *  values_in are only read, never written. The four arrays must be aligned
  *  as zesort_sort's and share no byte (INVALID_ARGUMENT otherwise, nothing
  *  written): keys_out == keys_in (or values_out == values_in) is such an
- *  overlap too; in place is zesort_sort's. It needs no more memory than zesort_sort: the device sorts
- *  from the uploaded input into its own buffers either way (the C fallback:
- *  the output arrays serve as its sort's arrays). On error the inputs are
- *  unchanged and the outputs' contents are unspecified.
+ *  overlap too; in place is zesort_sort's. It needs no more memory than
+ *  zesort_sort: the device sorts from the uploaded input into its own
+ *  buffers either way (the C fallback: the output arrays serve as its sort's
+ *  arrays). On error the inputs are unchanged and the outputs' contents are
+ *  unspecified.
  *  Errors: as zesort_sort. */
 zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const void *values_in,
                                void *keys_out, void *values_out, uint64_t n,
@@ -340,8 +341,8 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  How: the C fallback sorts the segments in parallel (a thread per block of
  *  small segments, the whole team on each large one; one longer than its
  *  sort takes at once, 2^32 - 1 keys with values or a bit range, as a sort
- *  of its own, split like zesort_sort's). A device backend
- *  sorts every segment of at most 65536 keys in one kernel launch (seg_sort:
+ *  of its own, split like zesort_sort's). A device backend sorts every
+ *  segment of at most 65536 keys in one kernel launch (seg_sort:
  *  one work-group per segment, its passes within the segment's keys; the
  *  non-empty segments' offsets, 8 bytes each, go to the device too; when
  *  the keys do not fit the device at once, runs of segments that do, a
@@ -371,10 +372,10 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
  *  split, and on the cpu backend the scratch of its radix passes (zesort_sort
  *  refuses such a sort the same way, before reading anything). A sort bigger
  *  than the device takes in one go (its memory, its largest allocation,
- *  ZESORT_MAX_KEYS; the C fallback:
- *  2^32 - 1 keys, or any n for keys-only sorts by all bits where vqsort is
- *  available) is OK: zesort_sort splits it on the host into parts that fit,
- *  and zesort_check_split says into how many. *device_bytes (when not NULL)
+ *  ZESORT_MAX_KEYS; the C fallback: 2^32 - 1 keys, or any n for keys-only
+ *  sorts by all bits where vqsort is available) is OK: zesort_sort splits it
+ *  on the host into parts that fit, and zesort_check_split says into how
+ *  many. *device_bytes (when not NULL)
  *  receives the device memory the sort (or one part of it) allocates: keys,
  *  values and every temporary buffer; 0 on the cpu backend. Meant for a
  *  program that would otherwise prepare gigabytes of keys before learning

@@ -34,9 +34,9 @@ static void report_add(zesort_sort_report *to, const zesort_sort_report *r)
  * own, split if need be (shorter ones are sorted already, or trivially).
  * A failure leaves the segments before it sorted (zesort.h says so). */
 static zesort_status long_segment_loop(zesort_context *ctx, const zs_sort_call *c,
-                                         const zs_plan_request *req, const zesort_options *opts,
-                                         uint64_t done, double *device_ms, zesort_algo *ran,
-                                         zesort_sort_report *report)
+                                       const zs_plan_request *req, const zesort_options *opts,
+                                       uint64_t done, double *device_ms, zesort_algo *ran,
+                                       zesort_sort_report *report)
 {
     double total = device_ms ? *device_ms : 0;
     for (uint64_t i = 0; i < c->segments; i++) {
@@ -281,7 +281,7 @@ static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
     merge_ran(&u, devices, ran);
     if (long_segments)
         st = long_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
-                                 devices), NULL, ran, report);
+                               devices), NULL, ran, report);
     report->sort_ms = zs_now_ms() - t0 - r.partition_ms;
     return st;
 }

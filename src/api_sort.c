@@ -256,7 +256,8 @@ static zesort_status check_host(zesort_context *ctx, const zs_plan_request *req,
 {
     const uint64_t per_key = req->key_bytes + req->value_bytes, host = host_memory();
     const uint64_t arrays = req->n * per_key, copy = parts > 1 ? arrays : 0;
-    const uint64_t share = (req->n + parts - 1) / parts, part = share < part_keys ? share : part_keys;
+    const uint64_t share = (req->n + parts - 1) / parts;
+    const uint64_t part = share < part_keys ? share : part_keys;
     const uint64_t scratch = !ctx->ops && part <= UINT32_MAX ? part * per_key : 0;
     if (!host || arrays + copy + scratch <= host)
         return ZESORT_OK;

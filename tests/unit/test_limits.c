@@ -88,7 +88,8 @@ START_TEST(check_counts_host_arrays)
      * place by vqsort, in one part: nothing else to count) */
     uint64_t n = host / 4 + 1;
     zesort_status st = zesort_check(g_ctx, n, 0, &o, NULL);
-    ck_assert_msg(st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && contains(zesort_last_error(g_ctx), "host"),
+    ck_assert_msg(st == ZESORT_ERROR_OUT_OF_HOST_MEMORY &&
+                      contains(zesort_last_error(g_ctx), "host memory"),
                   "%llu u32 keys (%.1f GiB of %.1f): %s: %s", (unsigned long long)n,
                   (double)n * 4 / (1u << 30), (double)host / (1u << 30), zesort_status_name(st),
                   zesort_last_error(g_ctx));
