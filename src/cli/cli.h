@@ -321,6 +321,13 @@ void cli_signals_init(void);
 /* Puts those handlers back after a backend has started: PoCL's LLVM installs
  * its own over them. Call after zesort_create. */
 void cli_signals_reclaim(void);
+/* Around a backend's start (cli_create does it): the catchable fatal
+ * signals but the faults are blocked by hold, and release reclaims the
+ * handlers (cli_signals_reclaim) before it unblocks them, so that a signal
+ * sent in between is not lost to a driver's handler but ends the process
+ * through ours. Calls nest; the outermost pair acts. */
+void cli_signals_hold(void);
+void cli_signals_release(void);
 
 /* Whole-buffer convenience: open + write + close + commit. */
 int cli_write_file_atomic(const char *path, const void *data, size_t size);

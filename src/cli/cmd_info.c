@@ -126,7 +126,7 @@ int cli_cmd_info(int argc, char **argv)
     char create_error[N_BACKENDS][512];
     char usable[128] = "";
     for (size_t i = 0; i < N_BACKENDS; ++i) {
-        create_status[i] = zesort_create(all_backends[i], &ctx[i]);
+        create_status[i] = cli_create(all_backends[i], -1, &ctx[i]);
         const char *why = zesort_last_error(NULL);
         snprintf(create_error[i], sizeof create_error[i], "%s", why ? why : "");
         if (create_status[i] != ZESORT_OK) {
@@ -166,7 +166,7 @@ int cli_cmd_info(int argc, char **argv)
 
     /* The backend `auto` picks, and what it can run. */
     zesort_context *best = NULL;
-    zesort_status best_status = zesort_create(ZESORT_BACKEND_AUTO, &best);
+    zesort_status best_status = cli_create(ZESORT_BACKEND_AUTO, -1, &best);
     if (best_status == ZESORT_OK) {
         printf("default-backend: %s\n", zesort_backend_name(zesort_context_backend(best)));
         print_demo_backend(zesort_context_backend(best));

@@ -283,7 +283,6 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
     if (!b->ctx) {
         zesort_status st = cli_create_devices(b->req->backend, b->req->device, &b->req->devices,
                                               &b->ctx);
-        cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
         if (st != ZESORT_OK)
             return cli_fail_setup(b->req->backend, st);
     }

@@ -38,9 +38,11 @@ int cli_check_device_backend(const char *cmd, zesort_backend backend, int64_t de
 
 zesort_status cli_create(zesort_backend backend, int64_t device, zesort_context **out)
 {
-    if (device >= 0)
-        return zesort_create_on_device(backend, (uint32_t)device, out);
-    return zesort_create(backend, out);
+    cli_signals_hold(); /* a driver's handlers would lose a signal sent meanwhile */
+    zesort_status st = device >= 0 ? zesort_create_on_device(backend, (uint32_t)device, out)
+                                   : zesort_create(backend, out);
+    cli_signals_release();
+    return st;
 }
 
 static zesort_status create_for_kernels(zesort_backend backend, int64_t device,
@@ -60,7 +62,8 @@ static zesort_status create_for_kernels(zesort_backend backend, int64_t device,
 
 zesort_status cli_create_for_kernels(zesort_backend backend, int64_t device, zesort_context **out)
 {
+    cli_signals_hold(); /* over both creations, as cli_create's */
     zesort_status st = create_for_kernels(backend, device, out);
-    cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
+    cli_signals_release();
     return st;
 }

@@ -51,9 +51,13 @@ int cli_check_devices(const char *cmd, zesort_backend backend, int64_t device,
 zesort_status cli_create_devices(zesort_backend backend, int64_t device, const cli_devices *d,
                                  zesort_context **out)
 {
-    if (d->given)
-        return zesort_create_on_devices(backend, d->count ? d->index : NULL, d->count, out);
-    return cli_create(backend, device, out);
+    if (!d->given)
+        return cli_create(backend, device, out);
+    cli_signals_hold(); /* as cli_create */
+    zesort_status st = zesort_create_on_devices(backend, d->count ? d->index : NULL, d->count,
+                                                out);
+    cli_signals_release();
+    return st;
 }
 
 void cli_print_sort_report(zesort_context *ctx)

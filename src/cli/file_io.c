@@ -25,7 +25,12 @@
  * SIGSEGV, SIGBUS, ...), which then re-raises the signal. The handlers are
  * installed when main() starts and put back after a backend has started
  * (cli_signals_reclaim): PoCL's LLVM installs its own, which swallow a SIGSEGV
- * sent with kill and leave the temporary files after an abort().
+ * sent with kill and leave the temporary files after an abort(). While a
+ * backend starts (clGetPlatformIDs installs them), the signals are held
+ * (cli_signals_hold): LLVM's handler for SIGQUIT, SIGABRT, SIGXCPU, SIGTRAP,
+ * ... puts ours back and returns, so a signal arriving then was lost and the
+ * run went on to replace OUTPUT; held, it reaches our handler once the
+ * backend has started.
  *
  * A process killed by SIGKILL cannot clean up: the next zesort that writes
  * into that directory removes the stale temporary files of the same user. A
@@ -242,6 +247,41 @@ void cli_signals_reclaim(void)
             ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != remove_live_temps_and_die))
             set_our_handler(fatal_signals[i]);
     }
+}
+
+/* The signals held while a backend starts: every fatal one but the faults.
+ * A SIGSEGV, SIGBUS, SIGFPE or SIGILL raised by a fault while blocked would
+ * end the process at once without our cleanup (and the threads a driver
+ * starts then keep the mask), whereas LLVM's handler for them re-runs the
+ * faulting instruction under ours. */
+static void held_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < FATAL_COUNT; ++i) {
+        int sig = fatal_signals[i];
+        if (sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL)
+            sigaddset(set, sig);
+    }
+}
+
+static int hold_depth;
+static sigset_t mask_before_hold;
+
+void cli_signals_hold(void)
+{
+    if (hold_depth++ > 0)
+        return;
+    sigset_t set;
+    held_set(&set);
+    sigprocmask(SIG_BLOCK, &set, &mask_before_hold);
+}
+
+void cli_signals_release(void)
+{
+    if (hold_depth == 0 || --hold_depth > 0)
+        return;
+    cli_signals_reclaim();
+    sigprocmask(SIG_SETMASK, &mask_before_hold, NULL); /* what arrived is delivered now */
 }
 
 /* Block the fatal signals while the list changes, so the handler never sees

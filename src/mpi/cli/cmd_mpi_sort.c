@@ -199,7 +199,6 @@ static int open_outputs(const mpi_sort_req *r, mpi_sort_state *s)
 static int sort_slices(const mpi_sort_req *r, mpi_sort_state *s)
 {
     zesort_status st = mc_create(r->backend, r->device, &s->ctx);
-    cli_signals_reclaim(); /* a driver's handlers would keep our temporary files */
     int rc = st == ZESORT_OK ? 0 : mc_fail("backend set-up failed: %s (%s)",
                                            zesort_last_error(NULL), zesort_status_name(st));
     if ((rc = mc_agree(rc)))

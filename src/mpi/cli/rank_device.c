@@ -40,9 +40,9 @@ static int node_rank(void)
     return rank;
 }
 
-zesort_status mc_create(zesort_backend backend, int64_t device, zesort_context **out)
+/* mc_create's choice of device; a backend may start in zesort_device_count. */
+static zesort_status create(zesort_backend backend, int64_t device, zesort_context **out)
 {
-    *out = NULL;
     if (device == MC_DEVICE_LOCAL) { /* collective: every rank passes here alike */
         int local = node_rank();
         uint32_t count = 0;
@@ -54,4 +54,13 @@ zesort_status mc_create(zesort_backend backend, int64_t device, zesort_context *
         device = (int64_t)((uint32_t)local % count);
     }
     return cli_create(backend, device, out);
+}
+
+zesort_status mc_create(zesort_backend backend, int64_t device, zesort_context **out)
+{
+    *out = NULL;
+    cli_signals_hold(); /* as cli_create, over the device count too */
+    zesort_status st = create(backend, device, out);
+    cli_signals_release();
+    return st;
 }
