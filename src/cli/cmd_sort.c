@@ -347,28 +347,41 @@ static int read_inputs(const sort_request *req, input_budget *b, void **keys, si
     return 0;
 }
 
-/* OFFSETS within the host memory the inputs left (*arg, bytes): S is not
- * bounded by the keys (segments may be empty), and "-" or a device may be
- * endless. */
+/* What OFFSETS may hold: S + 1 offsets for S at most n (more segments than
+ * keys would all be empty beyond n of them), checked as the file is read
+ * (a regular file by its size, "-", a FIFO or /dev/zero as it grows: an
+ * endless one stops at once), within the host memory the inputs left. */
+typedef struct offsets_budget {
+    uint64_t n;    /* keys */
+    uint64_t room; /* bytes of host memory */
+} offsets_budget;
+
 static int offsets_fit(void *arg, const char *path, uint64_t bytes)
 {
-    const uint64_t room = *(const uint64_t *)arg;
-    if (bytes > room)
+    const offsets_budget *b = arg;
+    if (bytes > (b->n + 1) * 8)
+        return cli_fail("'%s' holds more than %llu segment offsets: S + 1 for at most S = %llu "
+                        "segments, one per key", path, (unsigned long long)(b->n + 1),
+                        (unsigned long long)b->n);
+    if (bytes > b->room)
         return cli_fail("cannot read '%s': more than %.2f GiB of segment offsets, what is left "
-                        "of half of the host memory available", path, (double)room / (1u << 30));
+                        "of half of the host memory available", path,
+                        (double)b->room / (1u << 30));
     return 0;
 }
 
-/* sort --segments: OFFSETS, S + 1 little-endian u64 (S >= 0), each at most
- * n and none below the one before, into *offsets (malloc'd) and *s. Read
- * (at most `room` bytes) and checked before any output is opened: a bad
- * file is exit 1 with nothing written. */
+/* sort --segments: OFFSETS, S + 1 little-endian u64 (0 <= S <= n), each at
+ * most n and none below the one before, into *offsets (malloc'd) and *s.
+ * Read (within offsets_fit's bound) and checked before any output is
+ * opened: a bad file is exit 1 with nothing written. */
 static int read_offsets(const char *path, uint64_t n, uint64_t room, uint64_t **offsets,
                         uint64_t *s)
 {
     unsigned char *raw = NULL;
     size_t bytes = 0;
-    cli_read_limit lim = {room + 1, offsets_fit, &room}; /* + 1: "more than" is reported */
+    offsets_budget budget = {n, room};
+    const uint64_t most = (n + 1) * 8 < room ? (n + 1) * 8 : room;
+    cli_read_limit lim = {most + 1, offsets_fit, &budget}; /* + 1: "more than" is reported */
     int rc = cli_read_input(path, &lim, (void **)&raw, &bytes);
     if (rc)
         return rc;

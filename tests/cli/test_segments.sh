@@ -2,7 +2,8 @@
 # test_segments.sh ZESORT — issue 22's CLI contract end to end: `zesort sort
 # INPUT OUTPUT --segments OFFSETS` on every backend in $BACKENDS (default:
 # cpu opencl), checked by segcheck.py; malformed and out-of-range OFFSETS
-# files (exit 1, one message, an existing OUTPUT untouched); `bench
+# files (exit 1, one message, an existing OUTPUT untouched); OFFSETS bounded
+# by (n + 1) x 8 bytes, endless ones too (issue 33, defect 6); `bench
 # --segments` with lengths and ragged.
 # Ends with "N passed, N failed"; exits non-zero when anything failed.
 set -u
@@ -50,6 +51,48 @@ python3 -c "import struct, sys; sys.stdout.buffer.write(struct.pack('<Q', 3))" >
 run sort k.bin out.bin --segments none.bin --backend cpu
 [ "$rc" -eq 0 ] && cmp -s k.bin out.bin
 check $? "no segment at all (S = 0): keys unchanged"
+
+echo "# OFFSETS bounded by the keys: S + 1 offsets for S <= n (issue 33, defect 6)"
+# k.bin holds 20011 keys: n + 1 offsets all 0 (every segment empty) are fine,
+# one more is refused at once, from a file by its size and from an endless
+# stream (/dev/zero, a pipe, a FIFO) as soon as it passes the bound, with a
+# message that names it (not half of the host memory, as before).
+python3 -c "import sys; sys.stdout.buffer.write(bytes(8 * 20012))" >full.bin
+run sort k.bin out.bin --segments full.bin --backend cpu
+[ "$rc" -eq 0 ] && cmp -s k.bin out.bin
+check $? "n + 1 offsets (n empty segments): exit 0, keys unchanged"
+too_many() { # NAME: the last run refused OFFSETS for its length, OUTPUT untouched
+    [ "$rc" -eq 1 ] && one_error_line && [ "$(cat out.bin)" = keep ] &&
+        grep -q "holds more than 20012 segment offsets" "$T/err"
+    check $? "$1: exit 1 naming the bound, OUTPUT untouched"
+}
+python3 -c "import sys; sys.stdout.buffer.write(bytes(8 * 20013))" >over.bin
+# ARGS...: zesort ARGS within 60 s and, but under ASan, 4 GB of address
+# space (a regression that reads on would otherwise take half the memory)
+run_bounded() {
+    echo keep >out.bin
+    if ldd "$Z" 2>/dev/null | grep -q libasan; then
+        timeout 60 "$Z" "$@" >"$T/out" 2>"$T/err"
+    else
+        (ulimit -v 4000000 && exec timeout 60 "$Z" "$@") >"$T/out" 2>"$T/err"
+    fi
+    rc=$?
+}
+run_bounded sort k.bin out.bin --segments over.bin --backend cpu
+too_many "n + 2 offsets"
+run_bounded sort k.bin out.bin --segments /dev/zero --backend cpu
+too_many "--segments /dev/zero"
+run_bounded sort k.bin out.bin --segments - --backend cpu </dev/zero
+too_many "--segments - from /dev/zero"
+run_bounded sort k.bin out.bin --segments - --backend cpu < <(yes "")
+too_many "--segments - from an endless pipe"
+mkfifo endless.fifo
+(exec cat /dev/zero >endless.fifo) 2>/dev/null &
+writer=$!
+run_bounded sort k.bin out.bin --segments endless.fifo --backend cpu
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+too_many "--segments an endless FIFO"
 
 echo "# bench --segments"
 run bench --backend cpu --n 64k --segments 16,4096,ragged --repeat 1
