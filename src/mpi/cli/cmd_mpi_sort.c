@@ -5,7 +5,10 @@
  * rank writes its slice of the result into OUTPUT's temporary file, which
  * rank 0 made and renames over OUTPUT once all slices are written (the
  * output contract of `zesort sort`: after any error OUTPUT is untouched and
- * no temporary file is left). Options and file formats are sort's.
+ * no temporary file is left). An OUTPUT that is not a regular file (a FIFO,
+ * /dev/full, standard output), which sort writes directly, has no offsets
+ * to write slices at: rank 0 writes it, every rank's slice in rank order
+ * (mc_write_in_order). Options and file formats are sort's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +131,7 @@ typedef struct mpi_sort_state {
     cli_output ko, vo;           /* rank 0: the outputs being written */
     int have_ko, have_vo;
     char targets[2][4352];       /* the files every rank writes: temporary (or direct) */
+    int direct[2];               /* 1: not a regular file, written by rank 0 in rank order */
 } mpi_sort_state;
 
 /* Opens INPUT (and VALUES_IN), checks their sizes (the same on every rank,
@@ -186,12 +190,14 @@ static int open_outputs(const mpi_sort_req *r, mpi_sort_state *s)
         cli_output *o = i ? &s->vo : &s->ko;
         if (mc_rank() == 0) {
             const char *name = o->temp_path ? o->temp_path : o->final_path;
+            s->direct[i] = o->direct;
             if (strlen(name) >= sizeof s->targets[i])
                 rc = mc_fail("'%s': its directory's name is too long", r->output);
             else
                 strcpy(s->targets[i], name);
         }
         MPI_Bcast(s->targets[i], (int)sizeof s->targets[i], MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&s->direct[i], 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     return mc_agree(rc);
 }
@@ -213,6 +219,17 @@ static int sort_slices(const mpi_sort_req *r, mpi_sort_state *s)
     return st == ZESORT_ERROR_UNSUPPORTED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
+/* Output i (0: keys, 1: values) gets this rank's `bytes` bytes of buf at
+ * `offset`: written there by every rank, or by rank 0 in rank order for a
+ * direct output. Collective; returns the agreed exit code. */
+static int write_output(mpi_sort_state *s, int i, const char *shown, uint64_t offset,
+                        const void *buf, uint64_t bytes)
+{
+    if (s->direct[i])
+        return mc_agree(mc_write_in_order(i ? &s->vo : &s->ko, shown, buf, bytes, i));
+    return mc_agree(mc_write_slice(s->targets[i], shown, offset, buf, bytes));
+}
+
 /* Every rank writes its slice; then rank 0 commits both outputs (or none). */
 static int write_outputs(const mpi_sort_req *r, mpi_sort_state *s)
 {
@@ -222,13 +239,11 @@ static int write_outputs(const mpi_sort_req *r, mpi_sort_state *s)
     int rc = count == s->out.count ? 0 : mc_fail("internal error: %llu keys, want %llu",
                                                  (unsigned long long)s->out.count,
                                                  (unsigned long long)count);
-    if (!rc)
-        rc = mc_write_slice(s->targets[0], r->output, first * ks, s->out.keys, count * ks);
-    if ((rc = mc_agree(rc)))
+    if ((rc = mc_agree(rc)) ||
+        (rc = write_output(s, 0, r->output, first * ks, s->out.keys, count * ks)))
         return rc;
     if (r->values_out &&
-        (rc = mc_agree(mc_write_slice(s->targets[1], r->values_out, first * vs, s->out.values,
-                                      count * vs))))
+        (rc = write_output(s, 1, r->values_out, first * vs, s->out.values, count * vs)))
         return rc;
     if (mc_rank() == 0) { /* prints its own errors */
         rc = cli_output_close(&s->ko);

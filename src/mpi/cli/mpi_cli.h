@@ -46,6 +46,15 @@ int mc_read_at(MPI_File fh, const char *path, uint64_t offset, void *buf, uint64
  * (message kept; not yet agreed). */
 int mc_write_slice(const char *path, const char *shown, uint64_t offset, const void *buf,
                    uint64_t bytes);
+/* Collective, for an output that is not a regular file (a FIFO, /dev/full,
+ * standard output: written directly, cli_output's "direct", where slices
+ * cannot be written at their offsets): rank 0 writes its `bytes` bytes of
+ * buf to out (only rank 0's is used), then every other rank's in rank
+ * order, sent to it in pieces with MPI tag `tag`. Returns 0 or the exit code
+ * (rank 0: reported as cli_output_write does; MPI errors: message kept;
+ * not yet agreed). */
+int mc_write_in_order(cli_output *out, const char *shown, const void *buf, uint64_t bytes,
+                      int tag);
 /* This rank's balanced slice of n elements: [*first, *first + *count). */
 void mc_slice(uint64_t n, uint64_t *first, uint64_t *count);
 
