@@ -247,6 +247,10 @@ uint64_t cli_host_memory_available(void);
  * reports "WHAT n=N: its data takes X GiB of host memory, more than this
  * machine has (Y GiB)" and returns CLI_EXIT_FAILURE. */
 int cli_check_host_memory(const char *what, uint64_t n, uint64_t bytes);
+/* The same check, for callers that report otherwise (mpi-bench, whose
+ * ranks agree first): 1 with that message in msg when bytes do not fit,
+ * else 0. */
+int cli_host_memory_excess(const char *what, uint64_t n, uint64_t bytes, char *msg, size_t cap);
 
 /* ---- file_io.c: whole-file reads and atomic writes ------------------------ */
 

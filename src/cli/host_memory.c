@@ -1,7 +1,8 @@
 /*
- * host_memory.c — how much host memory zesort can use. `bench` and `demo`
- * refuse an n whose data cannot fit in this machine before making any (a
- * demo of 2^32 keys allocated 3 x 16 GiB and was OOM-killed); `sort` stops
+ * host_memory.c — how much host memory zesort can use. `bench`, `demo` and
+ * `mpi-bench` (its ranks on one machine together) refuse an n whose data
+ * cannot fit in this machine before making any (a demo of 2^32 keys
+ * allocated 3 x 16 GiB and was OOM-killed); `sort` stops
  * reading an input beyond half of what is available now (an endless
  * /dev/zero grew to 6 GB and was OOM-killed). "Available" is the least of
  * the kernel's estimate (MemAvailable), what this process's memory cgroup
@@ -21,14 +22,21 @@ uint64_t cli_host_memory_total(void)
     return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
-int cli_check_host_memory(const char *what, uint64_t n, uint64_t bytes)
+int cli_host_memory_excess(const char *what, uint64_t n, uint64_t bytes, char *msg, size_t cap)
 {
     uint64_t phys = cli_host_memory_total();
-    if (phys && bytes > phys)
-        return cli_fail("%s n=%llu: its data takes %.1f GiB of host memory, more than "
-                        "this machine has (%.1f GiB)", what, (unsigned long long)n,
-                        (double)bytes / (1u << 30), (double)phys / (1u << 30));
-    return 0;
+    if (!phys || bytes <= phys)
+        return 0;
+    snprintf(msg, cap, "%s n=%llu: its data takes %.1f GiB of host memory, more than this "
+             "machine has (%.1f GiB)", what, (unsigned long long)n, (double)bytes / (1u << 30),
+             (double)phys / (1u << 30));
+    return 1;
+}
+
+int cli_check_host_memory(const char *what, uint64_t n, uint64_t bytes)
+{
+    char msg[256];
+    return cli_host_memory_excess(what, n, bytes, msg, sizeof msg) ? cli_fail("%s", msg) : 0;
 }
 
 /* The first number in the file at path (times `scale`), or UINT64_MAX when

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# test_mpi_hostile.sh CASE ZESORT — issue 33's defects of mpi-sort, under
-# mpirun (run_mpi.sh), each rank's exit status seen:
+# test_mpi_hostile.sh CASE ZESORT — issue 33's defects of mpi-sort and
+# mpi-bench, under mpirun (run_mpi.sh), each rank's exit status seen:
 #   outputs  (defect 9) mpi-sort on a full disk says why (No space left on
 #            device: a 1 MiB tmpfs as root, and /dev/full), OUTPUT untouched,
 #            no temporary file left; a FIFO OUTPUT (and VALUES_OUT), and
 #            standard output, are written as sort writes them, in rank order.
+#   options  (defect 10) ranks given different options (MPMD: --values on one
+#            rank only, mpi-bench --pairs on one) fail on every rank at once
+#            (exit 2, one message) instead of waiting for ever.
+#   memory   (defect 10) mpi-bench refuses up front an --n whose data does
+#            not fit this machine's memory, also when it fits one rank but
+#            not the ranks on the machine together.
 # Ends with "N passed, N failed"; exits non-zero when anything failed.
 set -u
-CASE=${1:?usage: test_mpi_hostile.sh outputs PATH/TO/zesort}
-Z=${2:?usage: test_mpi_hostile.sh outputs PATH/TO/zesort}
+CASE=${1:?usage: test_mpi_hostile.sh outputs|options|memory PATH/TO/zesort}
+Z=${2:?usage: test_mpi_hostile.sh outputs|options|memory PATH/TO/zesort}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUN_MPI=(bash "$HERE/run_mpi.sh")
 MOUNTED=
@@ -91,8 +97,58 @@ outputs_case() {
     check $? "3 ranks: OUTPUT '-' (standard output) is the sort"
 }
 
+options_case() {
+    "${KF[@]}" gen u32 10000 1 k.bin
+    "${KF[@]}" iota 10000 v.bin u32
+    # Before, rank 0 waited for ever in a collective call rank 1 never made.
+    on_ranks 1 40 2 "mpi-sort --values on rank 0 only" \
+        "${rank_rc[@]}" "$Z" mpi-sort k.bin o.bin --values v.bin vo.bin --backend cpu : \
+        -np 1 "${rank_rc[@]}" "$Z" mpi-sort k.bin o.bin --backend cpu
+    our_line "the ranks were not given the same arguments: rank 1's differ from rank 0's" \
+        "mpi-sort: the message names the rank that differs"
+    [ ! -e o.bin ] && [ ! -e vo.bin ] && ! ls -A | grep -q '^\.zesort-'
+    check $? "mpi-sort: nothing written"
+    on_ranks 2 40 2 "mpi-bench --pairs on rank 2 only" \
+        "${rank_rc[@]}" "$Z" mpi-bench --n 10k --backend cpu --repeat 1 : \
+        -np 1 "${rank_rc[@]}" "$Z" mpi-bench --n 10k --backend cpu --repeat 1 --pairs
+    our_line "the ranks were not given the same arguments: rank 2's differ from rank 0's" \
+        "mpi-bench: the message names the rank that differs"
+    on_ranks 1 40 2 "mpi-sort on rank 0, mpi-bench on rank 1" \
+        "${rank_rc[@]}" "$Z" mpi-sort k.bin o.bin --backend cpu : \
+        -np 1 "${rank_rc[@]}" "$Z" mpi-bench --n 10k --backend cpu --repeat 1
+    on_ranks 2 60 0 "the same options on every rank still run" \
+        "${rank_rc[@]}" "$Z" mpi-sort k.bin o.bin --values v.bin vo.bin --backend cpu
+}
+
+memory_case() {
+    local mem_kib n
+    mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+    # 2^40 u32 keys (4 TiB, 16 TiB with the copies): refused at once
+    on_ranks 2 60 1 "mpi-bench --n 1099511627776" "${rank_rc[@]}" "$Z" mpi-bench \
+        --n 1099511627776 --backend cpu
+    our_line "mpi-bench n=1099511627776: its data takes 16384.0 GiB of host memory, more than this machine has \([0-9.]+ GiB\); 2 ranks on this machine" \
+        "mpi-bench --n 2^40: bench's up-front message, naming the ranks"
+    [ ! -s out ]
+    check $? "mpi-bench --n 2^40: nothing printed on standard output"
+    # Each rank's data 3/4 of the machine: one rank fits, two do not. (An
+    # address-space limit keeps a regression that makes the keys from filling
+    # the machine; not under ASan, which that limit would stop.)
+    n=$(awk -v k="$mem_kib" 'BEGIN { printf "%.0f", k * 1024 * 3 / 32 }')
+    if [ "$ASAN" -eq 0 ]; then
+        AS_LIMIT_KIB=$((mem_kib * 3 / 10)) on_ranks 2 120 1 \
+            "mpi-bench --n $n (2 ranks x 3/4 of the memory)" \
+            "${rank_rc[@]}" "$Z" mpi-bench --n "$n" --backend cpu --repeat 1
+        our_line "mpi-bench n=$n: its data takes .* more than this machine has .*; 2 ranks on this machine" \
+            "mpi-bench --n $n on 2 ranks: refused for the ranks together"
+    fi
+    on_ranks 1 60 0 "a small --n still runs" "${rank_rc[@]}" "$Z" mpi-bench --n 10k \
+        --backend cpu --repeat 1
+}
+
 case "$CASE" in
 outputs) outputs_case ;;
+options) options_case ;;
+memory) memory_case ;;
 *) echo "unknown case '$CASE'" >&2; exit 2 ;;
 esac
 report_summary

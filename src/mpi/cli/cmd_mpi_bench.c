@@ -102,6 +102,44 @@ static int parse_args(int argc, char **argv, bench_req *b)
     return mc_check_device_backend(CMD, b->backend, b->device);
 }
 
+/* Host bytes a rank holds for its slice of count keys: the slice, and the
+ * sorted copy, the keys received and the output of zesort_mpi_sort (about
+ * a slice each when balanced); with --device-buffers only the slice, made
+ * here and uploaded. Saturates rather than wraps (--n 2^64 - 1). */
+static uint64_t rank_bytes(const bench_req *b, uint64_t count)
+{
+    uint64_t per_key = cli_key_size(b->opts.sort.key_type) +
+                       (b->pairs ? cli_value_size(b->opts.sort.value_type) : 0);
+    per_key *= b->opts.device_buffers ? 1 : 4;
+    return count > UINT64_MAX / per_key ? UINT64_MAX : count * per_key;
+}
+
+/* Collective, before any key is made (as bench and demo do): the data of
+ * the ranks that share this machine (MPI_COMM_TYPE_SHARED) together must
+ * fit in its memory; a larger --n failed late, or was OOM-killed. */
+static int check_host_memory(const bench_req *b, uint64_t count)
+{
+    double mine = (double)rank_bytes(b, count), here = mine;
+    int ranks = 1;
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Allreduce(&mine, &here, 1, MPI_DOUBLE, MPI_SUM, node);
+        MPI_Comm_size(node, &ranks);
+        MPI_Comm_free(&node);
+    }
+    uint64_t bytes = here >= 1.8e19 ? UINT64_MAX : (uint64_t)here;
+    char msg[256];
+    int rc = cli_host_memory_excess(CMD, b->n, bytes, msg, sizeof msg)
+                 ? mc_fail("%s; %d rank%s on this machine, each holding its slice %s", msg,
+                           ranks, ranks == 1 ? "" : "s",
+                           b->opts.device_buffers ? "once (made here, then uploaded)"
+                                                  : "about 4 times (input, sorted copy, keys "
+                                                    "received, output)")
+                 : 0;
+    return mc_agree(rc);
+}
+
 /* This rank's keys (global positions first..first+count) of the input kind:
  * the generator bench uses, seeded by the rank's first position. */
 static void make_keys(const bench_req *b, void *keys, uint64_t first, uint64_t count)
@@ -211,6 +249,8 @@ int mc_cmd_mpi_bench(int argc, char **argv)
         return rc;
     uint64_t first = 0, count = 0;
     mc_slice(b.n, &first, &count);
+    if ((rc = check_host_memory(&b, count)))
+        return rc;
     size_t ks = cli_key_size(b.opts.sort.key_type), vs = cli_value_size(b.opts.sort.value_type);
     void *keys = malloc(count * ks + 1), *values = b.pairs ? malloc(count * vs + 1) : NULL;
     zesort_context *ctx = NULL;

@@ -31,7 +31,9 @@ int main(int argc, char **argv)
     /* the C fallback's threads and the drivers' never call MPI: FUNNELED is
      * all the library asks (and MPI_Init would give) */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int rc = run(argc - 2, argv + 2);
+    int rc = mc_same_args(argc - 1, argv + 1); /* the command and its arguments */
+    if (!rc)
+        rc = run(argc - 2, argv + 2);
     if (fflush(stdout) != 0 && rc == 0)
         rc = cli_fail("cannot write to standard output");
     MPI_Finalize();

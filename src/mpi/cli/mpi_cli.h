@@ -28,6 +28,12 @@ int mc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * "rank R: " when R is not 0). A rank that printed its own error (rank 0
  * through the CLI's file helpers) keeps no message. */
 int mc_agree(int rc);
+/* Collective, first thing after MPI_Init: 0 when every rank was given the
+ * same arguments (argv[0..argc), by a hash of them), else CLI_EXIT_USAGE
+ * on every rank, rank 0 saying which rank differs. Ranks given different
+ * options (--values on one rank only) would otherwise part ways: some in a
+ * collective call the others never make, waiting for ever. */
+int mc_same_args(int argc, char **argv);
 /* Around code that every rank runs alike and that reports through the CLI's
  * own helpers (argument parsing): ranks other than 0 print nothing. */
 void mc_quiet_begin(void);

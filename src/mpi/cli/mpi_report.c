@@ -3,6 +3,7 @@
  * once (by rank 0), so P ranks failing alike give one line, not P.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,37 @@ int mc_agree(int rc)
     }
     kept[0] = '\0';
     return worst;
+}
+
+/* FNV-1a over the arguments, each with its terminating NUL (so that "ab"
+ * differs from "a" "b"). */
+static uint64_t args_hash(int argc, char **argv)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (int i = 0; i < argc; i++) {
+        const unsigned char *p = (const unsigned char *)argv[i];
+        do
+            h = (h ^ *p) * UINT64_C(1099511628211);
+        while (*p++);
+    }
+    return h;
+}
+
+int mc_same_args(int argc, char **argv)
+{
+    uint64_t mine = args_hash(argc, argv), first = mine;
+    int differ = mc_rank(), lowest = INT_MAX;
+    MPI_Bcast(&first, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD); /* rank 0's */
+    if (mine == first)
+        differ = INT_MAX;
+    MPI_Allreduce(&differ, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (lowest == INT_MAX)
+        return 0;
+    /* every rank knows: all fail alike, rank 0 says why */
+    if (mc_rank() == 0)
+        mc_fail("the ranks were not given the same arguments: rank %d's differ from rank 0's "
+                "(every rank must run the same command, with the same options)", lowest);
+    return mc_agree(CLI_EXIT_USAGE);
 }
 
 void mc_quiet_begin(void)
