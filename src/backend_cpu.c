@@ -1,90 +1,15 @@
 /*
- * backend_cpu.c — the C fallback sort: a stable radix sort on the keys
- * themselves (4- or 8-byte, values of 4 or 8 bytes moved along), multi-threaded.
- *
- * One read of the input counts every digit (per thread, over contiguous
- * blocks); a digit whose count is n in one bin is the same for every key and
- * its pass is skipped. Then one of two strategies:
- *
- * - top digit first (from msd_min_keys keys on, when no bucket of the top executed digit
- *   holds more than half a thread's share): one parallel scatter by that
- *   digit to the temporary copy, then each thread sorts the buckets that
- *   start in its block back into the caller's arrays by LSD passes of 8-bit
- *   digits that run in cache (a bucket's counts come from one read; constant
- *   digits skipped). Measured 1.7x faster than the other for 16M random u64
- *   keys, 1.3x for pairs, u32 alike (bench/cpu_vs_std.cpp).
- * - LSD passes over the whole input (skewed keys): each pass, every thread
- *   counts its block's digit (not needed for the first pass, nor with one
- *   thread: counts do not depend on the order), the caller turns the
- *   (bin, thread) counts into offsets in bin-major order, and every thread
- *   scatters its block stably to its offsets. Passes ping-pong between the
- *   caller's arrays and one temporary copy; an odd number of executed
- *   passes ends with a parallel copy back.
- *
- * The ordered-key transform costs nothing for integers (a constant xor
- * applied to bin numbers) and a few operations per key for floats
- * (cpu_radix_kernels.h).
+ * backend_cpu.c — the C fallback's sort (backend_cpu.h): checks its
+ * arguments, picks the team size, and sorts by one of two strategies:
+ * partitions then vqsorted ranges (cpu_vq_sort.c) for keys-only sorts by
+ * all bits where that was measured faster (cpu_calibrate.c), else the
+ * stable radix passes (cpu_radix.c). Its knobs' defaults: cpu_config.c.
  */
 #include "backend_cpu.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-#include "cpu_threads.h"
+#include "cpu_radix.h"
 #include "cpu_vq_sort.h"
 #include "cpu_vqsort.h"
-#include "host_memory.h"
-#include "test_hooks.h"
-
-/* Buckets of at most this many keys are sorted by insertion on their low
- * bits instead of LSD passes: for a few keys the passes' 256-bin tables
- * (cleared, counted, turned into offsets per digit) cost more than the keys.
- * Measured with build/bench/auto_backend (32K random u32 keys split into
- * 1024 buckets of ~32): see the README's "Measured results". */
-#define ZS_CPU_SMALL_BUCKET 64u
-
-/* Below this many keys LSD passes over the whole input win: it fits in the
- * cache anyway, and the top-digit split leaves buckets too small for their
- * per-bucket tables. Measured on this 2-core VM, ms per zesort_sort of random
- * u32 keys on the fallback (a loop of 100-500 sorts; LSD only / top digit
- * first): 128K 0.50 / 1.44, 256K 1.66 / 1.87, 512K 3.2 / 2.95, 1M 6.3 / 5.9;
- * bench/cpu_vs_std measured the split 1.3-1.7x faster at 16M. */
-#define ZS_CPU_MSD_MIN_KEYS (UINT64_C(1) << 19)
-
-#define ZS_K uint32_t
-#define ZS_SFX 32
-#include "cpu_radix_kernels.h"
-#undef ZS_K
-#undef ZS_SFX
-#define ZS_K uint64_t
-#define ZS_SFX 64
-#include "cpu_radix_kernels.h"
-#undef ZS_K
-#undef ZS_SFX
-
-#define ZS_CPU_MAX_DIGITS 64u
-
-
-/* zs_test_cpu_vqsort's choice (test_hooks.h): -1, measured */
-static _Atomic int g_test_vqsort = -1;
-
-void zs_test_cpu_vqsort(int mode) { g_test_vqsort = mode < 0 ? -1 : mode > 0; }
-
-/* zs_test_cpu_radix_max's limit (test_hooks.h): 0, UINT32_MAX */
-static _Atomic uint64_t g_test_radix_max;
-
-void zs_test_cpu_radix_max(uint64_t keys) { g_test_radix_max = keys; }
-
-void zs_cpu_config_default(zs_cpu_config *cfg)
-{
-    cfg->threads = zs_cpu_thread_count();
-    cfg->create_limit = ZS_CPU_MAX_THREADS;
-    cfg->min_keys_per_thread = ZS_CPU_MIN_KEYS_PER_THREAD;
-    cfg->digit_bits = ZS_CPU_DIGIT_BITS;
-    cfg->small_keys = ZS_CPU_SMALL_KEYS;
-    cfg->msd_min_keys = ZS_CPU_MSD_MIN_KEYS;
-    cfg->vqsort = g_test_vqsort;
-}
 
 zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_bytes,
                           unsigned value_bytes, uint32_t key_flags, unsigned bit_lo,
@@ -96,192 +21,6 @@ zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_byt
                             &cfg);
 }
 
-typedef enum phase { PHASE_HIST_ALL, PHASE_COUNT, PHASE_SCATTER, PHASE_COPY, PHASE_BUCKETS } phase;
-
-/* The passes inside one bucket after a most-significant-digit-first pass:
- * digits of at most 8 bits (a bucket is small: 256 bins keep the counts
- * in L1), at most 8 of them below the top digit. */
-#define ZS_CPU_LOW_BITS 8u
-#define ZS_CPU_LOW_BINS (1u << ZS_CPU_LOW_BITS)
-#define ZS_CPU_LOW_DIGITS 8u
-#define ZS_CPU_MAX_BINS (1u << ZS_CPU_MAX_DIGIT_BITS)
-
-/* What the team's members share; written by the caller between phases. */
-typedef struct job {
-    size_t n;
-    unsigned key_bytes, value_bytes, members, bins, ndig;
-    int flt;
-    unsigned shift[ZS_CPU_MAX_DIGITS], mask[ZS_CPU_MAX_DIGITS];
-    uint32_t *hist;     /* [member][digit][bin]: the initial counts, then each pass's */
-    uint32_t *off;      /* [member][bin]: the current pass's first slots */
-    phase what;
-    unsigned digit;     /* of the current pass */
-    const void *src_k;  /* current pass: from */
-    const void *src_v;
-    void *dst_k;        /* to */
-    void *dst_v;
-    /* most significant digit first: the buckets of the top digit, in tmp */
-    uint32_t bucket[ZS_CPU_MAX_BINS + 1]; /* bucket b is [bucket[b], bucket[b + 1]) */
-    unsigned low_ndig;
-    unsigned low_shift[ZS_CPU_LOW_DIGITS], low_mask[ZS_CPU_LOW_DIGITS], low_flip[ZS_CPU_LOW_DIGITS];
-    /* small buckets: the bits below the top digit of the ordered key,
-     * ((dk(k) ^ low_c) >> low_base) & low_keymask */
-    unsigned low_base;
-    uint64_t low_c, low_keymask;
-    uint32_t *low;      /* [member][(LOW_DIGITS + 1) * LOW_BINS]: counts, then offsets */
-} job;
-
-static void sort_buckets(job *j, unsigned m, unsigned members);
-
-static void run_phase(void *arg, unsigned m, unsigned members)
-{
-    job *j = arg;
-    const size_t b = (size_t)((uint64_t)j->n * m / members);
-    const size_t e = (size_t)((uint64_t)j->n * (m + 1) / members);
-    uint32_t *hist = j->hist + (size_t)m * j->ndig * j->bins;
-    switch (j->what) {
-    case PHASE_HIST_ALL:
-        memset(hist, 0, (size_t)j->ndig * j->bins * sizeof *hist);
-        if (j->key_bytes == 8)
-            zs_hist_all64(j->src_k, b, e, j->ndig, j->shift, j->mask, j->bins, hist, j->flt);
-        else
-            zs_hist_all32(j->src_k, b, e, j->ndig, j->shift, j->mask, j->bins, hist, j->flt);
-        break;
-    case PHASE_COUNT: {
-        uint32_t *h = hist + (size_t)j->digit * j->bins;
-        memset(h, 0, j->bins * sizeof *h);
-        if (j->key_bytes == 8)
-            zs_count64(j->src_k, b, e, j->shift[j->digit], j->mask[j->digit], h, j->flt);
-        else
-            zs_count32(j->src_k, b, e, j->shift[j->digit], j->mask[j->digit], h, j->flt);
-        break;
-    }
-    case PHASE_SCATTER: {
-        uint32_t *off = j->off + (size_t)m * j->bins;
-        const unsigned s = j->shift[j->digit], mk = j->mask[j->digit];
-        if (j->key_bytes == 8)
-            zs_scatter64(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s, mk,
-                         off, j->flt);
-        else
-            zs_scatter32(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s, mk,
-                         off, j->flt);
-        break;
-    }
-    case PHASE_BUCKETS:
-        sort_buckets(j, m, members);
-        break;
-    case PHASE_COPY:
-        memcpy((char *)j->dst_k + b * j->key_bytes, (const char *)j->src_k + b * j->key_bytes,
-               (e - b) * j->key_bytes);
-        if (j->dst_v)
-            memcpy((char *)j->dst_v + b * j->value_bytes,
-                   (const char *)j->src_v + b * j->value_bytes, (e - b) * j->value_bytes);
-        break;
-    }
-}
-
-/* Member m's buckets (those that start in its block), each sorted from the
- * temporary copy (src) into the caller's arrays (dst) by the digits below the
- * top one: LSD passes in cache, constant digits skipped, a copy when the
- * number of passes leaves the bucket in src. */
-static void sort_buckets(job *j, unsigned m, unsigned members)
-{
-    const size_t lo = (size_t)((uint64_t)j->n * m / members);
-    const size_t hi = (size_t)((uint64_t)j->n * (m + 1) / members);
-    const unsigned nb = j->bins, nd = j->low_ndig;
-    uint32_t *h = j->low + (size_t)m * (ZS_CPU_LOW_DIGITS + 1) * ZS_CPU_LOW_BINS;
-    uint32_t *off = h + (size_t)ZS_CPU_LOW_DIGITS * ZS_CPU_LOW_BINS;
-    const size_t kb = j->key_bytes;
-    for (unsigned b = 0; b < nb; ++b) {
-        const size_t s = j->bucket[b], e = j->bucket[b + 1];
-        if (s < lo || s >= hi || e == s)
-            continue;
-        if (e - s <= ZS_CPU_SMALL_BUCKET) {
-            if (kb == 8)
-                zs_small_sort64(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s, e,
-                                j->low_base,
-                                j->low_keymask, j->low_c, j->flt);
-            else
-                zs_small_sort32(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s, e,
-                                j->low_base,
-                                j->low_keymask, j->low_c, j->flt);
-            continue;
-        }
-        char *ks = (char *)j->src_k, *kd = j->dst_k;
-        char *vs = (char *)j->src_v, *vd = j->dst_v;
-        const size_t vb = j->value_bytes;
-        unsigned passes = 0, pd[ZS_CPU_LOW_DIGITS];
-        if (e - s > 1) {
-            memset(h, 0, (size_t)nd * ZS_CPU_LOW_BINS * sizeof *h);
-            if (kb == 8)
-                zs_hist_all64((const uint64_t *)ks, s, e, nd, j->low_shift, j->low_mask,
-                              ZS_CPU_LOW_BINS, h, j->flt);
-            else
-                zs_hist_all32((const uint32_t *)ks, s, e, nd, j->low_shift, j->low_mask,
-                              ZS_CPU_LOW_BINS, h, j->flt);
-            for (unsigned d = 0; d < nd; ++d) {
-                int constant = 0;
-                for (unsigned x = 0; x < ZS_CPU_LOW_BINS && !constant; ++x)
-                    constant = h[d * ZS_CPU_LOW_BINS + x] == e - s;
-                if (!constant)
-                    pd[passes++] = d;
-            }
-        }
-        for (unsigned p = 0; p < passes; ++p) {
-            const unsigned d = pd[p];
-            /* a digit's counts over the bucket do not depend on the order */
-            const uint32_t *hd = h + (size_t)d * ZS_CPU_LOW_BINS;
-            uint32_t running = (uint32_t)s;
-            for (unsigned ob = 0; ob < ZS_CPU_LOW_BINS; ++ob) {
-                const unsigned raw = ob ^ j->low_flip[d];
-                off[raw] = running;
-                running += hd[raw];
-            }
-            if (kb == 8)
-                zs_scatter64((const uint64_t *)ks, vs, (uint64_t *)kd, vd, j->value_bytes, s, e,
-                             j->low_shift[d],
-                             j->low_mask[d], off, j->flt);
-            else
-                zs_scatter32((const uint32_t *)ks, vs, (uint32_t *)kd, vd, j->value_bytes, s, e,
-                             j->low_shift[d],
-                             j->low_mask[d], off, j->flt);
-            char *tk = ks;
-            ks = kd, kd = tk;
-            char *tv = vs;
-            vs = vd, vd = tv;
-        }
-        if (ks != (char *)j->dst_k) { /* even passes: the bucket is still in src */
-            memcpy((char *)j->dst_k + s * kb, ks + s * kb, (e - s) * kb);
-            if (vs)
-                memcpy((char *)j->dst_v + s * vb, vs + s * vb, (e - s) * vb);
-        }
-    }
-}
-
-/* Offsets of digit d's pass: bins in ordered-key order (raw bin ^ flip), each
- * bin's members in block order, so equal digits keep their input order. */
-static void make_offsets(job *j, unsigned d, unsigned flip)
-{
-    uint32_t running = 0;
-    const size_t stride = (size_t)j->ndig * j->bins;
-    for (unsigned ob = 0; ob < j->bins; ++ob) {
-        const unsigned raw = ob ^ flip;
-        for (unsigned m = 0; m < j->members; ++m) {
-            j->off[(size_t)m * j->bins + raw] = running;
-            running += j->hist[m * stride + (size_t)d * j->bins + raw];
-        }
-    }
-}
-
-uint64_t zs_cpu_max_keys(int with_values, unsigned key_bytes, unsigned bit_lo, unsigned bit_hi)
-{
-    /* the vqsort path counts in size_t, the radix passes in uint32_t */
-    if (!with_values && bit_lo == 0 && bit_hi == key_bytes * 8u && zs_vq_target())
-        return SIZE_MAX;
-    const uint64_t test_max = g_test_radix_max;
-    return test_max && test_max < UINT32_MAX ? test_max : UINT32_MAX;
-}
-
 static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes, uint64_t n)
 {
     if (n > UINT32_MAX) /* only it can (zs_cpu_max_keys) */
@@ -289,6 +28,19 @@ static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes, uint64_t n)
     if (cfg->vqsort > 0)
         return zs_vq_target() != NULL;
     return cfg->vqsort < 0 && zs_cpu_vq_faster(key_bytes);
+}
+
+/* The team for n keys: cfg's threads, at most one per min_keys_per_thread
+ * keys, and never more than the keys. */
+static unsigned team_size(const zs_cpu_config *cfg, uint64_t n)
+{
+    unsigned want = cfg->threads ? cfg->threads : 1;
+    const uint64_t per = cfg->min_keys_per_thread;
+    if (per > 1 && n / per < want)
+        want = (unsigned)(n / per) ? (unsigned)(n / per) : 1;
+    if (want > n)
+        want = (unsigned)n;
+    return want;
 }
 
 zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned key_bytes,
@@ -302,165 +54,11 @@ zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned ke
         (key_bytes != 4 && key_bytes != 8) || bit_hi > key_bytes * 8u ||
         (values && value_bytes != 4 && value_bytes != 8))
         return ZESORT_ERROR_INVALID_ARGUMENT;
-
-    /* the digits: the fewest of at most digit_bits bits, widths balanced */
-    unsigned want_bits = cfg->digit_bits;
-    if (want_bits < 1)
-        want_bits = 1;
-    if (want_bits > ZS_CPU_MAX_DIGIT_BITS)
-        want_bits = ZS_CPU_MAX_DIGIT_BITS;
-    if (n < cfg->small_keys && want_bits > 8)
-        want_bits = 8;
-    const unsigned bits = bit_hi - bit_lo;
-    const unsigned ndig = (bits + want_bits - 1) / want_bits;
-    const unsigned width = (bits + ndig - 1) / ndig;
-    job *j = calloc(1, sizeof *j);
-    if (!j)
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    j->n = (size_t)n;
-    j->key_bytes = key_bytes;
-    j->value_bytes = values ? value_bytes : 0;
-    j->bins = 1u << width;
-    j->ndig = ndig;
-    j->flt = (key_flags & 3u) == 2u;
-    /* c of cpu_radix_kernels.h: the ordered key is dk(k) ^ c */
-    const uint64_t all = key_bytes == 8 ? UINT64_MAX : UINT32_MAX;
-    const uint64_t sign = (uint64_t)1 << (key_bytes * 8u - 1u);
-    const uint64_t c = ((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0);
-    unsigned flip[ZS_CPU_MAX_DIGITS];
-    for (unsigned d = 0; d < ndig; ++d) {
-        j->shift[d] = bit_lo + d * width;
-        const unsigned w = bit_hi - j->shift[d] < width ? bit_hi - j->shift[d] : width;
-        j->mask[d] = (1u << w) - 1u;
-        flip[d] = (unsigned)(c >> j->shift[d]) & j->mask[d];
-    }
-
-    /* threads: at most one per min_keys_per_thread keys */
-    unsigned want = cfg->threads ? cfg->threads : 1;
-    if (cfg->min_keys_per_thread > 1 && n / cfg->min_keys_per_thread < want)
-        want = (unsigned)(n / cfg->min_keys_per_thread) ? (unsigned)(n / cfg->min_keys_per_thread) : 1;
-    if (want > n)
-        want = (unsigned)n;
-
+    const unsigned threads = team_size(cfg, n);
     /* keys-only sorts by all bits: equal keys are the same bits, so vqsort
      * (not stable) may sort them, where it sorts faster than the passes */
-    if (!values && bit_lo == 0 && bit_hi == key_bytes * 8u && use_vqsort(cfg, key_bytes, n)) {
-        free(j);
-        return zs_cpu_vq_sort(keys, (size_t)n, key_bytes, key_flags, want, cfg->create_limit);
-    }
-
-    /* all memory before the first write to the caller's arrays */
-    void *tmp_k = zs_alloc_big((size_t)n * key_bytes);
-    void *tmp_v = values ? zs_alloc_big((size_t)n * value_bytes) : NULL;
-    zs_team *team = NULL;
-    if (tmp_k && (!values || tmp_v)) {
-        team = zs_team_start(want, cfg->create_limit);
-        j->members = zs_team_size(team);
-        j->hist = malloc((size_t)j->members * ndig * j->bins * sizeof *j->hist);
-        j->off = malloc((size_t)j->members * j->bins * sizeof *j->off);
-        j->low = malloc((size_t)j->members * (ZS_CPU_LOW_DIGITS + 1) * ZS_CPU_LOW_BINS *
-                        sizeof *j->low);
-    }
-    if (!tmp_k || (values && !tmp_v) || !j->hist || !j->off || !j->low) {
-        zs_team_stop(team);
-        free(tmp_k), free(tmp_v), free(j->hist), free(j->off), free(j->low), free(j);
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-
-    j->what = PHASE_HIST_ALL;
-    j->src_k = keys;
-    zs_team_run(team, run_phase, j);
-
-    /* sum the members' counts: a digit with all n keys in one bin is constant */
-    unsigned pass_digit[ZS_CPU_MAX_DIGITS], passes = 0;
-    const size_t stride = (size_t)ndig * j->bins;
-    for (unsigned d = 0; d < ndig; ++d) {
-        int constant = 0;
-        for (unsigned b = 0; b < j->bins && !constant; ++b) {
-            uint64_t total = 0;
-            for (unsigned m = 0; m < j->members; ++m)
-                total += j->hist[m * stride + (size_t)d * j->bins + b];
-            constant = total == n;
-        }
-        if (!constant)
-            pass_digit[passes++] = d;
-    }
-
-    /* most significant digit first, when no bucket of the top digit holds
-     * more than half a member's share: one pass through memory to tmp, then
-     * each member sorts its buckets in cache back into the caller's arrays */
-    if (n >= cfg->msd_min_keys && passes >= 2) {
-        const unsigned top = pass_digit[passes - 1];
-        uint64_t biggest = 0, running = 0;
-        for (unsigned ob = 0; ob < j->bins; ++ob) {
-            const unsigned raw = ob ^ flip[top];
-            uint64_t total = 0;
-            for (unsigned m = 0; m < j->members; ++m)
-                total += j->hist[m * stride + (size_t)top * j->bins + raw];
-            j->bucket[ob] = (uint32_t)running;
-            running += total;
-            biggest = total > biggest ? total : biggest;
-        }
-        j->bucket[j->bins] = (uint32_t)running;
-        const unsigned low_bits = j->shift[top] - bit_lo;
-        if (biggest * 2 * j->members <= n && low_bits <= ZS_CPU_LOW_BITS * ZS_CPU_LOW_DIGITS) {
-            j->low_ndig = (low_bits + ZS_CPU_LOW_BITS - 1) / ZS_CPU_LOW_BITS;
-            const unsigned lw = (low_bits + j->low_ndig - 1) / j->low_ndig;
-            for (unsigned d = 0; d < j->low_ndig; ++d) {
-                j->low_shift[d] = bit_lo + d * lw;
-                const unsigned w = j->shift[top] - j->low_shift[d] < lw ? j->shift[top] - j->low_shift[d] : lw;
-                j->low_mask[d] = (1u << w) - 1u;
-                j->low_flip[d] = (unsigned)(c >> j->low_shift[d]) & j->low_mask[d];
-            }
-            j->low_base = bit_lo;
-            j->low_c = c;
-            j->low_keymask = low_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << low_bits) - 1;
-            make_offsets(j, top, flip[top]);
-            j->digit = top;
-            j->what = PHASE_SCATTER;
-            j->src_k = keys, j->src_v = values;
-            j->dst_k = tmp_k, j->dst_v = tmp_v;
-            zs_team_run(team, run_phase, j);
-            j->what = PHASE_BUCKETS;
-            j->src_k = tmp_k, j->src_v = tmp_v;
-            j->dst_k = keys, j->dst_v = values;
-            zs_team_run(team, run_phase, j);
-            passes = 0; /* done */
-        }
-    }
-
-    void *cur_k = keys, *other_k = tmp_k;
-    void *cur_v = values, *other_v = tmp_v;
-    for (unsigned p = 0; p < passes; ++p) {
-        const unsigned d = pass_digit[p];
-        j->digit = d;
-        j->src_k = cur_k;
-        j->src_v = cur_v;
-        /* the first pass's blocks are the input's: counted already; one
-         * block (one member) is the whole input in any order */
-        if (p > 0 && j->members > 1) {
-            j->what = PHASE_COUNT;
-            zs_team_run(team, run_phase, j);
-        }
-        make_offsets(j, d, flip[d]);
-        j->what = PHASE_SCATTER;
-        j->dst_k = other_k;
-        j->dst_v = other_v;
-        zs_team_run(team, run_phase, j);
-        void *tk = cur_k;
-        cur_k = other_k, other_k = tk;
-        void *tv = cur_v;
-        cur_v = other_v, other_v = tv;
-    }
-    if (cur_k != keys) {
-        j->what = PHASE_COPY;
-        j->src_k = cur_k;
-        j->src_v = cur_v;
-        j->dst_k = keys;
-        j->dst_v = values;
-        zs_team_run(team, run_phase, j);
-    }
-    zs_team_stop(team);
-    free(tmp_k), free(tmp_v), free(j->hist), free(j->off), free(j->low), free(j);
-    return ZESORT_OK;
+    if (!values && bit_lo == 0 && bit_hi == key_bytes * 8u && use_vqsort(cfg, key_bytes, n))
+        return zs_cpu_vq_sort(keys, (size_t)n, key_bytes, key_flags, threads, cfg->create_limit);
+    return zs_cpu_radix_sort(keys, values, n, key_bytes, value_bytes, key_flags, bit_lo, bit_hi,
+                             cfg, threads);
 }

@@ -51,7 +51,7 @@ zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_byt
  * keys-only sorts by all bits where vqsort is available (its partitions
  * count in size_t and need no temporary copy), UINT32_MAX otherwise (the
  * radix passes' counts); beyond it the API splits the sort into parts
- * (src/multi/split_sort.h). */
+ * (src/dispatch/split_sort.h). */
 uint64_t zs_cpu_max_keys(int with_values, unsigned key_bytes, unsigned bit_lo, unsigned bit_hi);
 
 /* The knobs of zs_cpu_sort, for tests and the benchmark. */

@@ -29,12 +29,19 @@ struct zesort_context {
     zesort_algo last_algo;    /* what the last successful sort ran (AUTO: none yet) */
     /* zesort_create_on_devices: contexts on its devices after the first
      * (this context's own device), owned; used only by calls holding this
-     * context's lock, one thread per device (multi/device_group.h). */
+     * context's lock, one thread per device (dispatch/group.h). */
     struct zesort_context **peers;
     uint32_t peer_count;
     zesort_sort_report report; /* of the last successful host sort */
     zs_buffer_cache cache;     /* device buffers kept for the next host sort (buffer_cache.h) */
 };
+
+/* The kernel flavor plans are made for on ctx's device: the cpu backend
+ * runs no kernels, any flavor serves its request. */
+static inline zs_flavor zs_ctx_flavor(const zesort_context *ctx)
+{
+    return ctx->ops ? ctx->ops->flavor(ctx->dev) : ZS_FLAVOR_PORTABLE;
+}
 
 /* The message a call on ctx sets: ctx's, or for ctx NULL the thread's
  * (zesort_last_error(NULL): the last failed zesort_create). */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend_cpu.h"
+#include "cpu_radix.h"
 #include "cpu_vq_sort.h"
 #include "cpu_vqsort.h"
 
@@ -35,15 +35,13 @@ static double best_ms(const void *in, void *work, unsigned kb, int vq)
 {
     zs_cpu_config cfg;
     zs_cpu_config_default(&cfg);
-    cfg.threads = 1;
-    cfg.vqsort = 0;
     double best = 1e30;
     for (int r = 0; r < ZS_CAL_ROUNDS; ++r) {
         memcpy(work, in, (size_t)ZS_CAL_KEYS * kb);
         const double t0 = now_ms();
         const zesort_status st =
             vq ? zs_cpu_vq_sort(work, ZS_CAL_KEYS, kb, 0, 1, 0)
-               : zs_cpu_sort_with(work, NULL, ZS_CAL_KEYS, kb, 0, 0, 0, kb * 8u, &cfg);
+               : zs_cpu_radix_sort(work, NULL, ZS_CAL_KEYS, kb, 0, 0, 0, kb * 8u, &cfg, 1);
         const double t = now_ms() - t0;
         if (st != ZESORT_OK)
             return 1e30;

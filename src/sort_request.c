@@ -113,3 +113,19 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
         *algo = a;
     return ZESORT_OK;
 }
+
+zesort_status zs_make_host_request(const zesort_options *opts, uint64_t n, int pairs,
+                                   zs_flavor flavor, zs_plan_request *req, zesort_algo *algo,
+                                   zs_error *err)
+{
+    const uint64_t checked = n > ZESORT_MAX_KEYS ? ZESORT_MAX_KEYS : n;
+    zesort_status st = zs_make_request(opts, checked, pairs, flavor, req, algo, err);
+    req->n = n;
+    /* 2^57 bytes: more than any x86-64 or AArch64 address space (5-level
+     * paging: 2^57), so such arrays cannot exist: refused before any access */
+    if (st == ZESORT_OK && n > (UINT64_C(1) << 57) / (req->key_bytes + req->value_bytes))
+        return zs_error_set(err, ZESORT_ERROR_TOO_LARGE,
+                            "n = %llu: arrays of that many keys do not fit an address space",
+                            (unsigned long long)n);
+    return st;
+}

@@ -23,6 +23,14 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                               zs_flavor flavor, zs_plan_request *req, zesort_algo *algo,
                               zs_error *err);
 
+/* zs_make_request for a sort of host arrays: any n (a sort beyond
+ * ZESORT_MAX_KEYS is split into parts, dispatch/split_sort.h), the options
+ * checked as for one of ZESORT_MAX_KEYS keys, req->n = n; TOO_LARGE when
+ * arrays of n keys (and values) cannot fit an address space. */
+zesort_status zs_make_host_request(const zesort_options *opts, uint64_t n, int pairs,
+                                   zs_flavor flavor, zs_plan_request *req, zesort_algo *algo,
+                                   zs_error *err);
+
 /* AUTO on the serial flavor: cm4 from this many keys, onesweep below (the
  * measurements are in sort_request.c). */
 #define ZS_AUTO_SERIAL_CM4_FROM (UINT64_C(1) << 22)

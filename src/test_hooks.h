@@ -1,9 +1,10 @@
 /*
- * test_hooks.h — hooks that exist for tests only (src/test_hooks.c; not
- * installed, not exported by the shared library): run the pieces of one CM
- * pass on a context's device so tests can compare the count table and the
- * prefix table with cm_reference bit for bit, and add -D options to the
- * OpenCL kernel builds.
+ * test_hooks.h — hooks that exist for tests only (not installed, not
+ * exported by the shared library): run the pieces of one CM pass on a
+ * context's device so tests can compare the count table and the prefix
+ * table with cm_reference bit for bit (debug_pass.c), and the state the
+ * layers note into or read (test_hooks.c): -D options for the OpenCL kernel
+ * builds, counters, faults and budgets.
  */
 #ifndef ZESORT_TEST_HOOKS_H
 #define ZESORT_TEST_HOOKS_H
@@ -59,7 +60,7 @@ void zs_test_cpu_radix_max(uint64_t keys);
 
 /* A device budget in bytes for every host sort from now on (0: none, the
  * default): a sort bigger than the budget (or the device) is split on the
- * host into parts that fit it (src/multi/split_sort.h), on every backend,
+ * host into parts that fit it (src/dispatch/split_sort.h), on every backend,
  * the C fallback included (a part of it needs 2 * (key + value bytes) a
  * key). Tests exercise splits at small n with it. Thread-safe. */
 void zs_test_device_budget(uint64_t bytes);

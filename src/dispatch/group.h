@@ -1,15 +1,15 @@
 /*
- * device_group.h — a context over several devices of one backend
- * (zesort_create_on_devices): the context is opened on the first device
- * and owns one context per further device (ctx->peers), each with its own
- * device objects and error message, so that one thread per device can sort
- * a part on it while the calling thread holds the group's lock.
+ * group.h — a context over several devices of one backend
+ * (zesort_create_on_devices, api_group.c): the context is opened on the
+ * first device and owns one context per further device (ctx->peers), each
+ * with its own device objects and error message, so that one thread per
+ * device can sort a part on it while the calling thread holds the group's
+ * lock. What the dispatcher asks of the group (group.c).
  */
-#ifndef ZESORT_DEVICE_GROUP_H
-#define ZESORT_DEVICE_GROUP_H
+#ifndef ZESORT_DISPATCH_GROUP_H
+#define ZESORT_DISPATCH_GROUP_H
 
 #include "context.h"
-#include "split_sort.h"
 
 /* Device i of ctx's group (0: ctx itself). */
 zesort_context *zs_group_device(zesort_context *ctx, unsigned i);
@@ -21,10 +21,5 @@ unsigned zs_group_devices_for(const zesort_context *ctx, uint64_t n);
 /* After a split on `devices` devices failed on device `device` (-1: not on
  * a device): ctx's message names the device and gives its context's. */
 void zs_group_name_failure(zesort_context *ctx, zesort_status st, int device, unsigned devices);
-
-/* The public report (zesort_last_sort_report) of a split on `devices`
- * devices that took total_ms in all. */
-void zs_group_report(zesort_sort_report *out, const zs_split_report *r, unsigned devices,
-                     double total_ms);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * part_runner.h — sorts the parts of a split (multi/split_sort.h) or the
- * runs of a segmented sort (multi/segment_runs.h): one after the other on
+ * part_runner.h — sorts the parts of a split (split_sort.h) or the
+ * runs of a segmented sort (segment_runs.h): one after the other on
  * one device, or concurrently, a thread per device, on several.
  */
 #ifndef ZESORT_PART_RUNNER_H

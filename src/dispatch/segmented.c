@@ -1,43 +1,33 @@
 /*
- * api_segments.c — zesort_sort_segments after its checks: the segments of
- * up to ZS_SEG_KERNEL_MAX_LEN keys by seg_sort launches on a device (runs
- * of them when their keys do not fit it at once), longer ones as sorts of
- * their own, the C fallback's in parallel on its threads, and on several
- * devices runs of whole segments dealt to them (multi/segment_runs.h).
+ * segmented.c — the paths of zesort_sort_segments (segmented.h): the
+ * segments of up to ZS_SEG_KERNEL_MAX_LEN keys by seg_sort launches on a
+ * device (runs of them when their keys do not fit it at once), longer ones
+ * as sorts of their own (by the sorter the dispatcher hands down), the C
+ * fallback's in parallel on its threads, and on several devices runs of
+ * whole segments dealt to them (segment_runs.h).
  */
+#include "segmented.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "api_sort.h"
-#include "backend_cpu.h"
-#include "multi/device_group.h"
-#include "multi/part_runner.h"
-#include "multi/segment_runs.h"
+#include "group.h"
+#include "limits.h"
+#include "one_device.h"
+#include "part_runner.h"
+#include "report.h"
+#include "segment_runs.h"
 #include "segments.h"
-
-/* r's parts, keys and device times added to *to (a sort made of several):
- * its devices are to's or fewer. */
-static void report_add(zesort_sort_report *to, const zesort_sort_report *r)
-{
-    to->parts += r->parts;
-    to->partition_ms += r->partition_ms;
-    to->gather_ms += r->gather_ms;
-    for (uint32_t d = 0; d < r->devices && d < ZESORT_MAX_DEVICES; d++) {
-        to->device_parts[d] += r->device_parts[d];
-        to->device_keys[d] += r->device_keys[d];
-        to->device_ms[d] += r->device_ms[d];
-    }
-}
 
 /* Few long segments (on a device, or beyond what the C fallback's sort takes
  * at once): each longer than `done` keys sorted as one zesort_sort of its
  * own, split if need be (shorter ones are sorted already, or trivially).
  * A failure leaves the segments before it sorted (zesort.h says so). */
 static zesort_status long_segment_loop(zesort_context *ctx, const zs_sort_call *c,
-                                       const zs_plan_request *req, const zesort_options *opts,
-                                       uint64_t done, double *device_ms, zesort_algo *ran,
-                                       zesort_sort_report *report)
+                                       const zs_segmented *s, uint64_t done, double *device_ms,
+                                       zesort_algo *ran, zesort_sort_report *report)
 {
+    const zs_plan_request *req = s->req;
     double total = device_ms ? *device_ms : 0;
     for (uint64_t i = 0; i < c->segments; i++) {
         const uint64_t b = c->offsets[i], len = c->offsets[i + 1] - b;
@@ -45,14 +35,15 @@ static zesort_status long_segment_loop(zesort_context *ctx, const zs_sort_call *
             continue;
         char *k = (char *)c->io.keys_out + b * req->key_bytes;
         char *v = c->io.values_out ? (char *)c->io.values_out + b * req->value_bytes : NULL;
-        const zs_sort_call one = {{k, v, k, v}, 0, c->fn, 0, NULL, 0, c->solo, 0};
+        const zs_host_arrays one = {k, v, k, v};
         double ms = 0;
         zesort_sort_report r;
-        zesort_status st = zs_sort_timed(ctx, &one, len, opts, &ms, ran, report ? &r : NULL);
+        zesort_status st = s->sort_range(ctx, s->opts, &one, len, c->solo, &ms, ran,
+                                         report ? &r : NULL);
         if (st != ZESORT_OK)
             return st;
         if (report)
-            report_add(report, &r);
+            zs_report_add(report, &r);
         total += ms;
     }
     if (device_ms)
@@ -104,13 +95,9 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const zs_sort_ca
     char *k = (char *)c->io.keys_out + first * req->key_bytes;
     char *v = c->io.values_out ? (char *)c->io.values_out + first * req->value_bytes : NULL;
     const zs_host_arrays io = {k, v, k, v};
-    zs_run run = {.ops = ctx->ops, .dev = ctx->dev, .err = &ctx->err, .cache = &ctx->cache};
     double ms = 0;
     if (st == ZESORT_OK) {
-        zs_error_clear(&ctx->err);
-        st = zs_run_plan(&run, &plan, &io, &ms, NULL, NULL);
-        if (st != ZESORT_OK && !ctx->err.text[0])
-            zs_error_set(&ctx->err, st, "%s: %s", ctx->ops->name, ctx->ops->message(ctx->dev));
+        st = zs_run_on_device(ctx, &plan, &io, &ms);
         zs_plan_free(&plan);
     }
     free(rebased);
@@ -163,10 +150,10 @@ static zesort_status device_segment_runs(zesort_context *ctx, const zs_sort_call
  * keys do not fit the device at once), then longer ones one by one (each
  * split on the host if need be). (The first version sorted short segments
  * by one argsort of all their keys and a host pass: docs/design.md §1.5.) */
-static zesort_status device_segments(zesort_context *ctx, const zs_sort_call *c,
-                                     const zs_plan_request *req, const zesort_options *opts,
-                                     double *device_ms, zesort_algo *ran)
+zesort_status zs_segments_on_device(zesort_context *ctx, const zs_sort_call *c,
+                                    const zs_segmented *s, double *device_ms, zesort_algo *ran)
 {
+    const zs_plan_request *req = s->req;
     uint64_t small = 0, large = 0, keys = 0; /* segments of 2..max keys, above; their keys */
     for (uint64_t i = 0; i < c->segments; i++) {
         const uint64_t len = c->offsets[i + 1] - c->offsets[i];
@@ -184,7 +171,7 @@ static zesort_status device_segments(zesort_context *ctx, const zs_sort_call *c,
                  : device_segment_runs(ctx, c, req, max_keys, device_ms);
     }
     if (st == ZESORT_OK && large)
-        st = long_segment_loop(ctx, c, req, opts, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
+        st = long_segment_loop(ctx, c, s, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
     return st;
 }
 
@@ -193,10 +180,10 @@ static zesort_status device_segments(zesort_context *ctx, const zs_sort_call *c,
  * it takes at once (2^32 - 1 keys for the radix passes, or the test hooks'
  * limits: zs_part_max_keys) as a sort of its own, split as zesort_sort
  * splits so many keys. */
-static zesort_status cpu_segments(zesort_context *ctx, const zs_sort_call *c,
-                                  const zs_plan_request *req, const zesort_options *opts,
-                                  double *device_ms, zesort_algo *ran)
+zesort_status zs_segments_on_cpu(zesort_context *ctx, const zs_sort_call *c,
+                                 const zs_segmented *s, double *device_ms, zesort_algo *ran)
 {
+    const zs_plan_request *req = s->req;
     const double t0 = zs_now_ms();
     const uint64_t max_len = zs_part_max_keys(ctx, req);
     zesort_status st = zs_cpu_sort_segments(c->io.keys_out, c->io.values_out, c->offsets,
@@ -207,7 +194,7 @@ static zesort_status cpu_segments(zesort_context *ctx, const zs_sort_call *c,
     if (st != ZESORT_OK)
         return zs_error_set(&ctx->err, st, "%s: out of host memory sorting the segments of %llu "
                             "keys", c->fn, (unsigned long long)req->n);
-    return long_segment_loop(ctx, c, req, opts, max_len, device_ms, ran, NULL);
+    return long_segment_loop(ctx, c, s, max_len, device_ms, ran, NULL);
 }
 
 /* A run of segments (segment_runs.h) on device `device` of the group:
@@ -216,8 +203,7 @@ static zesort_status cpu_segments(zesort_context *ctx, const zs_sort_call *c,
 typedef struct segment_user {
     zesort_context *ctx;
     const zs_sort_call *c;
-    const zs_plan_request *req;
-    const zesort_options *opts;
+    const zs_segmented *s;
     /* Per device, written by its thread alone: what its last segment sorted
      * on its own ran (AUTO: none yet), and the end of that segment's run. */
     zesort_algo ran[ZS_SPLIT_MAX_DEVICES];
@@ -230,8 +216,8 @@ static zesort_status sort_segment_run(void *user, unsigned device, const zs_spli
     zs_sort_call c = *u->c;
     c.offsets = u->c->offsets + run->off, c.segments = run->end - run->off, c.solo = 1;
     zesort_algo ran = ZESORT_ALGO_AUTO;
-    const zesort_status st = device_segments(zs_group_device(u->ctx, device), &c, u->req,
-                                             u->opts, NULL, &ran);
+    const zesort_status st = zs_segments_on_device(zs_group_device(u->ctx, device), &c, u->s,
+                                                   NULL, &ran);
     if (ran != ZESORT_ALGO_AUTO && run->end > u->ran_end[device])
         u->ran[device] = ran, u->ran_end[device] = run->end;
     return st;
@@ -254,9 +240,9 @@ static void merge_ran(const segment_user *u, unsigned devices, zesort_algo *ran)
  * of the long segments' sorts. On a failure each segment is sorted or as it
  * was (a run's segments are, as on one device), the message naming the
  * device. */
-static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
-                                    const zs_plan_request *req, const zesort_options *opts,
-                                    unsigned devices, zesort_algo *ran, zesort_sort_report *report)
+zesort_status zs_segments_on_group(zesort_context *ctx, const zs_sort_call *c,
+                                   const zs_segmented *s, unsigned devices, zesort_algo *ran,
+                                   zesort_sort_report *report)
 {
     const double t0 = zs_now_ms();
     zs_split_part *runs;
@@ -267,7 +253,7 @@ static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
                             "%s: out of host memory for the runs of %llu segments", c->fn,
                             (unsigned long long)c->segments);
     zs_split_report r = {.failed_device = -1, .partition_ms = zs_now_ms() - t0};
-    segment_user u = {ctx, c, req, opts, {ZESORT_ALGO_AUTO}, {0}};
+    segment_user u = {ctx, c, s, {ZESORT_ALGO_AUTO}, {0}};
     zesort_status st = zs_run_parts(sort_segment_run, &u, devices, runs, count, &r);
     free(runs);
     if (st != ZESORT_OK && r.failed_device < 0)
@@ -280,36 +266,8 @@ static zesort_status group_segments(zesort_context *ctx, const zs_sort_call *c,
     zs_group_report(report, &r, devices, 0);
     merge_ran(&u, devices, ran);
     if (long_segments)
-        st = long_segment_loop(ctx, c, req, opts, zs_segment_share(c->offsets, c->segments,
-                               devices), NULL, ran, report);
+        st = long_segment_loop(ctx, c, s, zs_segment_share(c->offsets, c->segments, devices),
+                               NULL, ran, report);
     report->sort_ms = zs_now_ms() - t0 - r.partition_ms;
     return st;
 }
-
-/* A segmented sort (checked already): on the C fallback, one device, or
- * (ZESORT_MULTI_MIN_KEYS keys a device and more) the group's devices.
- * report: filled as for any sort; on one device one part. */
-zesort_status zs_sort_segments(zesort_context *ctx, const zs_sort_call *c,
-                                   const zs_plan_request *req, const zesort_options *opts,
-                                   double *device_ms, zesort_algo *ran, zesort_sort_report *report)
-{
-    const double t0 = zs_now_ms();
-    const uint64_t keys = c->offsets[c->segments] - c->offsets[0];
-    const unsigned devices = c->solo || !ctx->ops ? 1 : zs_group_devices_for(ctx, keys);
-    zesort_sort_report unused;
-    report = report ? report : &unused;
-    zesort_status st;
-    if (devices > 1)
-        st = group_segments(ctx, c, req, opts, devices, ran, report);
-    else if (ctx->ops)
-        st = device_segments(ctx, c, req, opts, device_ms, ran);
-    else
-        st = cpu_segments(ctx, c, req, opts, device_ms, ran);
-    if (devices == 1)
-        zs_report_one(report, keys, zs_now_ms() - t0);
-    for (unsigned d = 0; devices > 1 && device_ms && d < devices; d++)
-        *device_ms += report->device_ms[d]; /* as a split's: the devices' times added */
-    report->total_ms = zs_now_ms() - t0;
-    return st;
-}
-

@@ -8,7 +8,7 @@
  * values of 4 or 8 bytes, argsort, descending, bit ranges, and 64-bit
  * counts and offsets throughout.
  *
- * The same partition serves several devices (multi/part_runner.h): the
+ * The same partition serves several devices (part_runner.h): the
  * parts are then balanced (cut near equal shares of the keys by the one
  * histogram of the top digit, skewed buckets split again on the next bits)
  * and sorted concurrently, one thread per device.

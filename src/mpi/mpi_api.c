@@ -1,9 +1,8 @@
 /*
- * mpi_api.c — the small public functions of libzesort_mpi: defaults, the
- * count a rank receives, releasing library-owned output, and the plain
- * (untimed) sort.
+ * mpi_api.c — the public functions of libzesort_mpi: defaults, the count a
+ * rank receives, releasing library-owned output, and the sort's entry points
+ * (the sort itself: mpi_sort.c, below).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "mpi_internal.h"
@@ -43,6 +42,15 @@ zesort_status zesort_mpi_count(MPI_Comm comm, uint64_t n_local, uint64_t *count)
     return ZESORT_OK;
 }
 
+zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const void *keys,
+                                    const void *values, uint64_t n_local, zesort_mpi_output *out,
+                                    const zesort_mpi_options *opts, zesort_mpi_stats *stats)
+{
+    zesort_mpi_options defaults;
+    zesort_mpi_options_default(&defaults);
+    return zm_sort(ctx, comm, keys, values, n_local, out, opts ? opts : &defaults, stats);
+}
+
 zesort_status zesort_mpi_sort(zesort_context *ctx, MPI_Comm comm, const void *keys,
                               const void *values, uint64_t n_local, zesort_mpi_output *out,
                               const zesort_mpi_options *opts)
@@ -52,17 +60,6 @@ zesort_status zesort_mpi_sort(zesort_context *ctx, MPI_Comm comm, const void *ke
 
 void zesort_mpi_free(zesort_mpi_output *out)
 {
-    if (!out)
-        return;
-    if (out->allocated && out->device_context) { /* device_buffers: the caller's context */
-        zm_device_free(out->device_context, out->keys);
-        zm_device_free(out->device_context, out->values);
-    } else if (out->allocated) {
-        free(out->keys);
-        free(out->values);
-    }
-    out->keys = out->values = NULL;
-    out->device_context = NULL;
-    out->count = 0;
-    out->allocated = 0;
+    if (out)
+        zm_output_free(out);
 }

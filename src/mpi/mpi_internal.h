@@ -76,11 +76,21 @@ zesort_status zm_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, 
  * ze_device); else INVALID_ARGUMENT naming `what` (reported). */
 zesort_status zm_device_memory(void *ze_context, void *ze_device, const void *p,
                                const char *what);
-/* zeMemFree(ze_context, p) for p not NULL: zesort_mpi_free's device arrays. */
-void zm_device_free(void *ze_context, void *p);
+/* Releases what the library allocated for out (host or, device_buffers, the
+ * caller's context's device memory) and empties it: zesort_mpi_free, and a
+ * failed sort's output. */
+void zm_output_free(zesort_mpi_output *out);
 /* Whether this MPI takes Level Zero device pointers: 1 yes, 0 no, -1 it
  * cannot tell (no query in its headers). */
 int zm_mpi_ze_aware(void);
+
+/* ---- mpi_sort.c: the distributed sort (below the public entry, mpi_api.c) -- */
+
+/* zesort_mpi_sort_timed with its options given (the defaults when the
+ * caller passed none): every rank's phases, agreed after each. */
+zesort_status zm_sort(zesort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
+                      uint64_t n_local, zesort_mpi_output *out, const zesort_mpi_options *opts,
+                      zesort_mpi_stats *stats);
 
 /* ---- mpi_keys.c: the order the sort compares keys by ---------------------- */
 

@@ -243,10 +243,26 @@ zesort_status zm_device_memory(void *ze_context, void *ze_device, const void *p,
     return ZESORT_OK;
 }
 
-void zm_device_free(void *ze_context, void *p)
+/* zeMemFree(ze_context, p) for p not NULL: the device arrays of an output. */
+static void device_free(void *ze_context, void *p)
 {
     if (p)
         zeMemFree(ze_context, p);
+}
+
+void zm_output_free(zesort_mpi_output *out)
+{
+    if (out->allocated && out->device_context) { /* device_buffers: the caller's context */
+        device_free(out->device_context, out->keys);
+        device_free(out->device_context, out->values);
+    } else if (out->allocated) {
+        free(out->keys);
+        free(out->values);
+    }
+    out->keys = out->values = NULL;
+    out->device_context = NULL;
+    out->count = 0;
+    out->allocated = 0;
 }
 
 void *zm_alloc(zm_mem *m, uint64_t n, size_t size)

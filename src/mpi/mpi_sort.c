@@ -283,7 +283,7 @@ static void release(zm_run *r, zesort_mpi_output *out, zesort_status st)
     free(r->u64);
     if (st != ZESORT_OK && out) {
         if (out->allocated)
-            zesort_mpi_free(out);
+            zm_output_free(out);
         if (st != ZESORT_ERROR_INVALID_ARGUMENT || out->count != r->mine || !out->keys)
             out->count = 0;
     }
@@ -291,9 +291,9 @@ static void release(zm_run *r, zesort_mpi_output *out, zesort_status st)
         MPI_Comm_free(&r->comm);
 }
 
-zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const void *keys,
-                                    const void *values, uint64_t n_local, zesort_mpi_output *out,
-                                    const zesort_mpi_options *opts, zesort_mpi_stats *stats)
+zesort_status zm_sort(zesort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
+                      uint64_t n_local, zesort_mpi_output *out, const zesort_mpi_options *opts,
+                      zesort_mpi_stats *stats)
 {
     zm_clear_error();
     if (stats)
@@ -303,15 +303,13 @@ zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const vo
     if (!inited || comm == MPI_COMM_NULL) /* no collective is possible: a local error */
         return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, inited ? "comm is MPI_COMM_NULL"
                                                              : "MPI is not initialised");
-    zesort_mpi_options defaults;
-    zesort_mpi_options_default(&defaults);
     zm_run r;
     memset(&r, 0, sizeof r);
     r.comm = MPI_COMM_NULL;
     r.ctx = ctx;
     zm_mem_host(&r.mem, ctx);
     r.n = n_local;
-    r.sopts = (opts ? opts : &defaults)->sort;
+    r.sopts = opts->sort;
     r.order = zm_order_of(&r.sopts);
     r.ksize = r.order.key_size;
     r.vsize = values ? (r.sopts.value_type == ZESORT_VALUE_U64 ? 8 : 4) : 0;
@@ -324,7 +322,7 @@ zesort_status zesort_mpi_sort_timed(zesort_context *ctx, MPI_Comm comm, const vo
     if (r.comm == MPI_COMM_NULL)
         return st;
     if (st == ZESORT_OK)
-        st = check_args(&r, ctx, keys, values, out, opts ? opts : &defaults);
+        st = check_args(&r, ctx, keys, values, out, opts);
     st = zm_agree(r.comm, st);
     if (st == ZESORT_OK)
         st = run_phases(&r, keys, values, out);
