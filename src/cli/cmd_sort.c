@@ -304,6 +304,11 @@ static int input_fits(void *arg, const char *path, uint64_t bytes)
     if (b->reading_values && check_values(b, path, bytes))
         return CLI_EXIT_FAILURE;
     uint64_t n = keys_in(b, bytes);
+    /* first: no amount of memory makes u32 indices hold positions >= 2^32 */
+    if (b->req->argsort && b->req->opts.value_type == ZESORT_VALUE_U32 && n > (UINT64_C(1) << 32))
+        return cli_fail("cannot argsort '%s': %llu keys have positions beyond 2^32 - 1, which "
+                        "u32 indices cannot hold: use --index-type u64", path,
+                        (unsigned long long)n);
     uint64_t total = bytes + (b->reading_values ? b->key_bytes : 0);
     if (total > b->host_bytes)
         return cli_fail("cannot read '%s': more than %.2f GiB of data, half of the host memory "

@@ -76,6 +76,13 @@ expect "argsort: no such device" 1 argsort k32.bin idx.bin --backend cpu --devic
 grep -q "there" "$T/err"
 check $? "argsort: the message says how many devices there are"
 expect "argsort: missing input" 1 argsort no-such.bin idx.bin
+# 2^32 + 1 u32 keys (a sparse file: nothing is read) with u32 indices: refused
+# at once, naming the index type that holds them, whatever the host's memory
+truncate -s $(((1 << 34) + 4)) big.bin
+expect "argsort: 2^32 + 1 keys, u32 indices" 1 argsort big.bin idx.bin --index-type u32
+grep -q -- "--index-type u64" "$T/err"
+check $? "argsort: the message names --index-type u64"
+rm -f big.bin
 [ ! -e idx2.bin ] && ! ls -A | grep -q '^\.zesort-tmp-'
 check $? "no output, no temporary file after errors"
 echo "# bench --value-type u64"
