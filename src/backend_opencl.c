@@ -2,59 +2,49 @@
  * backend_opencl.c — the OpenCL device backend: buffers, copies, launches and
  * profiling-event timing on one OpenCL device (PoCL on the CPU, Intel NEO, ...).
  *
- * Program choice (kernel_select.c): on an Intel GPU the embedded native
- * binaries (sg flavor) are tried first; otherwise the embedded OpenCL C source
- * is built in the flavor kernel_select.c picks for the device (sg, serial on
- * CPU devices, portable on the others; ZESORT_FLAVOR overrides it).
+ * Program choice (opencl_common.c, kernel_select.c): on an Intel GPU the
+ * embedded native binaries (sg flavor) are tried first; otherwise the
+ * embedded OpenCL C source is built in the flavor kernel_select.c picks for
+ * the device (sg, serial on CPU devices, portable on the others;
+ * ZESORT_FLAVOR overrides it). Launches and copies are the recorder's
+ * (cl_recorder.c), which the interop API shares, in timed mode: one
+ * profiling event per command.
  */
 #define CL_TARGET_OPENCL_VERSION 300 /* 3.0 queries (OpenCL C features); 1.2 calls only */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
-#include <CL/cl_ext.h>
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "cl_recorder.h"
 #include "device_backend.h"
 #include "device_list.h"
-#include "opencl_common.h"
 #include "error.h"
-#include "kernel_blobs.h"
-#include "kernel_select.h"
+#include "opencl_common.h"
 #include "test_hooks.h"
 
-#define MAX_EVENTS 4096
-
 struct zs_device {
-    cl_context context;
-    cl_device_id device;
+    zs_cl_kernels cl; /* context, device, flavor (sg only on Intel GPUs with
+                         cl_intel_subgroups), programs and kernels */
     cl_command_queue queue;
-    cl_program programs[ZS_PROG_COUNT];
-    cl_kernel kernels[ZS_K_COUNT];
-    zs_flavor flavor; /* sg only on Intel GPUs with cl_intel_subgroups */
     cl_ulong max_alloc, global_mem;
     cl_bool host_unified; /* CPU devices, integrated GPUs: maps without a copy */
-    cl_event events[MAX_EVENTS];
-    size_t nevents;
+    zs_cl_events events;  /* of the timed region since begin */
+    zs_cl_recorder rec;   /* timed mode, on queue */
     zs_error err;
 };
 
 /* Sets "OpenCL <what> failed (error N)" and returns the status for N. */
 static zesort_status cl_status(zs_device *d, cl_int err, const char *what)
 {
-    const zesort_status st =
-        err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
-                err == CL_INVALID_BUFFER_SIZE ? ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
-        : err == CL_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
-                                       : ZESORT_ERROR_BACKEND;
-    return zs_error_set(&d->err, st, "OpenCL %s failed (error %d)", what, (int)err);
+    return zs_cl_fail(&d->err, what, err);
 }
 
 static const char *ocl_message(zs_device *d) { return d->err.text; }
 
-static zs_flavor ocl_flavor(zs_device *d) { return d->flavor; }
+static zs_flavor ocl_flavor(zs_device *d) { return d->cl.flavor; }
 
 static void ocl_memory(zs_device *d, uint64_t *total, uint64_t *largest)
 {
@@ -70,7 +60,7 @@ static zesort_status ocl_alloc(zs_device *d, uint64_t bytes, zs_devptr *out)
                             "bytes)", (unsigned long long)bytes, (unsigned long long)d->max_alloc);
     }
     cl_int err;
-    cl_mem m = clCreateBuffer(d->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
+    cl_mem m = clCreateBuffer(d->cl.context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
     if (!m)
         return cl_status(d, err, "clCreateBuffer");
     *out = m;
@@ -128,7 +118,7 @@ static zesort_status ocl_borrow(zs_device *d, const void *host, uint64_t bytes, 
     cl_int err = zs_test_borrow_fault() ? CL_MEM_OBJECT_ALLOCATION_FAILURE : CL_SUCCESS;
     cl_mem m = NULL;
     if (err == CL_SUCCESS && bytes <= d->max_alloc)
-        m = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, (size_t)bytes,
+        m = clCreateBuffer(d->cl.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, (size_t)bytes,
                            (void *)host, &err);
     if (!m)
         return cl_status(d, err != CL_SUCCESS ? err : CL_INVALID_BUFFER_SIZE, "clCreateBuffer");
@@ -138,9 +128,9 @@ static zesort_status ocl_borrow(zs_device *d, const void *host, uint64_t bytes, 
 
 static void drop_events(zs_device *d)
 {
-    for (size_t i = 0; i < d->nevents; ++i)
-        clReleaseEvent(d->events[i]);
-    d->nevents = 0;
+    for (size_t i = 0; i < d->events.n; ++i)
+        clReleaseEvent(d->events.ev[i]);
+    d->events.n = 0;
 }
 
 static zesort_status ocl_begin(zs_device *d)
@@ -158,11 +148,11 @@ static zesort_status ocl_finish(zs_device *d, double *ms)
         return cl_status(d, err, "clFinish");
     }
     cl_ulong first = 0, last = 0;
-    for (size_t i = 0; i < d->nevents; ++i) {
+    for (size_t i = 0; i < d->events.n; ++i) {
         cl_ulong s = 0, e = 0;
-        if (clGetEventProfilingInfo(d->events[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) !=
+        if (clGetEventProfilingInfo(d->events.ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) !=
                 CL_SUCCESS ||
-            clGetEventProfilingInfo(d->events[i], CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) !=
+            clGetEventProfilingInfo(d->events.ev[i], CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) !=
                 CL_SUCCESS)
             continue;
         if (i == 0 || s < first)
@@ -170,173 +160,20 @@ static zesort_status ocl_finish(zs_device *d, double *ms)
         if (e > last)
             last = e;
     }
-    if (ms && d->nevents)
+    if (ms && d->events.n)
         *ms += (double)(last - first) / 1e6;
     drop_events(d);
     return ZESORT_OK;
 }
 
-/* Too many events in one region: fold the ones so far into the total. */
-static cl_event *next_event(zs_device *d)
-{
-    return d->nevents < MAX_EVENTS ? &d->events[d->nevents] : NULL;
-}
-
-static void keep_event(zs_device *d, cl_event *ev)
-{
-    if (ev)
-        d->nevents++;
-}
-
-/* The embedded native binaries kernel_select.c names for this device, in
- * order, until the device accepts one. Only Intel's runtime takes them: any
- * other device with Intel sub-groups (PoCL 6) would refuse all 16 targets'
- * binaries for every program, so it goes straight to the source. */
-static int try_native(cl_context context, cl_device_id device, zs_flavor flavor, zs_program prog,
-                      cl_program *out)
-{
-    cl_uint vendor = 0;
-    clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
-    if (vendor != 0x8086)
-        return 0;
-    size_t cursor = 0;
-    for (const zs_blob *b; (b = zs_next_candidate(prog, flavor, ZS_API_OPENCL, &cursor));) {
-        size_t size = b->size;
-        const unsigned char *data = b->data;
-        cl_int status, err;
-        zs_test_count_build();
-        cl_program p = clCreateProgramWithBinary(context, 1, &device, &size, &data, &status,
-                                                 &err);
-        if (p && err == CL_SUCCESS && clBuildProgram(p, 1, &device, "", NULL, NULL) ==
-                                          CL_SUCCESS) {
-            *out = p;
-            return 1;
-        }
-        if (p)
-            clReleaseProgram(p);
-    }
-    return 0;
-}
-
-/* 1 when the device's OpenCL C has the 3.0 feature __opencl_c_subgroups (an
- * OpenCL 3.0 device: the query fails on older ones). */
-static int has_cl3_subgroups(cl_device_id device)
-{
-    cl_name_version features[256];
-    size_t bytes = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features,
-                        &bytes) != CL_SUCCESS)
-        return 0;
-    for (size_t i = 0; i < bytes / sizeof features[0]; ++i)
-        if (strcmp(features[i].name, "__opencl_c_subgroups") == 0)
-            return 1;
-    return 0;
-}
-
-/* The OpenCL C version a program's source is built with: 1.2 for portable and
- * serial; for sg, whichever version gives sub-groups on this device: 3.0 with
- * __opencl_c_subgroups (PoCL 6 reports OpenCL C 1.2 plus that feature and
- * refuses CL2.0), else 2.0 (Intel's compilers, as ocloc builds it). */
-static const char *source_language(cl_device_id device, zs_flavor flavor)
-{
-    if (flavor != ZS_FLAVOR_SG)
-        return "-cl-std=CL1.2";
-    return has_cl3_subgroups(device) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
-}
-
-zesort_status zs_cl_build_program(cl_context context, cl_device_id device, zs_flavor flavor,
-                                  zs_program prog, cl_program *slot, zs_error *e, cl_int *cl_err)
-{
-    if (*slot)
-        return ZESORT_OK;
-    if (try_native(context, device, flavor, prog, slot))
-        return ZESORT_OK;
-    const char *src = zs_program_source(prog);
-    cl_int err;
-    zs_test_count_build();
-    cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
-    if (!p) {
-        if (cl_err)
-            *cl_err = err;
-        return zs_error_set(e, err == CL_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
-                                                            : ZESORT_ERROR_BACKEND,
-                            "OpenCL clCreateProgramWithSource failed (error %d)", (int)err);
-    }
-    char options[512];
-    const char *test_defines = zs_test_opencl_defines();
-    snprintf(options, sizeof options, "%s %s %s", zs_program_options(prog, flavor),
-             source_language(device, flavor), test_defines ? test_defines : "");
-    err = clBuildProgram(p, 1, &device, options, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[512] = "";
-        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        clReleaseProgram(p);
-        if (cl_err)
-            *cl_err = err;
-        return zs_error_set(e, ZESORT_ERROR_BACKEND, "OpenCL kernel build failed (error %d): %s",
-                            (int)err, log);
-    }
-    *slot = p;
-    return ZESORT_OK;
-}
-
-static zesort_status build_program(zs_device *d, zs_program prog)
-{
-    return zs_cl_build_program(d->context, d->device, d->flavor, prog, &d->programs[prog], &d->err,
-                               NULL);
-}
-
-static zesort_status get_kernel(zs_device *d, zs_kernel k, cl_kernel *out)
-{
-    if (!d->kernels[k]) {
-        zesort_status st = build_program(d, zs_kernel_program(k));
-        if (st != ZESORT_OK)
-            return st;
-        cl_int err;
-        d->kernels[k] = clCreateKernel(d->programs[zs_kernel_program(k)], zs_kernel_name(k), &err);
-        if (!d->kernels[k])
-            return cl_status(d, err, "clCreateKernel");
-    }
-    *out = d->kernels[k];
-    return ZESORT_OK;
-}
-
 static zesort_status ocl_launch(zs_device *d, const zs_step *step, zs_devptr const *buffers)
 {
-    cl_kernel k = NULL;
-    zesort_status st = get_kernel(d, step->kernel, &k);
-    if (st != ZESORT_OK)
-        return st;
-    for (int a = 0; a < step->nargs; ++a) {
-        cl_int err;
-        if (step->args[a].is_buffer) {
-            cl_mem m = (cl_mem)buffers[step->args[a].value];
-            err = clSetKernelArg(k, (cl_uint)a, sizeof m, &m);
-        } else {
-            cl_uint v = step->args[a].value;
-            err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
-        }
-        if (err != CL_SUCCESS)
-            return cl_status(d, err, "clSetKernelArg");
-    }
-    size_t local = step->local, global = (size_t)step->groups * step->local;
-    cl_event *ev = next_event(d);
-    cl_int err = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, ev);
-    if (err != CL_SUCCESS)
-        return cl_status(d, err, "clEnqueueNDRangeKernel");
-    keep_event(d, ev);
-    return ZESORT_OK;
+    return zs_cl_record_kernel(&d->rec, step, buffers);
 }
 
 static zesort_status ocl_copy(zs_device *d, zs_devptr dst, zs_devptr src, uint64_t bytes)
 {
-    cl_event *ev = next_event(d);
-    cl_int err = clEnqueueCopyBuffer(d->queue, (cl_mem)src, (cl_mem)dst, 0, 0, (size_t)bytes, 0,
-                                     NULL, ev);
-    if (err != CL_SUCCESS)
-        return cl_status(d, err, "clEnqueueCopyBuffer");
-    keep_event(d, ev);
-    return ZESORT_OK;
+    return zs_cl_record_copy(&d->rec, (cl_mem)dst, (cl_mem)src, bytes, NULL);
 }
 
 static void ocl_destroy(zs_device *d)
@@ -344,25 +181,20 @@ static void ocl_destroy(zs_device *d)
     if (!d)
         return;
     drop_events(d);
-    for (int k = 0; k < ZS_K_COUNT; ++k)
-        if (d->kernels[k])
-            clReleaseKernel(d->kernels[k]);
-    for (int p = 0; p < ZS_PROG_COUNT; ++p)
-        if (d->programs[p])
-            clReleaseProgram(d->programs[p]);
+    zs_cl_kernels_release(&d->cl);
     if (d->queue)
         clReleaseCommandQueue(d->queue);
-    if (d->context)
-        clReleaseContext(d->context);
+    if (d->cl.context)
+        clReleaseContext(d->cl.context);
     free(d);
 }
 
 void zs_opencl_handles(zs_device *dev, cl_context *context, cl_device_id *device)
 {
     if (context)
-        *context = dev->context;
+        *context = dev->cl.context;
     if (device)
-        *device = dev->device;
+        *device = dev->cl.device;
 }
 
 static const zs_device_ops opencl_ops = {
@@ -384,36 +216,6 @@ static const zs_device_ops opencl_ops = {
     .flavor = ocl_flavor,
     .memory = ocl_memory,
 };
-
-/* Intel sub-groups of 32, whoever made the device (every Intel GPU; PoCL 6 on
- * the CPU): cl_intel_subgroups, and 32 among CL_DEVICE_SUB_GROUP_SIZES_INTEL
- * (cl_intel_required_subgroup_size, which intel_reqd_sub_group_size(32) needs). */
-static int has_intel_sg32(cl_device_id dev)
-{
-    char ext[8192] = "";
-    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
-    if (!strstr(ext, "cl_intel_subgroups"))
-        return 0;
-    size_t sizes[64];
-    size_t bytes = 0;
-    if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes) !=
-        CL_SUCCESS)
-        return 0;
-    for (size_t i = 0; i < bytes / sizeof sizes[0]; ++i)
-        if (sizes[i] == 32)
-            return 1;
-    return 0;
-}
-
-int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
-{
-    cl_device_type type = 0;
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    const zs_device_facts facts = {.api = ZS_API_OPENCL,
-                                   .has_sg32 = has_intel_sg32(dev),
-                                   .is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0};
-    return zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), out, msg, msg_len);
-}
 
 /* Every device of every platform, in the order zesort_device_name indexes
  * them. Bounded: 16 platforms and 64 devices in all are far more than a
@@ -545,12 +347,12 @@ static zesort_status open_locked(zs_device_pick *pick, zs_device **out,
         snprintf(msg, msg_len, "out of host memory");
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    d->device = dev;
+    d->cl.device = dev;
     cl_int err;
-    d->context = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    if (d->context)
-        d->queue = clCreateCommandQueue(d->context, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-    if (!d->context || !d->queue) {
+    d->cl.context = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (d->cl.context)
+        d->queue = clCreateCommandQueue(d->cl.context, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!d->cl.context || !d->queue) {
         snprintf(msg, msg_len, "cannot create an OpenCL context/queue (error %d)", (int)err);
         ocl_destroy(d);
         return ZESORT_ERROR_BACKEND;
@@ -562,10 +364,12 @@ static zesort_status open_locked(zs_device_pick *pick, zs_device **out,
     d->host_unified = CL_FALSE;
     clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof d->host_unified,
                     &d->host_unified, NULL);
-    if (zs_cl_device_flavor(dev, &d->flavor, msg, msg_len) != 0) {
+    if (zs_cl_device_flavor(dev, &d->cl.flavor, msg, msg_len) != 0) {
         ocl_destroy(d);
         return ZESORT_ERROR_INVALID_ARGUMENT;
     }
+    d->rec = (zs_cl_recorder){.kernels = &d->cl, .queue = d->queue, .timed = &d->events,
+                              .err = &d->err};
     describe(dev, desc, desc_len);
     *out = d;
     *ops = &opencl_ops;

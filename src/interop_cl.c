@@ -5,10 +5,12 @@
  * Temp layout: every plan buffer except the caller's (zs_interop_is_callers), each at an offset
  * that is a multiple of the alignment (the device's base address alignment,
  * at least 256 bytes), reached through a sub-buffer of temp made for the
- * sort. Every command waits for the previous one's event (the first for the
- * caller's wait events), so in-order and out-of-order queues behave alike.
- * Programs are built by the OpenCL backend's code (zs_cl_build_program), so
- * the kernels and the flavor are the backend's.
+ * sort. The commands are the OpenCL recorder's (cl_recorder.c), the one
+ * that the device backend runs its plans through too, in chain mode: every
+ * command waits for the previous one's event (the first for the caller's
+ * wait events), so in-order and out-of-order queues behave alike. Programs
+ * are built by the same code as the backend's (opencl_common.c), so the
+ * kernels and the flavor are the backend's.
  */
 #include "opencl_common.h" /* first: the library's OpenCL version, before <CL/cl.h> */
 #include "zesort_cl.h"
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cl_recorder.h"
 #include "device_backend.h"
 #include "error.h"
 #include "interop_common.h"
@@ -25,12 +28,9 @@
 #include "plan.h"
 
 struct zesort_cl_sorter {
-    cl_context context;
-    cl_device_id device;
-    zs_flavor flavor;
+    zs_cl_kernels cl; /* the caller's context and device (borrowed), the flavor,
+                         own programs and kernels */
     uint64_t align;
-    cl_program programs[ZS_PROG_COUNT];
-    cl_kernel kernels[ZS_K_COUNT];
     pthread_mutex_t lock;
     zs_error err;
     cl_int last_result;
@@ -58,11 +58,7 @@ zesort_algo zesort_cl_last_algo(const zesort_cl_sorter *sorter)
 static zesort_status cl_fail(zesort_cl_sorter *s, const char *what, cl_int err)
 {
     s->last_result = err;
-    zesort_status st = err == CL_OUT_OF_HOST_MEMORY ? ZESORT_ERROR_OUT_OF_HOST_MEMORY
-                       : err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES
-                           ? ZESORT_ERROR_OUT_OF_DEVICE_MEMORY
-                           : ZESORT_ERROR_BACKEND;
-    return zs_error_set(&s->err, st, "OpenCL %s failed (error %d)", what, (int)err);
+    return zs_cl_fail(&s->err, what, err);
 }
 
 zesort_status zesort_cl_create(cl_context context, cl_device_id device, zesort_cl_sorter **out)
@@ -76,12 +72,12 @@ zesort_status zesort_cl_create(cl_context context, cl_device_id device, zesort_c
     zesort_cl_sorter *s = calloc(1, sizeof *s);
     if (!s)
         return zs_error_set(&thread_err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_cl_create: out of host memory");
-    s->context = context;
-    s->device = device;
+    s->cl.context = context;
+    s->cl.device = device;
     char msg[256] = "";
     cl_uint align_bits = 0;
     zs_opencl_discovery_lock(); /* device queries of some ICDs are not thread-safe either */
-    int bad_flavor = zs_cl_device_flavor(device, &s->flavor, msg, sizeof msg);
+    int bad_flavor = zs_cl_device_flavor(device, &s->cl.flavor, msg, sizeof msg);
     cl_int err = clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
                                  &align_bits, NULL);
     zs_opencl_discovery_unlock();
@@ -122,45 +118,11 @@ void zesort_cl_destroy(zesort_cl_sorter *sorter)
 {
     if (!sorter)
         return;
-    for (int k = 0; k < ZS_K_COUNT; k++)
-        if (sorter->kernels[k])
-            clReleaseKernel(sorter->kernels[k]);
-    for (int p = 0; p < ZS_PROG_COUNT; p++)
-        if (sorter->programs[p])
-            clReleaseProgram(sorter->programs[p]);
+    zs_cl_kernels_release(&sorter->cl);
     pthread_mutex_destroy(&sorter->lock);
     free(sorter);
 }
 
-static zesort_status get_kernel(zesort_cl_sorter *s, zs_kernel k, cl_kernel *out)
-{
-    if (!s->kernels[k]) {
-        zs_program p = zs_kernel_program(k);
-        cl_int cl_err = CL_SUCCESS;
-        zesort_status st = zs_cl_build_program(s->context, s->device, s->flavor, p,
-                                               &s->programs[p], &s->err, &cl_err);
-        if (st != ZESORT_OK) {
-            if (cl_err != CL_SUCCESS)
-                s->last_result = cl_err;
-            return st;
-        }
-        cl_int err;
-        s->kernels[k] = clCreateKernel(s->programs[p], zs_kernel_name(k), &err);
-        if (!s->kernels[k])
-            return cl_fail(s, "clCreateKernel", err);
-    }
-    if (out)
-        *out = s->kernels[k];
-    return ZESORT_OK;
-}
-
-/* The plan of a sort of n keys of this shape. */
-static zesort_status build_plan(zesort_cl_sorter *s, uint64_t n, const zs_sort_shape *shape,
-                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo,
-                                const char *fn)
-{
-    return zs_interop_plan(opts, n, shape, s->flavor, plan, algo, &s->err, fn);
-}
 
 zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, int with_values,
                                           const zesort_options *opts, uint64_t *bytes,
@@ -170,7 +132,7 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_temp_bytes: sorter is NULL");
     pthread_mutex_lock(&sorter->lock);
     zesort_status st = zs_interop_temp_requirements("zesort_cl_temp_bytes", opts, n, with_values,
-                                                    sorter->flavor, sorter->align, sorter->align,
+                                                    sorter->cl.flavor, sorter->align, sorter->align,
                                                     bytes, alignment, &sorter->err);
     pthread_mutex_unlock(&sorter->lock);
     return st;
@@ -184,7 +146,12 @@ zesort_status zesort_cl_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int wit
 
 static zesort_status build_kernel(void *sorter, zs_kernel kernel)
 {
-    return get_kernel(sorter, kernel, NULL);
+    zesort_cl_sorter *s = sorter;
+    cl_int cl_err = CL_SUCCESS;
+    zesort_status st = zs_cl_kernel(&s->cl, kernel, NULL, &s->err, &cl_err);
+    if (st != ZESORT_OK && cl_err != CL_SUCCESS)
+        s->last_result = cl_err;
+    return st;
 }
 
 zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *opts,
@@ -193,7 +160,7 @@ zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *
     if (!sorter)
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_prepare: sorter is NULL");
     pthread_mutex_lock(&sorter->lock);
-    zesort_status st = zs_interop_prepare(opts, with_values, sorter->flavor, build_kernel, sorter,
+    zesort_status st = zs_interop_prepare(opts, with_values, sorter->cl.flavor, build_kernel, sorter,
                                           &sorter->err);
     if (st == ZESORT_OK)
         zs_error_clear(&sorter->err);
@@ -223,31 +190,6 @@ static uint64_t mem_size(cl_mem m)
     if (!m || clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
         return 0;
     return size;
-}
-
-/* The events of one sort: each command waits for the previous one. */
-typedef struct chain {
-    cl_uint nwait;
-    const cl_event *wait; /* the caller's, for the first command */
-    cl_event last;
-} chain;
-
-static void chain_next(chain *c, cl_uint *nwait, const cl_event **wait)
-{
-    if (c->last) {
-        *nwait = 1;
-        *wait = &c->last;
-    } else {
-        *nwait = c->nwait;
-        *wait = c->nwait ? c->wait : NULL;
-    }
-}
-
-static void chain_done(chain *c, cl_event ev)
-{
-    if (c->last)
-        clReleaseEvent(c->last);
-    c->last = ev;
 }
 
 /* The caller's buffers of a sort, checked before anything is enqueued:
@@ -323,162 +265,144 @@ static zesort_status check_offsets(zesort_cl_sorter *s, cl_command_queue queue,
     return st;
 }
 
-/* Every enqueue: in place, out of place or argsort (shape, with the
- * caller's buffers by plan buffer in caller[]), direct (count NULL) or
- * indirect, under the sorter's lock. */
-static zesort_status enqueue_locked(zesort_cl_sorter *s, cl_command_queue queue,
-                                    const zs_sort_shape *shape, cl_mem const *caller, uint64_t n,
-                                    cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                                    const zesort_options *opts, cl_uint nwait,
-                                    const cl_event *wait, cl_event *event, const char *fn)
-{
-    if (event)
-        *event = NULL;
-    if (!queue)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: queue is NULL", fn);
-    if (nwait > 0 && !wait)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %u wait events but wait_events is NULL", fn, nwait);
-    for (cl_uint i = 0; i < nwait; i++)
-        if (!wait[i])
-            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL", fn, i);
+/* One enqueue's arguments, as the entry points pass them: in place, out of
+ * place, argsort or segmented (shape, with the caller's buffers by plan
+ * buffer in caller[]), direct (count NULL) or indirect. */
+typedef struct cl_args {
+    cl_command_queue queue;
+    const zs_sort_shape *shape;
+    cl_mem const *caller;
+    uint64_t n;
+    cl_mem count, temp;
+    uint64_t temp_bytes;
+    const zesort_options *opts;
+    cl_uint nwait;
+    const cl_event *wait;
+    const char *fn;
+} cl_args;
+
+/* One enqueued sort: its plan, where its buffers are, and the recorder on
+ * the caller's queue. */
+typedef struct cl_sort {
     zs_plan plan;
-    zesort_algo algo = ZESORT_ALGO_AUTO;
-    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo, fn);
-    if (st != ZESORT_OK)
-        return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    const uint64_t need = zs_interop_temp_layout(&plan, shape, s->align, offsets);
-    const zs_range tspan = locate(temp, temp_bytes); /* sub-buffers are made of its root */
-    st = check_arguments(s, shape, &plan, caller, n, count, temp, temp_bytes, need, &tspan, fn);
-    if (st == ZESORT_OK && plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
-        st = check_offsets(s, queue, shape, caller[ZS_BUF_SEG_OFFSETS], n, nwait, wait, fn);
-    /* Build every kernel before anything is enqueued. */
-    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
-        if (plan.steps[i].kind == ZS_STEP_KERNEL && plan.steps[i].groups > 0)
-            st = get_kernel(s, plan.steps[i].kernel, NULL);
-    cl_mem buffers[ZS_BUF_COUNT] = {0};
+    uint64_t offsets[ZS_BUF_COUNT]; /* in temp (UINT64_MAX: not temp's) */
+    void *buffers[ZS_BUF_COUNT];    /* cl_mem by plan buffer: the caller's or temp's */
+    zs_cl_recorder rec;
+} cl_sort;
+
+/* The queue and the wait list, before anything else. */
+static zesort_status check_queue(zesort_cl_sorter *s, const cl_args *a)
+{
+    if (!a->queue)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: queue is NULL", a->fn);
+    cl_uint first_null = 0;
+    while (a->wait && first_null < a->nwait && a->wait[first_null])
+        first_null++;
+    return zs_interop_check_waits(&s->err, a->fn, a->nwait, a->wait != NULL, first_null);
+}
+
+/* Everything that can fail before a command is enqueued: the caller's
+ * buffers and offsets checked, every kernel built, temp's sub-buffers made
+ * (sub-buffers are made of temp's root buffer). */
+static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
+{
+    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, s->align, x->offsets);
+    const zs_range tspan = locate(a->temp, a->temp_bytes);
+    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->count, a->temp,
+                                       a->temp_bytes, need, &tspan, a->fn);
+    if (st == ZESORT_OK && x->plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
+        st = check_offsets(s, a->queue, a->shape, a->caller[ZS_BUF_SEG_OFFSETS], a->n, a->nwait,
+                           a->wait, a->fn);
+    if (st == ZESORT_OK)
+        st = zs_cl_record_check(&x->rec, &x->plan);
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++) {
-        if (offsets[b] == UINT64_MAX)
+        if (x->offsets[b] == UINT64_MAX)
             continue;
-        cl_buffer_region region = {(size_t)(tspan.off + offsets[b]), (size_t)plan.buffer_bytes[b]};
+        cl_buffer_region region = {(size_t)(tspan.off + x->offsets[b]),
+                                   (size_t)x->plan.buffer_bytes[b]};
         cl_int err;
-        buffers[b] = clCreateSubBuffer(tspan.root, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                       &region, &err);
-        if (!buffers[b])
+        x->buffers[b] = clCreateSubBuffer(tspan.root, CL_MEM_READ_WRITE,
+                                          CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        if (!x->buffers[b])
             st = cl_fail(s, "clCreateSubBuffer (temp)", err);
     }
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (zs_interop_is_callers(shape, b))
-            buffers[b] = caller[b];
+        if (zs_interop_is_callers(a->shape, b))
+            x->buffers[b] = a->caller[b];
+    return st;
+}
 
-    chain ch = {.nwait = nwait, .wait = wait, .last = NULL};
-    cl_uint nw;
-    const cl_event *w;
-    cl_event ev;
-    cl_int err;
+/* The commands of the sort, in order. */
+static zesort_status record(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
+{
+    zesort_status st = ZESORT_OK;
+    zs_cl_recorder *r = &x->rec;
     /* params: [0] the count, [1..] the plan's n (max_n): kernels use the
      * minimum, so a count above max_n is clamped on the device. */
-    if (st == ZESORT_OK && plan.nsteps > 0) {
-        const uint32_t n32 = (uint32_t)n;
-        const size_t pbytes = (size_t)plan.buffer_bytes[ZS_BUF_PARAMS];
-        chain_next(&ch, &nw, &w);
-        err = count ? clEnqueueFillBuffer(queue, buffers[ZS_BUF_PARAMS], &n32, 4, 4, pbytes - 4, nw,
-                                          w, &ev)
-                    : clEnqueueFillBuffer(queue, buffers[ZS_BUF_PARAMS], &n32, 4, 0, pbytes, nw, w,
-                                          &ev);
-        if (err != CL_SUCCESS)
-            st = cl_fail(s, "clEnqueueFillBuffer (params)", err);
-        else
-            chain_done(&ch, ev);
-        if (st == ZESORT_OK && count) {
-            chain_next(&ch, &nw, &w);
-            err = clEnqueueCopyBuffer(queue, count, buffers[ZS_BUF_PARAMS], 0, 0, 4, nw, w, &ev);
-            if (err != CL_SUCCESS)
-                st = cl_fail(s, "clEnqueueCopyBuffer (count)", err);
-            else
-                chain_done(&ch, ev);
-        }
+    if (x->plan.nsteps > 0) {
+        cl_mem params = x->buffers[ZS_BUF_PARAMS];
+        const uint64_t pbytes = x->plan.buffer_bytes[ZS_BUF_PARAMS], first = a->count ? 4 : 0;
+        st = zs_cl_record_fill(r, params, (uint32_t)a->n, first, pbytes - first, "params");
+        if (st == ZESORT_OK && a->count)
+            st = zs_cl_record_copy(r, params, a->count, 4, "count");
     }
     /* Indirect sorts ending with a copy home: seed the ping-pong buffers
      * (see interop_ze.c). */
-    for (size_t i = 0; count && st == ZESORT_OK && i < plan.nsteps; i++) {
-        const zs_step *c = &plan.steps[i];
-        if (c->kind != ZS_STEP_COPY || c->bytes == 0)
-            continue;
-        chain_next(&ch, &nw, &w);
-        err = clEnqueueCopyBuffer(queue, buffers[c->dst], buffers[c->src], 0, 0, (size_t)c->bytes,
-                                  nw, w, &ev);
-        if (err != CL_SUCCESS)
-            st = cl_fail(s, "clEnqueueCopyBuffer (seeding)", err);
-        else
-            chain_done(&ch, ev);
+    for (size_t i = 0; a->count && st == ZESORT_OK && i < x->plan.nsteps; i++) {
+        const zs_step *c = &x->plan.steps[i];
+        if (c->kind == ZS_STEP_COPY)
+            st = zs_cl_record_copy(r, x->buffers[c->src], x->buffers[c->dst], c->bytes,
+                                   "seeding");
     }
-    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++) {
-        const zs_step *step = &plan.steps[i];
-        if (step->kind == ZS_STEP_COPY) {
-            if (step->bytes == 0)
-                continue;
-            chain_next(&ch, &nw, &w);
-            err = clEnqueueCopyBuffer(queue, buffers[step->src], buffers[step->dst], 0, 0,
-                                      (size_t)step->bytes, nw, w, &ev);
-            if (err != CL_SUCCESS)
-                st = cl_fail(s, "clEnqueueCopyBuffer", err);
-            else
-                chain_done(&ch, ev);
-            continue;
-        }
-        if (step->kind != ZS_STEP_KERNEL) {
-            st = zs_error_set(&s->err, ZESORT_ERROR_UNSUPPORTED, "internal error: host scan step in an enqueued sort");
-            break;
-        }
-        if (step->groups == 0)
-            continue;
-        cl_kernel k = s->kernels[step->kernel];
-        for (int a = 0; st == ZESORT_OK && a < step->nargs; a++) {
-            if (step->args[a].is_buffer) {
-                cl_mem m = buffers[step->args[a].value];
-                err = clSetKernelArg(k, (cl_uint)a, sizeof m, &m);
-            } else {
-                cl_uint v = step->args[a].value;
-                err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
-            }
-            if (err != CL_SUCCESS)
-                st = cl_fail(s, "clSetKernelArg", err);
-        }
-        if (st != ZESORT_OK)
-            break;
-        size_t local = step->local, global = (size_t)step->groups * step->local;
-        chain_next(&ch, &nw, &w);
-        err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, nw, w, &ev);
-        if (err != CL_SUCCESS)
-            st = cl_fail(s, "clEnqueueNDRangeKernel", err);
-        else
-            chain_done(&ch, ev);
-    }
+    if (st == ZESORT_OK)
+        st = zs_cl_record_plan(r, &x->plan, x->buffers);
     /* No command at all (n == 0): a marker carries the ordering and the event. */
-    if (st == ZESORT_OK && !ch.last) {
-        err = clEnqueueMarkerWithWaitList(queue, nwait, nwait ? wait : NULL, &ev);
+    if (st == ZESORT_OK && !r->last) {
+        cl_event ev;
+        cl_int err = clEnqueueMarkerWithWaitList(a->queue, a->nwait, a->nwait ? a->wait : NULL,
+                                                 &ev);
         if (err != CL_SUCCESS)
             st = cl_fail(s, "clEnqueueMarkerWithWaitList", err);
         else
-            ch.last = ev;
+            r->last = ev;
     }
+    return st;
+}
+
+/* Every enqueue, under the sorter's lock. */
+static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_event *event)
+{
+    if (event)
+        *event = NULL;
+    zesort_status st = check_queue(s, a);
+    cl_sort x = {.rec = {.kernels = &s->cl, .queue = a->queue, .first_nwait = a->nwait,
+                         .first_wait = a->nwait ? a->wait : NULL, .err = &s->err,
+                         .last_result = &s->last_result}};
+    zesort_algo algo = ZESORT_ALGO_AUTO;
+    if (st == ZESORT_OK)
+        st = zs_interop_plan(a->opts, a->n, a->shape, s->cl.flavor, &x.plan, &algo, &s->err,
+                             a->fn);
+    if (st != ZESORT_OK)
+        return st;
+    st = prepare(s, a, &x);
+    if (st == ZESORT_OK)
+        st = record(s, a, &x);
     if (st == ZESORT_OK && event) {
-        *event = ch.last;
-        ch.last = NULL;
+        *event = x.rec.last;
+        x.rec.last = NULL;
     }
-    if (ch.last)
-        clReleaseEvent(ch.last);
+    if (x.rec.last)
+        clReleaseEvent(x.rec.last);
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (offsets[b] != UINT64_MAX && buffers[b])
-            clReleaseMemObject(buffers[b]);
+        if (x.offsets[b] != UINT64_MAX && x.buffers[b])
+            clReleaseMemObject(x.buffers[b]);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
         zs_error_clear(&s->err);
-        if (plan.nsteps > 0)
-            zs_test_note_sort("opencl-interop", s->flavor);
+        if (x.plan.nsteps > 0)
+            zs_test_note_sort("opencl-interop", s->cl.flavor);
     }
-    zs_plan_free(&plan);
+    zs_plan_free(&x.plan);
     return st;
 }
 
@@ -493,9 +417,9 @@ static zesort_status enqueue(zesort_cl_sorter *s, cl_command_queue queue,
             *event = NULL;
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     }
+    const cl_args a = {queue, shape, caller, n, count, temp, temp_bytes, opts, nwait, wait, fn};
     pthread_mutex_lock(&s->lock);
-    zesort_status st = enqueue_locked(s, queue, shape, caller, n, count, temp, temp_bytes, opts,
-                                      nwait, wait, event, fn);
+    zesort_status st = enqueue_locked(s, &a, event);
     pthread_mutex_unlock(&s->lock);
     return st;
 }

@@ -177,6 +177,18 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
                            : st;
 }
 
+zesort_status zs_interop_check_waits(zs_error *err, const char *fn, uint32_t nwait, int wait_given,
+                                     uint32_t first_null)
+{
+    if (nwait > 0 && !wait_given)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %u wait events but wait_events is NULL", fn, nwait);
+    if (first_null < nwait)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL",
+                            fn, first_null);
+    return ZESORT_OK;
+}
+
 zs_range zs_address_range(const void *p, uint64_t bytes)
 {
     static char address_space; /* a token: never written */

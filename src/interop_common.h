@@ -93,6 +93,12 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err);
 
+/* The wait list of an append or an enqueue (nwait events at wait, wait_given
+ * 0 when wait is NULL; first_null: the index of the first NULL event, nwait
+ * when none is): INVALID_ARGUMENT naming fn unless every event is given. */
+zesort_status zs_interop_check_waits(zs_error *err, const char *fn, uint32_t nwait, int wait_given,
+                                     uint32_t first_null);
+
 /* A caller buffer's bytes: `bytes` bytes at offset `off` of the allocation
  * `root` (NULL: none; Level Zero: one address space, so root is any non-NULL
  * token and off the address; OpenCL: the root cl_mem and the sub-buffer's

@@ -386,85 +386,102 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
     return ZESORT_OK;
 }
 
-/* Shared body of every append: in place, out of place or argsort (shape,
- * with the caller's buffers by plan buffer in caller[]), direct (n_devptr
- * NULL) or indirect, barrier ordered (ch NULL) or chained by the caller's
- * events, under the sorter's lock. */
-static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                   const zs_sort_shape *shape, void *const *caller, uint64_t n,
-                                   const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                   const zesort_options *opts, ze_event_handle_t signal,
-                                   uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
-                                   const char *fn)
-{
-    if (!list) {
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: command list handle is NULL", fn);
-    }
-    if (nwait > 0 && !wait) {
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %u wait events but wait_events is NULL", fn, nwait);
-    }
-    for (uint32_t i = 0; i < nwait; i++) {
-        if (!wait[i]) {
-            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL", fn, i);
-        }
-    }
+/* One append's arguments, as the entry points pass them: in place, out of
+ * place, argsort or segmented (shape, with the caller's buffers by plan
+ * buffer in caller[]), direct (n_devptr NULL) or indirect, barrier ordered
+ * (ch NULL) or chained by the caller's events. */
+typedef struct ze_args {
+    ze_command_list_handle_t list;
+    const zs_sort_shape *shape;
+    void *const *caller;
+    uint64_t n;
+    const uint32_t *n_devptr;
+    void *temp;
+    uint64_t temp_bytes;
+    const zesort_options *opts;
+    ze_event_handle_t signal;
+    uint32_t nwait;
+    ze_event_handle_t *wait;
+    event_chain *ch;
+    const char *fn;
+} ze_args;
+
+/* One appended sort: its plan, its buffers, the recorder on the caller's list. */
+typedef struct ze_sort {
     zs_plan plan;
-    zesort_algo algo = ZESORT_ALGO_AUTO;
-    zesort_status st = build_plan(s, n, shape, opts, &plan, &algo, fn);
+    void *buffers[ZS_BUF_COUNT];
+    zs_ze_recorder rec;
+} ze_sort;
+
+/* The list and the wait list, before anything else. */
+static zesort_status check_list(zesort_ze_sorter *s, const ze_args *a)
+{
+    if (!a->list)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: command list handle is NULL", a->fn);
+    uint32_t first_null = 0;
+    while (a->wait && first_null < a->nwait && a->wait[first_null])
+        first_null++;
+    return zs_interop_check_waits(&s->err, a->fn, a->nwait, a->wait != NULL, first_null);
+}
+
+/* Everything that can fail before a command is appended: the arguments
+ * (without a driver call first), the chain's events, the caller's memory
+ * and offsets (driver calls), every kernel built and its grid checked. */
+static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
+{
+    uint64_t offsets[ZS_BUF_COUNT];
+    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, TEMP_ALIGN, offsets);
+    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->n_devptr,
+                                       a->temp, a->temp_bytes, need, a->fn);
+    if (st == ZESORT_OK && a->ch) {
+        a->ch->total = command_count(&x->plan, a->n_devptr != NULL);
+        a->ch->signal = a->signal;
+        x->rec.next_event = chain_next;
+        x->rec.unused_event = chain_unused;
+        x->rec.user = a->ch;
+        x->rec.first_nwait = a->nwait;
+        x->rec.first_wait = a->wait;
+        st = check_chain(s, a->ch, a->fn);
+    }
+    if (st == ZESORT_OK && a->n > 0)
+        st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
+                                 need > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
+    if (st == ZESORT_OK && x->plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
+        st = check_offsets(s, a->shape, a->caller[ZS_BUF_SEG_OFFSETS], a->n, a->fn);
     if (st != ZESORT_OK)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    uint64_t need = zs_interop_temp_layout(&plan, shape, TEMP_ALIGN, offsets);
-    void *buffers[ZS_BUF_COUNT] = {0};
-    zs_ze_recorder rec = {.kernels = &s->kernels, .list = list, .callers_list = 1, .err = &s->err};
-    st = check_arguments(s, shape, &plan, caller, n, n_devptr, temp, temp_bytes, need, fn);
-    if (st == ZESORT_OK && ch) {
-        ch->total = command_count(&plan, n_devptr != NULL);
-        ch->signal = signal;
-        rec.next_event = chain_next;
-        rec.unused_event = chain_unused;
-        rec.user = ch;
-        rec.first_nwait = nwait;
-        rec.first_wait = wait;
-        st = check_chain(s, ch, fn);
-    }
-    /* The first driver calls: every check without one is made already. */
-    if (st == ZESORT_OK && n > 0)
-        st = check_caller_memory(s, shape, &plan, caller, temp, need > 0 ? temp_bytes : 0,
-                                 n_devptr, fn);
-    if (st == ZESORT_OK && plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
-        st = check_offsets(s, shape, caller[ZS_BUF_SEG_OFFSETS], n, fn);
-    if (st == ZESORT_OK) {
-        for (int b = 0; b < ZS_BUF_COUNT; b++)
-            buffers[b] = zs_interop_is_callers(shape, b) ? caller[b]
-                         : offsets[b] != UINT64_MAX      ? (char *)temp + offsets[b]
-                                                         : NULL;
-        st = zs_ze_record_check(&rec, &plan, buffers);
-    }
-    if (st != ZESORT_OK) {
-        zs_plan_free(&plan);
-        return st;
-    }
+    for (int b = 0; b < ZS_BUF_COUNT; b++)
+        x->buffers[b] = zs_interop_is_callers(a->shape, b) ? a->caller[b]
+                        : offsets[b] != UINT64_MAX        ? (char *)a->temp + offsets[b]
+                                                          : NULL;
+    return zs_ze_record_check(&x->rec, &x->plan, x->buffers);
+}
 
+/* The commands of the sort, in order. */
+static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
+{
+    zesort_status st = ZESORT_OK;
+    zs_ze_recorder *r = &x->rec;
     /* 1. Barrier mode: wait for the caller's events (a barrier with wait
      *    events waits for nothing else: the barrier before each command,
      *    which has none, orders the sort after the list's earlier commands).
      *    Chained: the first command waits for the caller's events. */
-    if (!ch)
-        st = barrier(s, list, NULL, nwait, wait);
+    if (!a->ch)
+        st = barrier(s, a->list, NULL, a->nwait, a->wait);
     /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
      *    count (n, or a copy of the caller's count), params[1] (and the
      *    unused rest) the plan's n = max_n, so a count above max_n is
      *    clamped on the device. */
-    if (st == ZESORT_OK && plan.nsteps > 0) {
-        uint32_t *params = buffers[ZS_BUF_PARAMS];
-        uint64_t pbytes = plan.buffer_bytes[ZS_BUF_PARAMS];
-        if (n_devptr) {
-            st = zs_ze_record_fill(&rec, params + 1, (uint32_t)n, pbytes - sizeof(uint32_t));
+    if (st == ZESORT_OK && x->plan.nsteps > 0) {
+        uint32_t *params = x->buffers[ZS_BUF_PARAMS];
+        uint64_t pbytes = x->plan.buffer_bytes[ZS_BUF_PARAMS];
+        if (a->n_devptr) {
+            st = zs_ze_record_fill(r, params + 1, (uint32_t)a->n, pbytes - sizeof(uint32_t));
             if (st == ZESORT_OK)
-                st = zs_ze_record_copy(&rec, params, n_devptr, sizeof(uint32_t));
+                st = zs_ze_record_copy(r, params, a->n_devptr, sizeof(uint32_t));
         } else {
-            st = zs_ze_record_fill(&rec, params, (uint32_t)n, pbytes);
+            st = zs_ze_record_fill(r, params, (uint32_t)a->n, pbytes);
         }
     }
     /* 3. Indirect sorts with an odd number of passes end with copies of
@@ -472,27 +489,44 @@ static zesort_status append_locked(zesort_ze_sorter *s, ze_command_list_handle_t
      *    count would come from uninitialised temp memory. Seeding the
      *    ping-pong buffers with the caller's data first keeps them intact
      *    (the passes only write elements below the count). */
-    for (size_t i = 0; n_devptr && st == ZESORT_OK && i < plan.nsteps; i++) {
-        const zs_step *c = &plan.steps[i];
+    for (size_t i = 0; a->n_devptr && st == ZESORT_OK && i < x->plan.nsteps; i++) {
+        const zs_step *c = &x->plan.steps[i];
         if (c->kind == ZS_STEP_COPY)
-            st = zs_ze_record_copy(&rec, buffers[c->src], buffers[c->dst], c->bytes);
+            st = zs_ze_record_copy(r, x->buffers[c->src], x->buffers[c->dst], c->bytes);
     }
     /* 4. The passes (barrier mode: each after a barrier). */
     if (st == ZESORT_OK)
-        st = zs_ze_record_plan(&rec, &plan, buffers);
+        st = zs_ze_record_plan(r, &x->plan, x->buffers);
     /* 5. The caller's event: barrier mode, a closing barrier signals it after
      *    the last pass; chained, the last command signalled it, and a sort
      *    with no command signals it once the wait events are (a barrier with
      *    wait events waits for nothing else). */
-    if (st == ZESORT_OK && (!ch || (ch->total == 0 && signal)))
-        st = barrier(s, list, signal, ch ? nwait : 0, wait);
+    if (st == ZESORT_OK && (!a->ch || (a->ch->total == 0 && a->signal)))
+        st = barrier(s, a->list, a->signal, a->ch ? a->nwait : 0, a->wait);
+    return st;
+}
+
+/* Every append, under the sorter's lock. */
+static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
+{
+    zesort_status st = check_list(s, a);
+    ze_sort x = {.rec = {.kernels = &s->kernels, .list = a->list, .callers_list = 1,
+                         .err = &s->err}};
+    zesort_algo algo = ZESORT_ALGO_AUTO;
+    if (st == ZESORT_OK)
+        st = build_plan(s, a->n, a->shape, a->opts, &x.plan, &algo, a->fn);
+    if (st != ZESORT_OK)
+        return st;
+    st = prepare(s, a, &x);
+    if (st == ZESORT_OK)
+        st = record(s, a, &x);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
         zs_error_clear(&s->err);
-        if (plan.nsteps > 0)
+        if (x.plan.nsteps > 0)
             zs_test_note_sort("level-zero-interop", zs_ze_flavor(&s->kernels));
     }
-    zs_plan_free(&plan);
+    zs_plan_free(&x.plan);
     return st;
 }
 
@@ -506,10 +540,11 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
     if (!s) {
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     }
+    const ze_args a = {list, shape, caller, n, n_devptr, temp, temp_bytes, opts, signal,
+                       nwait, wait, ch, fn};
     pthread_mutex_lock(&s->lock);
     zs_ze_take_failure();
-    zesort_status st = append_locked(s, list, shape, caller, n, n_devptr, temp, temp_bytes, opts,
-                                     signal, nwait, wait, ch, fn);
+    zesort_status st = append_locked(s, &a);
     ze_result_t r = zs_ze_take_failure();
     if (r != ZE_RESULT_SUCCESS)
         s->last_result = r;

@@ -4,7 +4,10 @@
  * see ze_recorder.h.
  */
 #include "ze_recorder.h"
+
 #include <stdio.h>
+
+#include "plan_walk.h"
 
 /* A failed append. On the caller's list (interop) the list may now hold part
  * of the sort: the message says so and the status is BACKEND (or out of
@@ -129,36 +132,32 @@ uint32_t zs_ze_record_count(const zs_plan *plan)
     return count;
 }
 
+static zesort_status check_step(void *rec, const zs_step *step, void *const *buffers)
+{
+    zs_ze_recorder *r = rec;
+    ze_kernel_handle_t k;
+    ze_group_count_t g;
+    return zs_ze_prepare_step(r->kernels, step, buffers, &k, &g, r->err);
+}
+
+static zesort_status record_kernel(void *rec, const zs_step *step, void *const *buffers)
+{
+    return zs_ze_record_kernel(rec, step, buffers);
+}
+
+static zesort_status record_copy(void *rec, void *dst, void *src, uint64_t bytes)
+{
+    return zs_ze_record_copy(rec, dst, src, bytes);
+}
+
+static const zs_step_ops ze_steps = {check_step, record_kernel, record_copy, "an appended sort"};
+
 zesort_status zs_ze_record_check(zs_ze_recorder *r, const zs_plan *plan, void *const *buffers)
 {
-    for (size_t i = 0; i < plan->nsteps; i++) {
-        const zs_step *step = &plan->steps[i];
-        if (step->kind == ZS_STEP_HOST_SCAN)
-            return zs_error_set(r->err, ZESORT_ERROR_UNSUPPORTED,
-                                "internal error: host scan step in an appended sort");
-        if (step->kind != ZS_STEP_KERNEL || step->groups == 0)
-            continue;
-        ze_kernel_handle_t k;
-        ze_group_count_t g;
-        zesort_status st = zs_ze_prepare_step(r->kernels, step, buffers, &k, &g, r->err);
-        if (st != ZESORT_OK)
-            return st;
-    }
-    return ZESORT_OK;
+    return zs_walk_check(&ze_steps, r, plan, buffers, r->err);
 }
 
 zesort_status zs_ze_record_plan(zs_ze_recorder *r, const zs_plan *plan, void *const *buffers)
 {
-    zesort_status st = ZESORT_OK;
-    for (size_t i = 0; st == ZESORT_OK && i < plan->nsteps; i++) {
-        const zs_step *s = &plan->steps[i];
-        if (s->kind == ZS_STEP_KERNEL)
-            st = zs_ze_record_kernel(r, s, buffers);
-        else if (s->kind == ZS_STEP_COPY)
-            st = zs_ze_record_copy(r, buffers[s->dst], buffers[s->src], s->bytes);
-        else
-            st = zs_error_set(r->err, ZESORT_ERROR_UNSUPPORTED,
-                              "internal error: host scan step in an appended sort");
-    }
-    return st;
+    return zs_walk_plan(&ze_steps, r, plan, buffers, r->err);
 }
