@@ -4,9 +4,19 @@
 For each program (cm2, cm4, onesweep, seg, scan) compiled as the embedded native binaries are
 (sg flavor), and each Intel target, this runs `ocloc compile` with IGC's shader
 dump on and reads, per kernel: SIMD width, GRF count, instruction count, send
-(memory message) count, GRF spill bytes and flag spills. Per-key figures divide
-by the keys a hardware thread handles (256 for the CM kernels; IGC unrolls the
-8-batch loop fully, so "per batch" is the kernel's count / 8).
+(memory message) count, GRF spill bytes and flag spills.
+
+Instructions per key: what a hardware thread issues, over the keys it
+handles. Issued counts every instruction once and the body of every loop as
+often as the loop runs: its trip count, read from the code where a counter
+steps by a constant towards a constant (the loops IGC keeps rolled: a retry
+rolls the ones a first compile unrolls, so without this a retried kernel
+looked cheaper than an unrolled one), or once where the count depends on the
+data (onesweep's look-back: once is its usual count), which the table says
+per kernel. Both sides of a branch count. The keys a thread handles come from
+kernels/zesort_tuning.h (the srcdir's): a work-group's keys (a onesweep tile, a
+CM chunk) over its hardware threads (work-items / SIMD width), so kernels of
+another SIMD width compare too.
 
 IGC retries: when a kernel's first compile spills, IGC compiles it again
 with less aggressive settings (among them: private arrays stay in private
@@ -14,8 +24,7 @@ memory instead of being promoted to registers) and ships the retry. The dump
 holds both, the retry's files named *_1_simd*. The table gives the shipped
 (last) try, and the column "earlier try spilled" the spill bytes of the tries
 IGC threw away: a retry is no spill-free kernel, only spills by another name
-(scratch traffic for private arrays, lost optimizations). Before this column
-the report kept whichever try the directory listed first.
+(scratch traffic for private arrays, lost optimizations).
 
 Output: a Markdown table on stdout (or --out FILE). Exit status 1 if any
 shipped kernel spills GRF on any target, and with --fail-on-retry also if IGC
@@ -44,13 +53,140 @@ for _vsuffix, _vdefs in (("", "-DZS_PAIRS=0"), ("_pairs", "-DZS_PAIRS=1 -DZS_VAL
         PROGRAMS.append(("seg%s" % suffix, "segsort.cl",
                          "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 PROGRAMS.append(("scan", "scan.cl", ""))
-# Keys one hardware thread (one 32-lane sub-group) handles per launch: a CM
-# chunk, or a onesweep sub-group's share of a 2048-key tile.
-KEYS_PER_THREAD = {"cm_count": 256, "cm_bucket": 256, "os_histogram": 256, "os_pass": 256}
-# onesweep programs with 64-bit keys or pairs use 4 batches (kernels/onesweep.cl)
-def batches_of(prog):
-    return 4 if prog.startswith("onesweep_") else BATCHES
-BATCHES = 8
+
+
+def tuning(srcdir):
+    """Keys per work-group and work-items per work-group of the kernels with
+    a per-key figure, from the srcdir's zesort_tuning.h (compiled and run: the
+    very numbers the planner and the kernels use), keyed by (kernel, wide):
+    wide is 1 for programs with 64-bit keys or pairs."""
+    prog = ('#include <stdio.h>\n#include "zesort_tuning.h"\n'
+            "int main(void) { printf(\"%lu %lu %lu %lu %lu\\n\", (unsigned long)ZS_OS_TILE(0, 0),"
+            " (unsigned long)ZS_OS_TILE(0, 1), (unsigned long)ZS_OS_WG,"
+            " (unsigned long)ZS_CHUNK_KEYS, (unsigned long)ZS_LANES); return 0; }\n")
+    cc = os.environ.get("CC", "cc").split()
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "tuning")
+        subprocess.run(cc + ["-I", srcdir, "-x", "c", "-", "-o", exe], input=prog, text=True,
+                       check=True)
+        out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+    tile32, tile_wide, os_wg, chunk, lanes = (int(x) for x in out.split())
+    shapes = {}
+    for wide, tile in ((0, tile32), (1, tile_wide)):
+        shapes[("os_pass", wide)] = shapes[("os_histogram", wide)] = (tile, os_wg)
+        shapes[("cm_bucket", wide)] = shapes[("cm_count", wide)] = (chunk, lanes)
+    return shapes
+
+
+LABEL = re.compile(r"^\s*([A-Za-z_]\w*):\s*$")
+BRANCH = re.compile(r"^\s*(?:\((W&)?(~?)(f\d\.\d)(?:\.\w+)?\)\s*|\(W\)\s*)?"
+                    r"(jmpi|goto|while|break|brc|brd)\b(?:\.\w+)?\s*(?:\(\d+\|M\d+\)\s*)?"
+                    r"([A-Za-z_]\w*)(?:\s+([A-Za-z_]\w*))?")
+# scalar counter steps and compares: add (1|M0) R<1>:t R<0;1,0>:t IMM, cmp ... (cond)F null R<0;1,0> IMM
+ADD = re.compile(r"\b(add|shl) \((\d+)\|M0\)\s+(r\d+\.\d+)<1>:\w+\s+(r\d+\.\d+)<[\d;,]+>:\w+\s+"
+                 r"(-?(?:0x[0-9a-fA-F]+|\d+)):\w+")
+CMP = re.compile(r"\bcmp \(\d+\|M0\)\s+\((lt|le|gt|ge|eq|ne)\)(f\d\.\d)\s+\S+\s+"
+                 r"(r\d+\.\d+)<[\d;,]+>:\w+\s+(-?(?:0x[0-9a-fA-F]+|\d+)):\w+")
+MOV_IMM = re.compile(r"\bmov \(\d+\|M\d+\)\s+(r\d+\.\d+)<1>:(\w+)\s+(-?(?:0x[0-9a-fA-F]+|\d+)):\w+\b")
+DEST = re.compile(r"^\s*(?:\([^)]*\)\s*)?[a-z][\w.]*(?:\s+\(\d+\|M\d+\))?(?:\s+\([a-z]+\)f\d\.\d)?"
+                  r"\s+(r\d+\.\d+)<")
+COND = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+        "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+
+
+def _int(text, typ="d"):
+    v = int(text, 16) if "0x" in text.lower() else int(text)
+    if typ in ("f", "hf", "df") and v != 0:
+        return None  # a float's bits: only 0 reads the same as an integer
+    return v
+
+
+def trip_count(insts, head, tail, inner):
+    """Iterations of the loop insts[head..tail] (its back edge at tail) when a
+    counter steps by an immediate (add, or shl for doubling loops) and a
+    compare with an immediate decides: the shapes IGC gives a loop of constant
+    trip count that it kept rolled. The counter starts from the immediate it
+    was last set to before the loop; a per-lane counter set otherwise (a lane
+    id: `for (i = lid; i < K; i += WG)`) is taken to start at 0. Else None."""
+    top = [i for i in range(head, tail + 1) if not any(a <= i <= b for a, b in inner)]
+    steps = {}
+    for i in top:
+        m = ADD.search(insts[i])
+        if m and m.group(3) == m.group(4):
+            steps[m.group(3)] = (i, m.group(1), _int(m.group(5)), m.group(2) != "1")
+    for i in top:
+        m = CMP.search(insts[i])
+        if not m or m.group(3) not in steps:
+            continue
+        cond, flag, reg, bound = m.group(1), m.group(2), m.group(3), _int(m.group(4))
+        step_at, op, step, per_lane = steps[reg]
+        if any(j != step_at and (DEST.match(insts[j]) or [None, None])[1] == reg
+               for j in range(head, tail + 1)):
+            continue  # a register the loop also uses for something else
+        start = None
+        for j in range(head - 1, -1, -1):  # the counter's last write before the loop
+            d = DEST.match(insts[j])
+            if d and d.group(1) == reg:
+                mv = MOV_IMM.search(insts[j])
+                if mv and mv.group(1) == reg:
+                    start = _int(mv.group(3), mv.group(2))
+                break
+        if start is None and per_lane and op == "add":
+            start = 0
+        if start is None or not step:
+            continue
+        # the first branch on that flag after the compare: does a true flag exit or go on?
+        exit_when_true = False
+        for j in range(i + 1, tail + 1):
+            b = BRANCH.match(insts[j])
+            if b and b.group(3) == flag:
+                target_exits = b.group(4) == "break" or j != tail
+                exit_when_true = target_exits != (b.group(2) == "~")
+                break
+        v, trips = start, 0
+        while trips < 1 << 16:
+            trips += 1
+            for pos in sorted((step_at, i)):
+                if pos == step_at:
+                    v = v + step if op == "add" else v << step
+                else:
+                    result = COND[cond](v, bound)
+            if result == exit_when_true:
+                return trips
+        return None
+    return None
+
+
+def weighted_count(lines):
+    """Instructions a hardware thread issues with every loop counted as often
+    as it runs: a loop's body times its trip count where the code shows it
+    (trip_count), once where it depends on the data (the look-back)."""
+    insts, labels = [], {}
+    for l in lines:
+        m = LABEL.match(l)
+        if m:
+            labels[m.group(1)] = len(insts)
+        else:
+            insts.append(l)
+    loops = []
+    for i, l in enumerate(insts):
+        b = BRANCH.match(l)
+        if not b:
+            continue
+        targets = [t for t in (b.group(5), b.group(6)) if t in labels and labels[t] <= i]
+        if targets and b.group(4) != "break":
+            loops.append((min(labels[t] for t in targets), i))
+    weight = [1] * len(insts)
+    once = 0
+    for head, tail in loops:
+        inner = [(a, b) for a, b in loops if head <= a and b <= tail and (a, b) != (head, tail)]
+        trips = trip_count(insts, head, tail, inner)
+        if trips is None:
+            once += 1
+            continue
+        for i in range(head, tail + 1):
+            weight[i] *= trips
+    return sum(weight), len(loops), once
 
 
 def analyse(asm_path):
@@ -61,16 +197,18 @@ def analyse(asm_path):
     inst = re.search(r"^//\.instCount (\d+)", text, re.M)
     spill = re.search(r"^//\.spill size (\d+)", text, re.M)
     flag_spills = sum(int(x) for x in re.findall(r"^//\.spill flag (?:store|load) (\d+)", text, re.M))
-    body = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("//")
-            and not re.match(r"^\s*L\d+:", l)]
+    code = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("//")]
+    body = [l for l in code if not LABEL.match(l) and not re.match(r"^\s*L\d+:", l)]
     # memory messages: send/sends/sendc, and the LSC forms IGC 2.x prints by
     # name (load.ugm..., store.slm..., atomic_iinc.slm...), which it never
     # spells "send" and the count missed
     sends = sum(1 for l in body if re.search(r"\bsends?c?\.", l) or re.search(r"\bsends?c?\s", l)
                 or re.search(r"^\s*(?:\([^)]*\)\s*)*(?:load|store|atomic)\w*\.(?:ugm|ugml|slm|tgm|scratch)\b", l))
+    issued, loops, once = weighted_count(code)
     return {"kernel": name, "simd": simd, "grf": int(grf.group(1)) if grf else 0,
             "inst": int(inst.group(1)) if inst else len(body), "sends": sends,
-            "spill": int(spill.group(1)) if spill else 0, "flag_spills": flag_spills}
+            "spill": int(spill.group(1)) if spill else 0, "flag_spills": flag_spills,
+            "issued": issued, "loops": loops, "loops_once": once}
 
 
 def compile_target(ocloc, srcdir, src, defines, target, workdir):
@@ -105,7 +243,7 @@ def compile_target(ocloc, srcdir, src, defines, target, workdir):
 
 # The kernels that move keys, by program: instructions per key in the summary.
 SUMMARY_COLUMNS = [("cm2", "cm_bucket"), ("cm4", "cm_bucket"), ("onesweep", "os_pass"),
-                   ("onesweep_k64", "os_pass"), ("onesweep_k64_pairs", "os_pass"),
+                   ("onesweep_k64", "os_pass"), ("onesweep_pairs", "os_pass"),
                    ("onesweep_k64_pairs64", "os_pass")]
 
 
@@ -136,24 +274,29 @@ def main():
                          "that move keys, and spill bytes over every kernel")
     args = ap.parse_args()
     srcdir = os.path.abspath(args.srcdir)
+    shapes = tuning(srcdir)
     rows, spilled, retried = [], [], []
     summary = {}  # target -> {(program, kernel): per key, "spill": bytes, "retry": bytes}
     for target in [t for t in args.targets.split(",") if t]:
         for prog, src, defines in PROGRAMS:
             if args.programs and prog not in args.programs.split(","):
                 continue
+            wide = int("_k64" in prog or "_pairs" in prog)
             with tempfile.TemporaryDirectory(dir=args.tmpdir) as work:
                 for r in compile_target(args.ocloc, srcdir, src, defines, target, work):
-                    keys = KEYS_PER_THREAD.get(r["kernel"])
-                    if keys and r["kernel"].startswith("os_"):
-                        keys = batches_of(prog) * 32
-                    per_key = "%.1f" % (r["inst"] / keys) if keys else "-"
-                    per_batch = "%d" % round(r["inst"] / (keys // 32)) if keys else "-"
+                    shape = shapes.get((r["kernel"], wide))
+                    # keys a hardware thread handles: the work-group's keys
+                    # over its threads (work-items / SIMD width)
+                    keys = shape[0] * r["simd"] / shape[1] if shape else None
+                    per_key = "%.1f" % (r["issued"] / keys) if keys else "-"
                     send_key = "%.3f" % (r["sends"] / keys) if keys else "-"
                     earlier = "%d" % r["earlier_spill"] if r["retried"] else "-"
-                    rows.append("| %s | %s | %s | %d | %d | %d | %s | %s | %d | %s | %d | %s |" % (
-                        target, prog, r["kernel"], r["simd"], r["grf"], r["inst"], per_batch,
-                        per_key, r["sends"], send_key, r["spill"], earlier))
+                    rows.append(
+                                "| %s | %s | %s | %d | %d | %d | %d | %d | %s | %s | %s | %d | %s | %d | %s |"
+                                % (target, prog, r["kernel"], r["simd"], r["grf"], r["inst"],
+                                   r["issued"], r["loops"], r["loops_once"] or "-",
+                                   "%d" % keys if keys else "-", per_key, r["sends"], send_key,
+                                   r["spill"], earlier))
                     t = summary.setdefault(target, {"spill": 0, "retry": 0})
                     t[(prog, r["kernel"])] = per_key
                     t["spill"] += r["spill"]
@@ -162,9 +305,10 @@ def main():
                         spilled.append("%s/%s/%s" % (target, prog, r["kernel"]))
                     elif r["earlier_spill"]:
                         retried.append("%s/%s/%s" % (target, prog, r["kernel"]))
-    out = ["| target | program | kernel | SIMD | GRF | instructions | per batch of 32 | per key "
-           "| sends | sends per key | spill bytes | earlier try spilled |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+    out = ["| target | program | kernel | SIMD | GRF | instructions | issued (loops counted) "
+           "| loops | loops counted once | keys per thread | per key | sends | sends per key "
+           "| spill bytes | earlier try spilled |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
     if args.summary:
         out = summary_table(summary)
     text = "\n".join(out) + "\n"

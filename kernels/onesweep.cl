@@ -130,28 +130,9 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
             atomic_add(&hist[i], local_hist[i]);
 }
 
-/* Exclusive scan of 256 values held one per work-item (OS_WG >= 256). */
-inline uint os_exclusive_scan_256(uint v, __local uint *tmp)
-{
-    const uint lid = (uint)get_local_id(0);
-    if (lid < OS_BINS)
-        tmp[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint off = 1; off < OS_BINS; off <<= 1) {
-        const uint add = (lid < OS_BINS && lid >= off) ? tmp[lid - off] : 0u;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < OS_BINS)
-            tmp[lid] += add;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const uint inclusive = lid < OS_BINS ? tmp[lid] : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return inclusive - v;
-}
-
 /* One work-group per pass: hist[p * 256 + d] becomes digit d's global base.
- * (Not written with os_exclusive_scan_256: sharing that function between two
- * kernels made IGC spill in os_pass on every target; bench/isa_report.py.) */
+ * (Its own code, not os_pass's scan: sharing one scan function between the
+ * two kernels made IGC spill in os_pass on every target; bench/isa_report.py.) */
 __attribute__((reqd_work_group_size(OS_BINS, 1, 1)))
 __kernel void os_scan_hist(__global uint *hist)
 {
@@ -268,26 +249,141 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 
 #else /* sub-group ranking: sg and portable flavors */
 
+/* The digit of a key is bits [shift, shift + 8) of zs_ordered(key): the
+ * key's own bits there, XOR-ed with `flip`, and also with `flip_neg` when the
+ * key's sign bit is set (a negative float has every bit flipped, any other
+ * key the same bits whatever its sign). os_flip gives both once per
+ * launch, so a key costs a few 32-bit operations and no branch. 64-bit keys
+ * are taken as two 32-bit words: Gen12 and Xe-HPG (tgllp ... dg2, mtl) have
+ * no 64-bit shift, and IGC emulates one in several instructions a lane. */
+inline zs_key os_flip(uint key_flags, int negative)
+{
+    const uint kind = key_flags & 3u;
+    zs_key x = (key_flags & ZS_DESCENDING) ? ~(zs_key)0 : (zs_key)0;
+    if (kind == ZS_KIND_FLOAT && negative)
+        x = ~x;
+    else if (kind != 0u)
+        x ^= ZS_KEY_SIGN;
+    return x;
+}
+
+inline uint os_digit(zs_key k, uint shift, uint mask, uint flip, uint flip_neg)
+{
+#if ZS_KEY64
+    const uint lo = (uint)k, hi = (uint)(k >> 32);
+    const uint s = shift & 31u;
+    const uint w = shift >= 32u ? hi : lo;
+    const uint up = shift >= 32u ? 0u : hi;
+    const uint raw = (w >> s) | ((up << 1) << (31u - s));
+    const int top = (int)hi;
+#else
+    const uint raw = k >> shift;
+    const int top = (int)k;
+#endif
+    return ((raw & mask) ^ flip) ^ ((uint)(top >> 31) & flip_neg);
+}
+
+/* Exclusive scan over the bins, bin b's value held by work-item b (OS_WG >=
+ * 256): work-item b gets the sum of the values of bins below b. `sums` holds
+ * OS_SUBGROUPS words of local memory (sg flavor) or OS_BINS (portable).
+ * Ends with every work-item past its last access of `sums`. */
+inline uint os_bin_starts(uint v, __local uint *sums)
+{
+    const uint lid = (uint)get_local_id(0);
+#if ZS_FLAVOR_SG
+    /* a sub-group scan per 32 bins, then one over the sub-groups' totals */
+    const uint sg = zs_sg_id(), lane = zs_lane();
+    const uint inclusive = sub_group_scan_inclusive_add(lid < OS_BINS ? v : 0u);
+    if (lane == ZS_LANES - 1u)
+        sums[sg] = inclusive;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint total = lane < OS_SUBGROUPS ? sums[lane] : 0u;
+    const uint below = sub_group_broadcast(sub_group_scan_exclusive_add(total), sg);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return below + inclusive - (lid < OS_BINS ? v : 0u);
+#else
+    if (lid < OS_BINS)
+        sums[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < OS_BINS; off <<= 1) {
+        const uint add = (lid < OS_BINS && lid >= off) ? sums[lid - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < OS_BINS)
+            sums[lid] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const uint inclusive = lid < OS_BINS ? sums[lid] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return inclusive - v;
+#endif
+}
+
+/* A key's rank within its sub-group's run of its digit is below
+ * OS_BATCHES * 32; it waits from step 1 to step 4 packed with the digit. */
+#if OS_BATCHES * ZS_LANES <= 256
+typedef ushort os_packed;
+#define OS_RANK_BITS 8u
+#else
+typedef uint os_packed;
+#define OS_RANK_BITS 16u
+#endif
+#define OS_SG_WORDS (OS_SUBGROUPS * OS_BINS)
+#if 3 * OS_BINS * 4 + OS_TILE > OS_SG_WORDS * 4
+#error "os_pass keeps three bin tables and a byte per key of the tile in sg_masks"
+#endif
+#if OS_SG_WORDS % (4 * OS_WG) != 0
+#error "os_pass clears its bin tables in stores of 4 words per work-item"
+#endif
+#if ZS_FLAVOR_SG && OS_SUBGROUPS > ZS_LANES
+#error "os_bin_starts scans the sub-groups' totals in one sub-group"
+#endif
+
+/*
+ * One tile of OS_TILE keys per work-group of OS_SUBGROUPS sub-groups of 32
+ * lanes; sub-group sg ranks OS_BATCHES consecutive batches of 32 keys.
+ *
+ * Ranking a batch keeps the CM design's packed lane masks and popcount: a
+ * lane's peers are the lanes of the batch with its digit, as a 32-bit mask,
+ * and its rank among them is popcount(peers & lanes below). The mask is
+ * built in local memory, not from ballots: every lane ORs its lane bit into
+ * the sub-group's word for its digit and reads the word back (one atomic
+ * and one load a key, where 8 ballots cost about 40 instructions a batch);
+ * the peers' highest lane then advances the digit's count and clears the
+ * word for the next batch. OR is order-free, so the masks, the ranks and
+ * the output are the same whatever order the lanes' atomics land in.
+ *
+ * Nothing of a key stays in registers from ranking to placing: the keys,
+ * their digits and ranks wait in local memory. Shapes that held per-key
+ * values in registers across the look-back made IGC's first compile spill
+ * on every target with 128 registers of 32 bytes (a SIMD32 word takes 4 of
+ * them), and IGC's retry, the binary it ships, keeps the arrays in scratch
+ * memory (bench/isa_report.py --fail-on-retry).
+ */
 ZS_KERNEL_WG(OS_WG)
 __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
                       __global const zs_value *values_in, __global zs_value *values_out,
                       __global uint *hist, __global uint *status, __global const uint *params,
                       uint shift, uint digit_mask, uint key_flags, uint pass)
 {
-    __local uint os_scratch[OS_WG];                  /* portable sub-group emulation */
-    __local uint sg_counts[OS_SUBGROUPS * OS_BINS];  /* per sub-group digit counts, then prefixes */
-    __local uint tile_start[OS_BINS];                /* digit's first slot in the tile */
-    __local uint global_base[OS_BINS];               /* digit's first slot in the output */
-    __local uint recount[OS_BINS];                   /* look-back fallback */
-    __local zs_key tile_keys[OS_TILE];
-    __local ushort tile_ranks[OS_TILE];              /* step 1 to step 5 */
+    /* step 1: keys so far per (sub-group, digit); from step 2: the first
+     * slot in the tile of the sub-group's keys of that digit */
+    __local uint sg_counts[OS_SG_WORDS];
+    /* step 1: peer masks per (sub-group, digit); from step 2 the tables below */
+    __local uint sg_masks[OS_SG_WORDS];
+    __local zs_key tile_keys[OS_TILE];     /* step 1: input order; step 4: tile order */
+    __local os_packed tile_ranks[OS_TILE]; /* step 1 to 4: digit and rank, input order */
 #if ZS_PAIRS
     __local zs_value tile_values[OS_TILE];
 #endif
-    __local uint flags[3]; /* arrays: clang warns on __local scalars set by one item */
+    __local uint flags[5]; /* arrays: clang warns on __local scalars set by one item */
 #define shared_tile flags[0]
 #define need_recount flags[1]
 #define pending flags[2]
+#define tile_keys_held flags[3]
+#define opaque_zero flags[4]
+    __local uint *recount = sg_masks;            /* look-back fallback; the scan's sums */
+    __local uint *out_base = sg_masks + OS_BINS; /* digit's output slot - its first tile slot */
+    __local uchar *tile_digits = (__local uchar *)(sg_masks + 3u * OS_BINS); /* tile order */
 
 #if !ZS_PAIRS
     (void)values_in;
@@ -297,17 +393,19 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
     const uint lid = (uint)get_local_id(0);
     const uint sg = zs_sg_id(), lane = zs_lane();
-#if ZS_FLAVOR_SG
-#define OS_SCRATCH 0
-#else
-#define OS_SCRATCH (os_scratch + sg * ZS_LANES)
-#endif
+    const uint flip = (uint)(os_flip(key_flags, 0) >> shift) & digit_mask;
+    const uint flip_neg = flip ^ ((uint)(os_flip(key_flags, 1) >> shift) & digit_mask);
 
     /* tile ids in start order: a tile only looks back at tiles already started */
     if (lid == 0)
         shared_tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
-    for (uint i = lid; i < OS_SUBGROUPS * OS_BINS; i += OS_WG)
-        sg_counts[i] = 0;
+    /* 4 words a store: one address per store, and none that step 2 shares
+     * (IGC kept each address of a loop of word stores, the very addresses of
+     * step 2's loops, alive through step 1) */
+    for (uint j = 0; j < OS_SG_WORDS / (4u * OS_WG); ++j) {
+        vstore4((uint4)(0u), j * OS_WG + lid, sg_counts);
+        vstore4((uint4)(0u), j * OS_WG + lid, sg_masks);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint tile = shared_tile;
     if (tile >= tiles)
@@ -316,57 +414,55 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     /* 1. rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys */
     const ulong tile_base = (ulong)tile * OS_TILE;
     const uint in_tile = (ulong)n - tile_base < OS_TILE ? (uint)((ulong)n - tile_base) : OS_TILE;
+    if (lid == 0) {
+        tile_keys_held = in_tile; /* step 4 reads them back: see there */
+        opaque_zero = 0;
+    }
     __local uint *my_counts = sg_counts + sg * OS_BINS;
-    const uint below = zs_lanes_below();
-    /* The keys (and values) wait for step 5 in local memory, at their input
-     * position in the tile, not in registers: held in registers across the
-     * look-back they made IGC's first compile spill in every os_pass on every
-     * target with 32-byte registers (Debian 12's IGC and IGC 2.x alike), and
-     * IGC's retry, the binary it ships, then keeps the arrays in private
-     * memory: scratch traffic per key (bench/isa_report.py, column "earlier
-     * try spilled"). */
-    const uint mine = sg * (OS_BATCHES * ZS_LANES) + lane; /* + b * ZS_LANES */
+    __local uint *my_masks = sg_masks + sg * OS_BINS;
+    const uint below = zs_lanes_below(), lane_bit = 1u << lane;
+    /* The b-th key of this item is at mine + b * ZS_LANES of the tile and
+     * exists while b * ZS_LANES < left (the valid lanes of a batch are its
+     * lowest). */
+    const uint mine = sg * (OS_BATCHES * ZS_LANES) + lane;
+    const int left = (int)in_tile - (int)mine;
     __local zs_key *staged_keys = tile_keys + mine;
+    __local os_packed *staged_ranks = tile_ranks + mine;
+    __global const zs_key *tile_keys_in = keys_in + tile_base;
 #if ZS_PAIRS
     __local zs_value *staged_values = tile_values + mine;
-#endif
-    /* The b-th key of this item exists while b * ZS_LANES < left. Indices
-     * are a base plus a constant per batch, and validity one compare with a
-     * constant: IGC kept a per-batch index computed in step 1 alive until
-     * step 5 (CSE), OS_BATCHES registers per lane more. */
-    const int left = (int)in_tile - (int)mine;
-    __global const zs_key *my_keys_in = keys_in + tile_base + mine;
-#if ZS_PAIRS
     __global const zs_value *my_values_in = values_in + tile_base + mine;
 #endif
-    /* Each key's rank within the sub-group's run of its digit (below
-     * OS_BATCHES * 32 <= 65536) waits in local memory beside its key, and
-     * step 5 recomputes the digit and validity: any per-batch register
-     * live across steps 2-4 (a packed digit and rank, a 16-bit rank, four
-     * 8-bit ranks to a word) still made IGC's first compile spill. */
-    __local ushort *staged_ranks = tile_ranks + mine;
     for (uint b = 0; b < OS_BATCHES; ++b) {
-        const uint valid = (int)(b * ZS_LANES) < left ? 1u : 0u;
-        const zs_key key = valid ? my_keys_in[b * ZS_LANES] : (zs_key)0;
+        const int valid = (int)(b * ZS_LANES) < left;
+        /* a lane past the tile's end loads its first key instead: no branch */
+        const zs_key key = tile_keys_in[valid ? mine + b * ZS_LANES : 0u];
         staged_keys[b * ZS_LANES] = key;
 #if ZS_PAIRS
-        if (valid) /* step 5 reads only valid slots */
+        if (valid) /* step 4 reads only valid slots */
             staged_values[b * ZS_LANES] = (key_flags & ZS_IOTA_VALUES)
                                               ? (zs_value)(tile_base + mine + b * ZS_LANES)
                                               : my_values_in[b * ZS_LANES];
 #endif
-        const uint d = zs_digit(key, shift, digit_mask, key_flags);
-        const uint peers = zs_peer_mask(d, valid, OS_BITS, OS_SCRATCH);
-        const uint before = valid ? my_counts[d] : 0u;
-        zs_sg_barrier(); /* every lane has read before the group's last lane writes */
-        if (valid && (peers >> lane) == 1u)
-            my_counts[d] = before + popcount(peers);
+        const uint d = os_digit(key, shift, digit_mask, flip, flip_neg);
+        atomic_or(&my_masks[d], valid ? lane_bit : 0u); /* no branch: OR 0 is harmless */
         zs_sg_barrier();
-        staged_ranks[b * ZS_LANES] = (ushort)(before + popcount(peers & below));
+        /* an invalid lane reads a mask without its own bit and with no valid
+         * lane above it: it is nobody's peer and never the writer */
+        const uint peers = my_masks[d];
+        const uint before = my_counts[d];
+        zs_sg_barrier(); /* every lane has read before the writer writes */
+        if ((peers >> lane) == 1u) {
+            my_counts[d] = before + popcount(peers);
+            my_masks[d] = 0;
+        }
+        staged_ranks[b * ZS_LANES] = (os_packed)((d << OS_RANK_BITS) | (before + popcount(peers & below)));
+        zs_sg_barrier(); /* the masks are clear before the next batch's */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 2. work-item `bin` (< 256): the tile's count, sub-group prefixes, publish */
+    /* 2. work-item `bin` (< 256): the tile's count, published; the digit's
+     *    first slot in the tile, and each sub-group's within it */
     const uint bin = lid;
 #ifdef OS_DEBUG_STALE
     if (bin < OS_BINS && os_load(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin]) != OS_NOT_READY)
@@ -374,13 +470,19 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 #endif
     uint count = 0;
     if (bin < OS_BINS) {
-        for (uint s = 0; s < OS_SUBGROUPS; ++s) {
-            const uint c = sg_counts[s * OS_BINS + bin];
-            sg_counts[s * OS_BINS + bin] = count;
-            count += c;
-        }
+        for (uint s = 0; s < OS_SUBGROUPS; ++s)
+            count += sg_counts[s * OS_BINS + bin];
         __global uint *st = status + (ulong)tile * OS_STATUS_WORDS;
         atomic_xchg(tile == 0 ? &st[OS_BINS + bin] : &st[bin], count);
+    }
+    const uint start = os_bin_starts(count, recount);
+    if (bin < OS_BINS) {
+        uint run = start;
+        for (uint s = 0; s < OS_SUBGROUPS; ++s) {
+            const uint c = sg_counts[s * OS_BINS + bin];
+            sg_counts[s * OS_BINS + bin] = run;
+            run += c;
+        }
     }
 
     /* 3. decoupled look-back over the preceding tiles, recounting any tile
@@ -418,16 +520,17 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
             recount[lid] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (need_recount) {
-            /* 32-bit offsets from the tile's first key: with a 64-bit index
-             * per batch, IGC hoisted all OS_BATCHES of them (two registers
-             * each per lane) out of the look-back loop, and os_pass spilled */
+            /* A rolled loop: unrolled, IGC hoisted every batch's offset (a
+             * register per lane, or two for a 64-bit one) out of the
+             * look-back loop, and os_pass spilled. The fallback is rare. */
             __global const zs_key *tile_in = keys_in + (ulong)t * OS_TILE;
             const uint in_t = (ulong)n - (ulong)t * OS_TILE < OS_TILE
                                   ? (uint)((ulong)n - (ulong)t * OS_TILE) : OS_TILE;
+#pragma nounroll
             for (uint b = 0; b < OS_BATCHES; ++b) {
                 const uint i = b * OS_WG + lid;
                 if (i < in_t)
-                    atomic_inc(&recount[zs_digit(tile_in[i], shift, digit_mask, key_flags)]);
+                    atomic_inc(&recount[os_digit(tile_in[i], shift, digit_mask, flip, flip_neg)]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -442,33 +545,43 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     if (bin < OS_BINS) {
         if (tile != 0)
             atomic_xchg(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin], exclusive + count);
-        global_base[bin] = hist[pass * OS_BINS + bin] + exclusive;
+        out_base[bin] = hist[pass * OS_BINS + bin] + exclusive - start;
     }
 
-    /* 4. each digit's first slot in the tile */
-    const uint start = os_exclusive_scan_256(bin < OS_BINS ? count : 0u, recount);
-    if (bin < OS_BINS)
-        tile_start[bin] = start;
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    /* 5. place the keys in tile order in local memory: every item takes its
-     *    keys out of the input order before any is written in tile order ... */
+    /* 4. place the keys in tile order in local memory: every item takes its
+     *    keys out of the input order before any is written in tile order ...
+     *    Which keys exist, and where this item's keys wait, are worked out
+     *    again from copies in local memory (of in_tile, and of a zero):
+     *    from the values of step 1, IGC keeps step 1's OS_BATCHES validity
+     *    flags and local addresses of keys and ranks (a register each, per
+     *    lane) alive across steps 2 and 3, and spills. */
+    const uint tile_size = tile_keys_held;
+    const uint mine_now = mine + opaque_zero;
+    const int left_now = (int)tile_size - (int)mine_now;
+    __local zs_key *held_keys = tile_keys + mine_now;
+    __local os_packed *held_ranks = tile_ranks + mine_now;
+#if ZS_PAIRS
+    __local zs_value *held_values = tile_values + mine_now;
+#endif
     zs_key keys[OS_BATCHES];
 #if ZS_PAIRS
     zs_value values[OS_BATCHES];
 #endif
     for (uint b = 0; b < OS_BATCHES; ++b) {
-        keys[b] = staged_keys[b * ZS_LANES];
+        keys[b] = held_keys[b * ZS_LANES];
 #if ZS_PAIRS
-        values[b] = staged_values[b * ZS_LANES];
+        values[b] = held_values[b * ZS_LANES];
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint *my_starts = sg_counts + sg * OS_BINS;
     for (uint b = 0; b < OS_BATCHES; ++b) {
-        if ((int)(b * ZS_LANES) < left) {
-            const uint d = zs_digit(keys[b], shift, digit_mask, key_flags);
-            const uint pos = tile_start[d] + sg_counts[sg * OS_BINS + d] + staged_ranks[b * ZS_LANES];
+        if ((int)(b * ZS_LANES) < left_now) {
+            const uint packed = held_ranks[b * ZS_LANES];
+            const uint d = packed >> OS_RANK_BITS;
+            const uint pos = my_starts[d] + (packed & ((1u << OS_RANK_BITS) - 1u));
             tile_keys[pos] = keys[b];
+            tile_digits[pos] = (uchar)d;
 #if ZS_PAIRS
             tile_values[pos] = values[b];
 #endif
@@ -476,18 +589,21 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 6. ... and write them out: consecutive work-items, consecutive slots */
-    for (uint i = lid; i < in_tile; i += OS_WG) {
-        const zs_key k = tile_keys[i];
-        const uint d = zs_digit(k, shift, digit_mask, key_flags);
-        const uint out = global_base[d] + (i - tile_start[d]);
-        keys_out[out] = k;
+    /* 5. ... and write them out: consecutive work-items, consecutive slots */
+    for (uint b = 0; b < OS_BATCHES; ++b) {
+        const uint i = b * OS_WG + lid;
+        if (i < tile_size) {
+            const uint out = out_base[tile_digits[i]] + i;
+            keys_out[out] = tile_keys[i];
 #if ZS_PAIRS
-        values_out[out] = tile_values[i];
+            values_out[out] = tile_values[i];
 #endif
+        }
     }
 }
 #undef shared_tile
 #undef need_recount
 #undef pending
+#undef tile_keys_held
+#undef opaque_zero
 #endif /* ZS_SERIAL */
