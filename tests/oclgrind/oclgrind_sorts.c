@@ -319,6 +319,15 @@ static void open_context(void)
         fprintf(stderr, "FAIL: no OpenCL context: %s\n", zesort_last_error(NULL));
         exit(1);
     }
+    /* under the oclgrind launcher (it sets OCLGRIND_* for its runtime), the
+     * device must be Oclgrind's: a sort on any other device checks nothing */
+    char name[256] = "";
+    if (getenv("OCLGRIND_DATA_RACES") &&
+        (zesort_device_name(ZESORT_BACKEND_OPENCL, 0, name, sizeof name) != ZESORT_OK ||
+         !strstr(name, "Oclgrind"))) {
+        fprintf(stderr, "FAIL: the OpenCL device is \"%s\", not Oclgrind's\n", name);
+        exit(1);
+    }
     const char *want = getenv("ZESORT_FLAVOR");
     if (!want || strcmp(zesort_context_flavor(ctx), want) != 0) {
         fprintf(stderr, "FAIL: the context runs the %s flavor, ZESORT_FLAVOR is %s\n",
