@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_plan.h" /* zs_now_ms */
+#include "run/run_plan.h" /* zs_now_ms */
 #include "zesort.h"
 
 static uint64_t xorshift(uint64_t *s)

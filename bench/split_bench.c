@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_plan.h" /* zs_now_ms */
-#include "test_hooks.h"
+#include "run/run_plan.h" /* zs_now_ms */
+#include "common/test_hooks.h"
 #include "zesort.h"
 
 static uint64_t xorshift(uint64_t *s)

@@ -12,7 +12,7 @@ and turns them into an upper bound on keys/s at a given memory bandwidth.
   onesweep: one histogram read of the keys; per 8-bit pass: status fill
   (2 x 256 words per tile), publish (2 x 256 words per tile), look-back
   (~1 predecessor tile's 256 words), keys (and values) read once, written once.
-  The cpu flavor's tiles are 65536 keys (src/plan.h, ZS_OS_SERIAL_TILE) and it
+  The cpu flavor's tiles are 65536 keys (src/plan/plan.h, ZS_OS_SERIAL_TILE) and it
   reads a tile's keys twice (count, scatter), the second time from cache.
 
 --measured CSV (a `zesort bench --csv` file) adds, for every zesort row, the

@@ -1,6 +1,6 @@
 /*
  * zesort_tuning.h — every number that gives a kernel launch its shape, in one
- * place: the planner (src/plan.h, C) and every kernel (the .cl files here, OpenCL C)
+ * place: the planner (src/plan/plan.h, C) and every kernel (the .cl files here, OpenCL C)
  * include this file, so changing the onesweep tile or the CM chunk is a
  * one-line edit here that the planner's grids and buffer sizes and all
  * kernels follow. Plain #defines, valid C and OpenCL C.

@@ -2,16 +2,16 @@
  * dispatch.c — how a checked host sort runs (dispatch.h): every decision
  * between the paths is made here, each path below in a file of its own.
  */
-#include "dispatch.h"
+#include "dispatch/dispatch.h"
 
-#include "group.h"
-#include "limits.h"
-#include "one_device.h"
-#include "report.h"
-#include "segmented.h"
-#include "sort_request.h"
-#include "split_parts.h"
-#include "split_sort.h"
+#include "dispatch/fits.h"
+#include "dispatch/group.h"
+#include "dispatch/one_device.h"
+#include "dispatch/report.h"
+#include "dispatch/segmented.h"
+#include "dispatch/split_parts.h"
+#include "dispatch/split_sort.h"
+#include "plan/sort_request.h"
 
 /* A sort that is not segmented: in one go on ctx's device or the C
  * fallback, or split into parts over the group's devices (ctx's alone when

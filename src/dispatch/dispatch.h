@@ -6,16 +6,16 @@
  * group's devices and long segments sorted as sorts of their own. The API
  * (api_sort.c) checks the arguments and holds the context's lock; below the
  * dispatcher: the paths (one_device.c, split_parts.c, segmented.c), what
- * fits (limits.c), the planner and the host runner.
+ * fits (fits.c), the planner and the host runner.
  */
 #ifndef ZESORT_DISPATCH_H
 #define ZESORT_DISPATCH_H
 
 #include <stdint.h>
 
-#include "context.h"
-#include "plan.h"
-#include "run_plan.h"
+#include "api/context.h"
+#include "plan/plan.h"
+#include "run/run_plan.h"
 #include "zesort.h"
 
 /* One host sort's arrays: in place (in and out the same arrays), out of

@@ -3,7 +3,7 @@
  * device is which, how many a sort runs on, and the message of a failed
  * part. The group itself is made by zesort_create_on_devices (api_group.c).
  */
-#include "group.h"
+#include "dispatch/group.h"
 
 #include <stdio.h>
 

@@ -2,12 +2,12 @@
  * one_device.c — a sort that fits one device or the C fallback in one go
  * (one_device.h).
  */
-#include "one_device.h"
+#include "dispatch/one_device.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_cpu.h"
+#include "backends/cpu/backend_cpu.h"
 
 /* The C fallback sorts in place: an out-of-place sort first copies its input
  * into the outputs (the indices of an argsort are counted out), an argsort

@@ -6,9 +6,9 @@
 #ifndef ZESORT_DISPATCH_ONE_DEVICE_H
 #define ZESORT_DISPATCH_ONE_DEVICE_H
 
-#include "context.h"
-#include "plan.h"
-#include "run_plan.h"
+#include "api/context.h"
+#include "plan/plan.h"
+#include "run/run_plan.h"
 
 /* Sorts req->n keys of io on ctx's device (planned here) or the C fallback
  * (argsort: the indices are made first); *device_ms (may be NULL) grows by

@@ -9,7 +9,7 @@
  * device whose thread started late got no part at all in the tests).
  * Balanced input gives one part per device.
  */
-#include "part_runner.h"
+#include "dispatch/part_runner.h"
 
 #include <pthread.h>
 #include <stdlib.h>

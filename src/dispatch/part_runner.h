@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "split_sort.h"
+#include "dispatch/split_sort.h"
 
 /* One part: n keys to sort. A split's: keys [off, off + n) of its host
  * copy, by bits [req->bit_lo, bit_hi). A segmented sort's run: its

@@ -1,7 +1,7 @@
 /*
  * report.c — the public report of a host sort, path by path (report.h).
  */
-#include "report.h"
+#include "dispatch/report.h"
 
 #include <string.h>
 

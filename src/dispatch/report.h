@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "split_sort.h"
+#include "dispatch/split_sort.h"
 #include "zesort.h"
 
 /* The report of one sort of n keys on one device, in one go, that took ms. */

@@ -7,7 +7,7 @@
  * others idle for most of the sort; the whole group sorts it instead, as
  * it sorts any zesort_sort of that size.
  */
-#include "segment_runs.h"
+#include "dispatch/segment_runs.h"
 
 #include <stdlib.h>
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "part_runner.h"
+#include "dispatch/part_runner.h"
 
 /* The runs of segments [0, s) of offsets (s + 1 of them, checked) for
  * `devices` devices: share = the segments' keys / devices (rounded up);

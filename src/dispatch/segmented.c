@@ -6,18 +6,18 @@
  * fallback's in parallel on its threads, and on several devices runs of
  * whole segments dealt to them (segment_runs.h).
  */
-#include "segmented.h"
+#include "dispatch/segmented.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "group.h"
-#include "limits.h"
-#include "one_device.h"
-#include "part_runner.h"
-#include "report.h"
-#include "segment_runs.h"
-#include "segments.h"
+#include "backends/cpu/backend_cpu.h"
+#include "dispatch/fits.h"
+#include "dispatch/group.h"
+#include "dispatch/one_device.h"
+#include "dispatch/part_runner.h"
+#include "dispatch/report.h"
+#include "dispatch/segment_runs.h"
 
 /* Few long segments (on a device, or beyond what the C fallback's sort takes
  * at once): each longer than `done` keys sorted as one zesort_sort of its

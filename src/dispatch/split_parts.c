@@ -2,12 +2,12 @@
  * split_parts.c — a sort split on the host into parts (split_sort.c), each
  * sorted in one go on a device of the group (split_parts.h).
  */
-#include "split_parts.h"
+#include "dispatch/split_parts.h"
 
-#include "group.h"
-#include "limits.h"
-#include "one_device.h"
-#include "report.h"
+#include "dispatch/fits.h"
+#include "dispatch/group.h"
+#include "dispatch/one_device.h"
+#include "dispatch/report.h"
 
 /* A part of a split sort (split_sort.h): zs_sort_one on the part, on
  * device `device` of ctx's group (its own thread: its own device time). */

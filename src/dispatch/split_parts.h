@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "context.h"
-#include "plan.h"
-#include "run_plan.h"
+#include "api/context.h"
+#include "plan/plan.h"
+#include "run/run_plan.h"
 
 /* Sorts req->n keys of io (an argsort: req->iota_values) in parts of at
  * most max_keys keys on the first `devices` devices of ctx's group, the

@@ -8,14 +8,14 @@
  * bits are skewed (a bucket bigger than a part is split again on the next
  * bits; one whose keys are equal in the bit range keeps its input order).
  */
-#include "split_sort.h"
+#include "dispatch/split_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_threads.h"
-#include "host_memory.h"
-#include "part_runner.h"
+#include "backends/cpu/cpu_threads.h"
+#include "common/host_memory.h"
+#include "dispatch/part_runner.h"
 
 /* Digit width of one split: 2048 buckets, whose counts stay in L1. */
 #define ZS_SPLIT_BITS 11u

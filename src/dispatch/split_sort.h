@@ -18,9 +18,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "plan.h"
-#include "run_plan.h"
+#include "common/error.h"
+#include "plan/plan.h"
+#include "run/run_plan.h"
 
 /* The most devices one split sorts on (zesort.h's ZESORT_MAX_DEVICES). */
 #define ZS_SPLIT_MAX_DEVICES 16u

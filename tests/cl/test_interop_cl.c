@@ -14,7 +14,7 @@
 
 #include "expect.h"
 #include "pipeline_hash.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 #include "zesort_cl.h"
 
 static int failures;

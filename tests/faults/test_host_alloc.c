@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 #include "zesort.h"
 
 void *__real_malloc(size_t size);

@@ -14,8 +14,8 @@
 
 #include "test_data.h"
 #include "zesort.h"
-#include "sort_request.h"
-#include "test_hooks.h"
+#include "plan/sort_request.h"
+#include "common/test_hooks.h"
 
 
 static zesort_backend g_backend = ZESORT_BACKEND_CPU;

@@ -29,7 +29,7 @@
 #include "cm_reference.h"
 #include "test_data.h"
 #include "zesort.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 
 
 static zesort_backend g_backend;

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 #include "zecl_hooks.h"
 #include "zesort.h"
 

@@ -29,11 +29,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend_cpu.h"
-#include "cpu_threads.h"
-#include "cpu_vq_sort.h"
-#include "cpu_vqsort.h"
-#include "test_hooks.h"
+#include "backends/cpu/backend_cpu.h"
+#include "backends/cpu/cpu_threads.h"
+#include "backends/cpu/cpu_vq_sort.h"
+#include "backends/cpu/cpu_vqsort.h"
+#include "common/test_hooks.h"
 #include "test_data.h"
 #include "zesort.h"
 

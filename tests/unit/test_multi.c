@@ -37,7 +37,7 @@
 
 #include "segment_offsets.h"
 #include "segment_oracle.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 
 static zesort_backend g_backend;
 static zesort_context *g_ctx;

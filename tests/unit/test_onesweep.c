@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 #include "test_data.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 #include "zesort.h"
 
 static const char *g_flavor;

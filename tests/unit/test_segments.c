@@ -23,7 +23,7 @@
 
 #include "segment_offsets.h"
 #include "segment_oracle.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;

@@ -24,7 +24,7 @@
 #include <zesort.h>
 
 #include "sort_oracle.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 
 static const char *g_backend = "cpu";
 static zesort_algo g_algo = ZESORT_ALGO_CM4;

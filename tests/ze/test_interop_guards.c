@@ -28,7 +28,7 @@
 
 #include "expect.h"
 #include "zecl_hooks.h"
-#include "test_hooks.h"
+#include "common/test_hooks.h"
 #include "zesort_ze.h"
 
 static int failures;

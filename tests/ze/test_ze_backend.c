@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device_backend.h"
-#include "ze_common.h"
+#include "backends/device_backend.h"
+#include "backends/level_zero/ze_common.h"
 #include "zesort.h"
 
 static zs_device *dev;

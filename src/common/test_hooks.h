@@ -1,0 +1,89 @@
+/*
+ * test_hooks.h — hooks that exist for tests only (not installed, not
+ * exported by the shared library): run the pieces of one CM pass on a
+ * context's device so tests can compare the count table and the prefix
+ * table with cm_reference bit for bit (debug_pass.c), and the state the
+ * layers note into or read (test_hooks.c): -D options for the OpenCL kernel
+ * builds, counters, faults and budgets.
+ */
+#ifndef ZESORT_TEST_HOOKS_H
+#define ZESORT_TEST_HOOKS_H
+
+#include <stdint.h>
+
+#include "zesort.h"
+
+/* One CM pass over `keys` (n u32 keys, host memory) with digit width
+ * radix_bits (2|4) at bit `shift`, on ctx's device backend (OpenCL or Level Zero;
+ * UNSUPPORTED on the cpu backend). Fills, when non-NULL:
+ *   count_table  bins*chunks entries, bin-major, as written by cm_count
+ *   prefix_table bins*chunks entries after the scan (host or device per `scan`)
+ *   out_keys     n keys after cm_bucket
+ * chunks = ceil(n/ZS_CHUNK_KEYS), bins = 1 << radix_bits. n must be >= 1. */
+zesort_status zs_debug_cm_pass(zesort_context *ctx, int radix_bits, zesort_scan scan,
+                               const uint32_t *keys, uint64_t n, unsigned shift,
+                               uint32_t *count_table, uint32_t *prefix_table, uint32_t *out_keys);
+
+/* Extra -D options for every OpenCL program built from source by contexts
+ * created afterwards (NULL: none). The string is borrowed. Not thread-safe;
+ * tests/unit/test_onesweep.c forces the look-back fallback with it. */
+void zs_opencl_test_defines(const char *defines);
+
+/* What the OpenCL backend appends to its build options (NULL: nothing). */
+const char *zs_test_opencl_defines(void);
+
+/* Every module / program build attempt of the library (zeModuleCreate,
+ * clBuildProgram) counts one: tests check that an append after a prepare
+ * builds nothing. Thread-safe. */
+void zs_test_count_build(void);
+unsigned long zs_test_builds(void);
+
+/* Every sort a device runs (the host runner: run_plan.c) or that is appended
+ * to a caller's list or queue (the interop APIs) is noted with its API
+ * ("opencl", "level-zero", "opencl-interop", "level-zero-interop") and the
+ * name of its kernel flavor (zs_flavor_name): when the environment variable
+ * ZESORT_TEST_SORT_LOG names a file, one line "<api> <flavor>" is appended
+ * to it (O_APPEND: several processes may share the file). The Debian 13 stage counts its sg sorts this way
+ * (tests/debian13/run_stage.py). Nothing when the variable is unset. */
+void zs_test_note_sort(const char *api, const char *flavor);
+
+/* The C fallback's keys-only, all-bits strategy for every sort from now on
+ * (backend_cpu.c): 1 partitions and vqsorted ranges (where vqsort is
+ * available), 0 the radix passes, -1 (the default) whichever was measured
+ * faster for the key width. Thread-safe. */
+void zs_test_cpu_vqsort(int mode);
+
+/* The most keys the C fallback's radix passes take in one sort from now on
+ * (zs_cpu_max_keys; 0, the default: 2^32 - 1, their 32-bit counts): tests
+ * exercise what lies beyond that limit (a sort split into parts, a long
+ * segment sorted as a sort of its own) at small n. Thread-safe. */
+void zs_test_cpu_radix_max(uint64_t keys);
+
+/* A device budget in bytes for every host sort from now on (0: none, the
+ * default): a sort bigger than the budget (or the device) is split on the
+ * host into parts that fit it (src/dispatch/split_sort.h), on every backend,
+ * the C fallback included (a part of it needs 2 * (key + value bytes) a
+ * key). Tests exercise splits at small n with it. Thread-safe. */
+void zs_test_device_budget(uint64_t bytes);
+uint64_t zs_test_budget(void);
+
+/* Device buffers the host runner has allocated since the process started,
+ * on any context (buffer_cache.c): a sort whose buffers a context kept from
+ * its last sort allocates none. Thread-safe. */
+uint64_t zs_test_device_allocations(void);
+
+/* Host views of device buffers (device_backend.h: view / unview, the
+ * OpenCL backend's maps): the n-th view or unview call from now (1-based,
+ * counted across contexts) fails once, as a failing driver call would;
+ * 0 (the default): none. zs_test_view_fault is the backend's question
+ * before each such call. Thread-safe. */
+void zs_test_fail_view(unsigned n);
+int zs_test_view_fault(void);
+
+/* Borrowed input (device_backend.h: borrow, the OpenCL backend's
+ * CL_MEM_USE_HOST_PTR buffers): the n-th borrow from now fails once, as
+ * zs_test_fail_view. The runner then uploads the input. Thread-safe. */
+void zs_test_fail_borrow(unsigned n);
+int zs_test_borrow_fault(void);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * interop_common.c — the parts of a recorded sort that the Level Zero and
+ * OpenCL interop APIs share (see interop_common.h).
+ */
+#include "interop/interop_common.h"
+
+#include "api/context.h"
+
+#include "plan/segments.h"
+#include "plan/sort_request.h"
+
+zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
+                               const char *fn)
+{
+    if (with_values < ZESORT_KEYS_ONLY || with_values > ZESORT_ARGSORT_NO_KEYS_OUT)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: with_values is %d: ZESORT_KEYS_ONLY (0), ZESORT_WITH_VALUES (1) "
+                            "or ZESORT_ARGSORT_NO_KEYS_OUT (2)", fn, with_values);
+    *shape = (zs_sort_shape){with_values == ZESORT_ARGSORT_NO_KEYS_OUT ? ZS_SORT_ARGSORT
+                                                                       : ZS_SORT_IN_PLACE,
+                             with_values != ZESORT_KEYS_ONLY,
+                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0};
+    return ZESORT_OK;
+}
+
+/* The plan of a segmented sort: every segment by seg_sort. */
+static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_shape *shape,
+                                   zs_plan *plan, zs_error *err, const char *fn)
+{
+    if (shape->segments >= UINT32_MAX)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %llu segments: a recorded segmented sort takes fewer than "
+                            "2^32 - 1", fn, (unsigned long long)shape->segments);
+    if (zs_plan_segments(req, NULL, shape->segments, UINT32_MAX, plan) != 0)
+        return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory building the sort plan");
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_shape *shape,
+                                       uint64_t n, zs_error *err, const char *fn)
+{
+    return zs_segments_check(host_copy, shape->segments, n, fn, err);
+}
+
+zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
+                              zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err,
+                              const char *fn)
+{
+    zs_plan_request req;
+    zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
+    if (st != ZESORT_OK)
+        return st;
+    if (shape->kind == ZS_SORT_SEGMENTS)
+        return segments_plan(&req, shape, plan, err, fn);
+    req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
+    req.iota_values = shape->kind == ZS_SORT_ARGSORT;
+    if (req.host_scan) /* CM only: onesweep has no separate prefix step */
+        return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
+                            "the host scan needs a host round trip, which a sort recorded on "
+                            "a command list or queue cannot make: use ZESORT_SCAN_DEVICE");
+    if (zs_plan_build(&req, plan) != 0)
+        return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory building the sort plan");
+    return ZESORT_OK;
+}
+
+int zs_interop_is_callers(const zs_sort_shape *shape, int b)
+{
+    return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||
+           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS;
+}
+
+const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
+{
+    /* a segmented sort's keys and values are sorted where they are */
+    const int in_place = shape->kind == ZS_SORT_IN_PLACE || shape->kind == ZS_SORT_SEGMENTS;
+    switch (b) {
+    case ZS_BUF_KEYS: return in_place ? "keys" : "keys_out";
+    case ZS_BUF_VALUES:
+        return shape->kind == ZS_SORT_ARGSORT ? "indices" : in_place ? "values" : "values_out";
+    case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT ? "keys" : "keys_in";
+    case ZS_BUF_VALUES_IN: return "values_in";
+    case ZS_BUF_SEG_OFFSETS: return "offsets";
+    default: return "temp";
+    }
+}
+
+uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape, uint64_t align,
+                                uint64_t offsets[ZS_BUF_COUNT])
+{
+    uint64_t total = 0;
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
+        offsets[b] = UINT64_MAX;
+        if (zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+            continue;
+        offsets[b] = total;
+        total += (plan->buffer_bytes[b] + align - 1) / align * align;
+    }
+    return total;
+}
+
+/* The bytes of temp memory of a sort of this shape: its plan's layout. */
+static zesort_status temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
+                                zs_flavor flavor, uint64_t align, uint64_t *bytes, zs_error *err)
+{
+    zs_sort_shape shape;
+    zs_plan plan;
+    zesort_status st = zs_sort_shape_of(with_values, &shape, err, "temp size");
+    if (st == ZESORT_OK)
+        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, "temp size");
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
+    zs_plan_free(&plan);
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                           int with_values, zs_flavor flavor, uint64_t align,
+                                           uint64_t min_align, uint64_t *bytes,
+                                           uint64_t *alignment, zs_error *err)
+{
+    if (!bytes)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", fn);
+    *bytes = 0;
+    if (alignment)
+        *alignment = min_align;
+    zesort_status st = temp_bytes(opts, n, with_values, flavor, align, bytes, err);
+    if (st == ZESORT_OK)
+        zs_error_clear(err);
+    return st;
+}
+
+/* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
+ * every kind of step the algorithm makes). AUTO never records the host scan,
+ * so for AUTO a host-scan option skips the CM algorithms instead of failing. */
+static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, int with_values,
+                                  int for_auto, zs_flavor flavor,
+                                  zesort_status (*build)(void *, zs_kernel), void *user,
+                                  zs_error *err)
+{
+    zesort_options o = zs_options_or_default(opts);
+    o.algo = algo;
+    zs_plan plan;
+    zs_sort_shape shape;
+    zesort_status st = zs_sort_shape_of(with_values, &shape, err, "prepare");
+    if (st != ZESORT_OK)
+        return st;
+    /* the same kernels serve every kind (the plan's buffers differ, not its
+     * programs): the in-place plan names them all */
+    shape.kind = ZS_SORT_IN_PLACE;
+    st = zs_interop_plan(&o, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err, "prepare");
+    if (st == ZESORT_ERROR_UNSUPPORTED && for_auto && o.scan == ZESORT_SCAN_HOST)
+        return ZESORT_OK;
+    if (st != ZESORT_OK)
+        return st;
+    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
+        if (plan.steps[i].kind == ZS_STEP_KERNEL)
+            st = build(user, plan.steps[i].kernel);
+    zs_plan_free(&plan);
+    return st;
+}
+
+zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
+                                 zesort_status (*build)(void *user, zs_kernel kernel), void *user,
+                                 zs_error *err)
+{
+    if (opts && opts->algo != ZESORT_ALGO_AUTO)
+        return prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
+    /* AUTO picks one of these two */
+    zesort_status st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build,
+                                    user, err);
+    return st == ZESORT_OK ? prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build,
+                                          user, err)
+                           : st;
+}
+
+zesort_status zs_interop_check_waits(zs_error *err, const char *fn, uint32_t nwait, int wait_given,
+                                     uint32_t first_null)
+{
+    if (nwait > 0 && !wait_given)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %u wait events but wait_events is NULL", fn, nwait);
+    if (first_null < nwait)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: wait_events[%u] is NULL",
+                            fn, first_null);
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_context_device(const zesort_context *ctx, zesort_backend backend,
+                                        zs_device **dev)
+{
+    *dev = NULL;
+    if (!ctx)
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    if (ctx->backend != backend)
+        return ZESORT_ERROR_UNSUPPORTED;
+    *dev = ctx->dev;
+    return ZESORT_OK;
+}

@@ -1,0 +1,711 @@
+/*
+ * interop_ze.c — the Level Zero interop API (include/zesort_ze.h): appends
+ * the launches of a plan to a caller's command list, on caller memory.
+ *
+ * Layout of the caller's temporary memory: every buffer the plan uses except
+ * the caller's own (KEYS, VALUES, and out of place KEYS_IN, VALUES_IN; an
+ * argsort without keys_out keeps KEYS in temp) — TMP, TABLE, PARAMS,
+ * SUMS0..3, VALUES_TMP, OS_HIST, OS_STATUS (zs_buffer order, unused ones
+ * skipped) — each starting on a 256-byte boundary relative to the start of
+ * temp (interop_common.c).
+ *
+ * The steps are appended by the Level Zero recorder (ze_recorder.c) in
+ * barrier mode: the sort needs no event pool of its own, and a barrier also
+ * orders it after earlier commands of the list and before later ones, which
+ * is what a pipeline expects. zesort_ze_append_sort_chained uses its event
+ * mode instead, on events the caller provides, so that the sort depends only
+ * on its wait events.
+ */
+#include "zesort_ze.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/level_zero/ze_common.h"
+#include "backends/level_zero/ze_recorder.h"
+#include "common/error.h"
+#include "common/test_hooks.h"
+#include "interop/interop_common.h"
+#include "kernels/kernel_select.h"
+#include "plan/plan.h"
+
+#define TEMP_ALIGN 256u
+#define TEMP_MIN_ALIGN 8u /* what temp must have (ZESORT_ZE_TEMP_ALIGNMENT) */
+
+/* Threads: every call that touches a sorter holds its lock for the whole
+ * call, so the kernel arguments set on the shared kernel handles and the
+ * launch that captures them can never interleave with another thread's. */
+struct zesort_ze_sorter {
+    zs_ze_kernels kernels; /* borrowed context/device, own modules/kernels */
+    zs_error err;
+    pthread_mutex_t lock;
+    ze_result_t last_result; /* of the last failed driver call (SUCCESS: none) */
+    zesort_algo last_algo;   /* of the last successful append (AUTO: none yet) */
+};
+
+/* Calls with no sorter (a failed zesort_ze_create, a NULL sorter) report here. */
+static _Thread_local zs_error thread_err = {"no error"};
+
+const char *zesort_ze_last_error(const zesort_ze_sorter *sorter)
+{
+    return sorter ? sorter->err.text : thread_err.text;
+}
+
+zesort_status zesort_ze_create(ze_context_handle_t context, ze_device_handle_t device,
+                               zesort_ze_sorter **out)
+{
+    if (!out)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: out is NULL");
+    *out = NULL;
+    if (!context)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: context handle is NULL");
+    if (!device)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_create: device handle is NULL");
+    zesort_ze_sorter *s = calloc(1, sizeof *s);
+    if (!s)
+        return zs_error_set(&thread_err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "zesort_ze_create: out of host memory");
+    zesort_status st = zs_ze_kernels_init(&s->kernels, context, device, &s->err);
+    if (st == ZESORT_OK && pthread_mutex_init(&s->lock, NULL) != 0)
+        st = zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY, "cannot create a mutex");
+    if (st != ZESORT_OK) {
+        zs_error_set(&thread_err, st, "zesort_ze_create: %s", s->err.text);
+        free(s);
+        return st;
+    }
+    zs_error_clear(&s->err);
+    *out = s;
+    return ZESORT_OK;
+}
+
+zesort_status zesort_ze_context_handles(const zesort_context *ctx, ze_driver_handle_t *driver,
+                                        ze_context_handle_t *context,
+                                        ze_device_handle_t *device)
+{
+    zs_device *dev;
+    const zesort_status st = zs_interop_context_device(ctx, ZESORT_BACKEND_LEVEL_ZERO, &dev);
+    if (st == ZESORT_OK) {
+        zs_level_zero_handles(dev, driver, context, device);
+        return st;
+    }
+    if (driver)
+        *driver = NULL;
+    if (context)
+        *context = NULL;
+    if (device)
+        *device = NULL;
+    return st;
+}
+
+void zesort_ze_destroy(zesort_ze_sorter *sorter)
+{
+    if (!sorter)
+        return;
+    zs_ze_kernels_release(&sorter->kernels);
+    pthread_mutex_destroy(&sorter->lock);
+    free(sorter);
+}
+
+
+/* The plan of a sort of n keys of this shape. */
+static zesort_status build_plan(zesort_ze_sorter *s, uint64_t n, const zs_sort_shape *shape,
+                                const zesort_options *opts, zs_plan *plan, zesort_algo *algo,
+                                const char *fn)
+{
+    return zs_interop_plan(opts, n, shape, zs_ze_flavor(&s->kernels), plan, algo, &s->err, fn);
+}
+
+static zesort_status temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                       const zesort_options *opts, uint64_t *bytes,
+                                       uint64_t *alignment, const char *fn)
+{
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st = zs_interop_temp_requirements(fn, opts, n, with_values,
+                                                    zs_ze_flavor(&sorter->kernels), TEMP_ALIGN,
+                                                    TEMP_MIN_ALIGN, bytes, alignment, &sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                   const zesort_options *opts, uint64_t *bytes)
+{
+    return temp_requirements(sorter, n, with_values, opts, bytes, NULL, "zesort_ze_temp_bytes");
+}
+
+zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                          const zesort_options *opts, uint64_t *bytes,
+                                          uint64_t *alignment)
+{
+    return temp_requirements(sorter, n, with_values, opts, bytes, alignment,
+                             "zesort_ze_temp_requirements");
+}
+
+ze_result_t zesort_ze_last_result(const zesort_ze_sorter *sorter)
+{
+    return sorter ? sorter->last_result : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter)
+{
+    return sorter ? sorter->last_algo : ZESORT_ALGO_AUTO;
+}
+
+static zesort_status build_kernel(void *sorter, zs_kernel kernel)
+{
+    zesort_ze_sorter *s = sorter;
+    return zs_ze_build_kernel(&s->kernels, kernel, &s->err);
+}
+
+zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *opts,
+                                int with_values)
+{
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_prepare: sorter is NULL");
+    pthread_mutex_lock(&sorter->lock);
+    zs_ze_take_failure();
+    zesort_status st = zs_interop_prepare(opts, with_values, zs_ze_flavor(&sorter->kernels),
+                                          build_kernel, sorter, &sorter->err);
+    ze_result_t r = zs_ze_take_failure();
+    if (r != ZE_RESULT_SUCCESS)
+        sorter->last_result = r;
+    if (st == ZESORT_OK)
+        zs_error_clear(&sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+/* A driver call made outside the recorder failed while appending. */
+static zesort_status append_failed(zesort_ze_sorter *s, const char *what, ze_result_t r)
+{
+    zesort_status st = zs_ze_status(r);
+    zs_ze_note_failure(r);
+    return zs_error_set(&s->err,
+                        st == ZESORT_ERROR_OUT_OF_HOST_MEMORY ||
+                                st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY ? st : ZESORT_ERROR_BACKEND,
+                        "%s failed: %s (0x%x) (the command list may hold a partial sort: reset it)",
+                        what, zs_ze_result_name(r), (unsigned)r);
+}
+
+static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                             ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
+{
+    ze_result_t r = zeCommandListAppendBarrier(list, signal, nwait, nwait ? wait : NULL);
+    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
+}
+
+/* Caller memory must be a Level Zero device or shared allocation of the
+ * sorter's context that holds [p, p + bytes): a GPU faults on anything else
+ * (malloc'd memory, a host allocation, another context's memory), long after
+ * the append returned. Nothing to check for a NULL pointer or 0 bytes. */
+static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, const void *p,
+                                         uint64_t bytes, const char *fn)
+{
+    if (!p || bytes == 0)
+        return ZESORT_OK;
+    ze_context_handle_t context = s->kernels.context;
+    ze_memory_allocation_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_result_t r = zeMemGetAllocProperties(context, p, &props, NULL);
+    if (r != ZE_RESULT_SUCCESS)
+        return zs_ze_fail(&s->err, "zeMemGetAllocProperties", r);
+    if (props.type != ZE_MEMORY_TYPE_DEVICE && props.type != ZE_MEMORY_TYPE_SHARED)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s (%p) is %s: it must be a Level Zero device or shared "
+                            "allocation of the sorter's context", fn, name, p,
+                            props.type == ZE_MEMORY_TYPE_HOST
+                                ? "a Level Zero host allocation"
+                                : "not a Level Zero allocation of the sorter's context");
+    void *base = NULL;
+    size_t size = 0;
+    r = zeMemGetAddressRange(context, p, &base, &size);
+    if (r != ZE_RESULT_SUCCESS)
+        return zs_ze_fail(&s->err, "zeMemGetAddressRange", r);
+    const uint64_t room = (uint64_t)((const char *)base + size - (const char *)p);
+    if (bytes > room)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s (%p) needs %llu bytes but its allocation ends %llu bytes "
+                            "after it", fn, name, p, (unsigned long long)bytes,
+                            (unsigned long long)room);
+    return ZESORT_OK;
+}
+
+/* A segmented sort's offsets, copied from the caller's device memory by an
+ * immediate command list of the sorter's own and checked (zesort_ze.h: the
+ * offsets are read when the append is made). */
+static zesort_status check_offsets(zesort_ze_sorter *s, const zs_sort_shape *shape,
+                                   const void *offsets, uint64_t n, const char *fn)
+{
+    const uint64_t bytes = (shape->segments + 1) * sizeof(uint64_t);
+    uint64_t *host = malloc((size_t)bytes);
+    if (!host)
+        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "%s: out of host memory for a copy of the offsets", fn);
+    const ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                        .mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS};
+    ze_command_list_handle_t list = NULL;
+    ze_result_t r = zeCommandListCreateImmediate(s->kernels.context, s->kernels.device, &qd, &list);
+    zesort_status st = r == ZE_RESULT_SUCCESS
+                           ? ZESORT_OK
+                           : zs_ze_fail(&s->err, "zeCommandListCreateImmediate (offsets)", r);
+    if (st == ZESORT_OK) {
+        r = zeCommandListAppendMemoryCopy(list, host, offsets, (size_t)bytes, NULL, 0, NULL);
+        if (r != ZE_RESULT_SUCCESS)
+            st = zs_ze_fail(&s->err, "zeCommandListAppendMemoryCopy (offsets)", r);
+    }
+    if (list)
+        zeCommandListDestroy(list);
+    if (st == ZESORT_OK)
+        st = zs_interop_check_offsets(host, shape, n, &s->err, fn);
+    free(host);
+    return st;
+}
+
+/* Every caller buffer of a sort: keys and values (in and out), temp (the
+ * bytes the caller gave) and the device-side count. */
+static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shape *shape,
+                                         const zs_plan *plan, void *const *caller, void *temp,
+                                         uint64_t temp_bytes, const uint32_t *n_devptr,
+                                         const char *fn)
+{
+    zesort_status st = ZESORT_OK;
+    for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++)
+        if (zs_interop_is_callers(shape, b))
+            st = check_device_memory(s, zs_interop_buffer_name(shape, b), caller[b],
+                                     plan->buffer_bytes[b], fn);
+    if (st == ZESORT_OK)
+        st = check_device_memory(s, "temp", temp, temp_bytes, fn);
+    if (st == ZESORT_OK)
+        st = check_device_memory(s, "the count (n_devptr)", n_devptr, sizeof *n_devptr, fn);
+    return st;
+}
+
+/* The caller's events of a chained append: command i signals events[i] and
+ * the next command waits on it; the last command signals the caller's
+ * signal event instead. */
+typedef struct event_chain {
+    ze_event_handle_t *events;
+    uint32_t count;        /* events given */
+    uint32_t total, used;  /* commands of the sort, commands recorded */
+    ze_event_handle_t signal;
+} event_chain;
+
+/* Commands a sort appends in chained mode (the recorder's, plus the count
+ * fill, the indirect count copy and the seeding copies of step 2 and 3). */
+static uint32_t command_count(const zs_plan *plan, int indirect)
+{
+    if (plan->nsteps == 0)
+        return 0;
+    uint32_t count = 1 + zs_ze_record_count(plan);
+    for (size_t i = 0; indirect && i < plan->nsteps; i++)
+        count += plan->steps[i].kind == ZS_STEP_COPY && plan->steps[i].bytes > 0;
+    return count + (indirect ? 1 : 0);
+}
+
+static zesort_status chain_next(void *user, ze_event_handle_t *out)
+{
+    event_chain *c = user;
+    *out = c->used + 1 == c->total ? c->signal : c->events[c->used];
+    c->used++;
+    return ZESORT_OK;
+}
+
+static void chain_unused(void *user)
+{
+    ((event_chain *)user)->used--;
+}
+
+static zesort_status check_chain(zesort_ze_sorter *s, const event_chain *c, const char *fn)
+{
+    uint32_t need = c->total ? c->total - 1 : 0;
+    if (c->count < need)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: this sort needs %u chain events, %u given (see "
+                            "zesort_ze_chain_events)", fn, need, c->count);
+    if (need > 0 && !c->events)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: chain_events is NULL", fn);
+    for (uint32_t i = 0; i < need; i++)
+        if (!c->events[i] || c->events[i] == c->signal)
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: chain_events[%u] is %s", fn, i,
+                                c->events[i] ? "the signal event" : "NULL");
+    return ZESORT_OK;
+}
+
+/* The caller's buffers of a sort, checked before any driver call: given,
+ * aligned to their element size, temp large enough and 8-byte aligned, and
+ * no two of them (temp and the count included) sharing a byte. */
+static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *shape,
+                                     const zs_plan *plan, void *const *caller, uint64_t n,
+                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                     uint64_t need, const char *fn)
+{
+    zs_named_range r[ZS_BUF_COUNT + 2];
+    int count = 0;
+    for (int b = 0; n > 0 && b < ZS_BUF_COUNT; b++) {
+        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+            continue;
+        const char *name = zs_interop_buffer_name(shape, b);
+        /* the offsets are u64 whatever n; the other buffers hold n elements */
+        const uint64_t elem = b == ZS_BUF_SEG_OFFSETS ? 8 : plan->buffer_bytes[b] / n;
+        if (!caller[b])
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
+        if ((uintptr_t)caller[b] % elem)
+            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s must be aligned to its element size (%llu bytes); "
+                                "the count to 4 bytes, temp to 8", fn, name,
+                                (unsigned long long)elem);
+        r[count++] = (zs_named_range){name, zs_address_range(caller[b], plan->buffer_bytes[b])};
+    }
+    if (((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: keys must be aligned to the key size, values to theirs, the "
+                            "count to 4 bytes, temp to 8 bytes", fn);
+    if (need > 0 && !temp)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp "
+                            "memory", fn, (unsigned long long)n, (unsigned long long)need);
+    if (temp_bytes < need)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp memory of %llu bytes is too small: a sort of %llu keys "
+                            "needs %llu bytes (see zesort_ze_temp_bytes)", fn,
+                            (unsigned long long)temp_bytes, (unsigned long long)n,
+                            (unsigned long long)need);
+    if (n == 0)
+        return ZESORT_OK;
+    /* device pointers share one address space */
+    r[count++] = (zs_named_range){"temp", zs_address_range(temp, temp_bytes)};
+    r[count++] = (zs_named_range){"the count", zs_address_range(n_devptr, 4)};
+    const char *a, *b;
+    if (zs_ranges_overlap(r, count, &a, &b))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s and %s overlap: they must be separate memory", fn, a, b);
+    return ZESORT_OK;
+}
+
+/* One append's arguments, as the entry points pass them: in place, out of
+ * place, argsort or segmented (shape, with the caller's buffers by plan
+ * buffer in caller[]), direct (n_devptr NULL) or indirect, barrier ordered
+ * (ch NULL) or chained by the caller's events. */
+typedef struct ze_args {
+    ze_command_list_handle_t list;
+    const zs_sort_shape *shape;
+    void *const *caller;
+    uint64_t n;
+    const uint32_t *n_devptr;
+    void *temp;
+    uint64_t temp_bytes;
+    const zesort_options *opts;
+    ze_event_handle_t signal;
+    uint32_t nwait;
+    ze_event_handle_t *wait;
+    event_chain *ch;
+    const char *fn;
+} ze_args;
+
+/* One appended sort: its plan, its buffers, the recorder on the caller's list. */
+typedef struct ze_sort {
+    zs_plan plan;
+    void *buffers[ZS_BUF_COUNT];
+    zs_ze_recorder rec;
+} ze_sort;
+
+/* The list and the wait list, before anything else. */
+static zesort_status check_list(zesort_ze_sorter *s, const ze_args *a)
+{
+    if (!a->list)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: command list handle is NULL", a->fn);
+    uint32_t first_null = 0;
+    while (a->wait && first_null < a->nwait && a->wait[first_null])
+        first_null++;
+    return zs_interop_check_waits(&s->err, a->fn, a->nwait, a->wait != NULL, first_null);
+}
+
+/* Everything that can fail before a command is appended: the arguments
+ * (without a driver call first), the chain's events, the caller's memory
+ * and offsets (driver calls), every kernel built and its grid checked. */
+static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
+{
+    uint64_t offsets[ZS_BUF_COUNT];
+    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, TEMP_ALIGN, offsets);
+    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->n_devptr,
+                                       a->temp, a->temp_bytes, need, a->fn);
+    if (st == ZESORT_OK && a->ch) {
+        a->ch->total = command_count(&x->plan, a->n_devptr != NULL);
+        a->ch->signal = a->signal;
+        x->rec.next_event = chain_next;
+        x->rec.unused_event = chain_unused;
+        x->rec.user = a->ch;
+        x->rec.first_nwait = a->nwait;
+        x->rec.first_wait = a->wait;
+        st = check_chain(s, a->ch, a->fn);
+    }
+    if (st == ZESORT_OK && a->n > 0)
+        st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
+                                 need > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
+    if (st == ZESORT_OK && x->plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
+        st = check_offsets(s, a->shape, a->caller[ZS_BUF_SEG_OFFSETS], a->n, a->fn);
+    if (st != ZESORT_OK)
+        return st;
+    for (int b = 0; b < ZS_BUF_COUNT; b++)
+        x->buffers[b] = zs_interop_is_callers(a->shape, b) ? a->caller[b]
+                        : offsets[b] != UINT64_MAX        ? (char *)a->temp + offsets[b]
+                                                          : NULL;
+    return zs_ze_record_check(&x->rec, &x->plan, x->buffers);
+}
+
+/* The commands of the sort, in order. */
+static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
+{
+    zesort_status st = ZESORT_OK;
+    zs_ze_recorder *r = &x->rec;
+    /* 1. Barrier mode: wait for the caller's events (a barrier with wait
+     *    events waits for nothing else: the barrier before each command,
+     *    which has none, orders the sort after the list's earlier commands).
+     *    Chained: the first command waits for the caller's events. */
+    if (!a->ch)
+        st = barrier(s, a->list, NULL, a->nwait, a->wait);
+    /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
+     *    count (n, or a copy of the caller's count), params[1] (and the
+     *    unused rest) the plan's n = max_n, so a count above max_n is
+     *    clamped on the device. */
+    if (st == ZESORT_OK && x->plan.nsteps > 0) {
+        uint32_t *params = x->buffers[ZS_BUF_PARAMS];
+        uint64_t pbytes = x->plan.buffer_bytes[ZS_BUF_PARAMS];
+        if (a->n_devptr) {
+            st = zs_ze_record_fill(r, params + 1, (uint32_t)a->n, pbytes - sizeof(uint32_t));
+            if (st == ZESORT_OK)
+                st = zs_ze_record_copy(r, params, a->n_devptr, sizeof(uint32_t));
+        } else {
+            st = zs_ze_record_fill(r, params, (uint32_t)a->n, pbytes);
+        }
+    }
+    /* 3. Indirect sorts with an odd number of passes end with copies of
+     *    max_n elements from the ping-pong buffers home; elements past the
+     *    count would come from uninitialised temp memory. Seeding the
+     *    ping-pong buffers with the caller's data first keeps them intact
+     *    (the passes only write elements below the count). */
+    for (size_t i = 0; a->n_devptr && st == ZESORT_OK && i < x->plan.nsteps; i++) {
+        const zs_step *c = &x->plan.steps[i];
+        if (c->kind == ZS_STEP_COPY)
+            st = zs_ze_record_copy(r, x->buffers[c->src], x->buffers[c->dst], c->bytes);
+    }
+    /* 4. The passes (barrier mode: each after a barrier). */
+    if (st == ZESORT_OK)
+        st = zs_ze_record_plan(r, &x->plan, x->buffers);
+    /* 5. The caller's event: barrier mode, a closing barrier signals it after
+     *    the last pass; chained, the last command signalled it, and a sort
+     *    with no command signals it once the wait events are (a barrier with
+     *    wait events waits for nothing else). */
+    if (st == ZESORT_OK && (!a->ch || (a->ch->total == 0 && a->signal)))
+        st = barrier(s, a->list, a->signal, a->ch ? a->nwait : 0, a->wait);
+    return st;
+}
+
+/* Every append, under the sorter's lock. */
+static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
+{
+    zesort_status st = check_list(s, a);
+    ze_sort x = {.rec = {.kernels = &s->kernels, .list = a->list, .callers_list = 1,
+                         .err = &s->err}};
+    zesort_algo algo = ZESORT_ALGO_AUTO;
+    if (st == ZESORT_OK)
+        st = build_plan(s, a->n, a->shape, a->opts, &x.plan, &algo, a->fn);
+    if (st != ZESORT_OK)
+        return st;
+    st = prepare(s, a, &x);
+    if (st == ZESORT_OK)
+        st = record(s, a, &x);
+    if (st == ZESORT_OK) {
+        s->last_algo = algo;
+        zs_error_clear(&s->err);
+        if (x.plan.nsteps > 0)
+            zs_test_note_sort("level-zero-interop", zs_flavor_name(zs_ze_flavor(&s->kernels)));
+    }
+    zs_plan_free(&x.plan);
+    return st;
+}
+
+static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                 const zs_sort_shape *shape, void *const *caller, uint64_t n,
+                                 const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                 const zesort_options *opts, ze_event_handle_t signal,
+                                 uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                 const char *fn)
+{
+    if (!s) {
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    }
+    const ze_args a = {list, shape, caller, n, n_devptr, temp, temp_bytes, opts, signal,
+                       nwait, wait, ch, fn};
+    pthread_mutex_lock(&s->lock);
+    zs_ze_take_failure();
+    zesort_status st = append_locked(s, &a);
+    ze_result_t r = zs_ze_take_failure();
+    if (r != ZE_RESULT_SUCCESS)
+        s->last_result = r;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+/* An in-place sort of keys (and values) through append_sort. */
+static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                     void *keys, void *values, uint64_t n,
+                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                     const zesort_options *opts, ze_event_handle_t signal,
+                                     uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                     const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    return append_sort(s, list, &shape, caller, n, n_devptr, temp, temp_bytes, opts, signal,
+                       nwait, wait, ch, fn);
+}
+
+zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                    void *keys, void *values, uint64_t n,
+                                    void *temp, uint64_t temp_bytes,
+                                    const zesort_options *opts, ze_event_handle_t signal_event,
+                                    uint32_t num_wait_events, ze_event_handle_t *wait_events)
+{
+    return append_in_place(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts,
+                           signal_event, num_wait_events, wait_events, NULL,
+                           "zesort_ze_append_sort");
+}
+
+zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             void *values, uint64_t n, const uint64_t *offsets,
+                                             uint64_t num_segments, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
+    return append_sort(sorter, cmdlist, &shape, caller, n, NULL, temp, temp_bytes, opts,
+                       signal_event, num_wait_events, wait_events, NULL,
+                       "zesort_ze_append_sort_segments");
+}
+
+zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
+                                         ze_command_list_handle_t cmdlist, const void *keys_in,
+                                         const void *values_in, void *keys_out, void *values_out,
+                                         uint64_t n, const uint32_t *n_devptr, void *temp,
+                                         uint64_t temp_bytes, const zesort_options *opts,
+                                         ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                         ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
+                       opts, signal_event, num_wait_events, wait_events, NULL,
+                       "zesort_ze_append_sort_copy");
+}
+
+zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                       const void *keys, void *indices, void *keys_out,
+                                       uint64_t n, const uint32_t *n_devptr, void *temp,
+                                       uint64_t temp_bytes, const zesort_options *opts,
+                                       ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                       ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
+                       opts, signal_event, num_wait_events, wait_events, NULL,
+                       "zesort_ze_append_argsort");
+}
+
+zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             void *values, const uint32_t *n_devptr,
+                                             uint64_t max_n,
+                                             void *temp, uint64_t temp_bytes,
+                                             const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    if (sorter && !n_devptr && max_n > 0) {
+        pthread_mutex_lock(&sorter->lock);
+        zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_append_sort_indirect: n_devptr is NULL");
+        pthread_mutex_unlock(&sorter->lock);
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    }
+    if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
+        n_devptr = NULL;
+    return append_in_place(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes,
+                           opts, signal_event, num_wait_events, wait_events, NULL,
+                           "zesort_ze_append_sort_indirect");
+}
+
+zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                     int indirect, const zesort_options *opts, uint32_t *count)
+{
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_ze_chain_events: sorter is NULL");
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st;
+    if (!count) {
+        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                          "zesort_ze_chain_events: count is NULL");
+    } else {
+        *count = 0;
+        zs_plan plan;
+        zs_sort_shape shape;
+        st = zs_sort_shape_of(with_values, &shape, &sorter->err, "zesort_ze_chain_events");
+        if (st == ZESORT_OK && shape.kind != ZS_SORT_IN_PLACE) /* the chained append's kind */
+            st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                              "zesort_ze_chain_events: with_values is %d: a chained sort is in "
+                              "place (ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES)", with_values);
+        if (st == ZESORT_OK)
+            st = build_plan(sorter, n, &shape, opts, &plan, NULL, "zesort_ze_chain_events");
+        if (st == ZESORT_OK) {
+            uint32_t commands = command_count(&plan, indirect && n > 0);
+            *count = commands ? commands - 1 : 0;
+            zs_plan_free(&plan);
+            zs_error_clear(&sorter->err);
+        }
+    }
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
+                                            ze_command_list_handle_t cmdlist, void *keys,
+                                            void *values, uint64_t n,
+                                            const uint32_t *n_devptr, void *temp,
+                                            uint64_t temp_bytes, const zesort_options *opts,
+                                            ze_event_handle_t signal_event,
+                                            uint32_t num_wait_events,
+                                            ze_event_handle_t *wait_events,
+                                            uint32_t num_chain_events,
+                                            ze_event_handle_t *chain_events)
+{
+    event_chain ch = {.events = chain_events, .count = num_chain_events};
+    if (n == 0) /* indirect with max_n 0: nothing can be sorted */
+        n_devptr = NULL;
+    return append_in_place(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
+                           signal_event, num_wait_events, wait_events, &ch,
+                           "zesort_ze_append_sort_chained");
+}

@@ -1,0 +1,388 @@
+/*
+ * plan.c — the planner: which kernels run, in which order, over which buffers.
+ * Knows nothing about Level Zero or OpenCL (see plan.h for the kernel interface).
+ * Every size of a kernel's shape comes from kernels/zesort_tuning.h.
+ */
+#include "plan/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t zs_chunks(uint64_t n) { return (n + ZS_CHUNK_KEYS - 1) / ZS_CHUNK_KEYS; }
+
+uint64_t zs_scan_level_len(uint64_t n, unsigned bins, unsigned level)
+{
+    uint64_t len = (uint64_t)bins * zs_chunks(n);
+    for (unsigned l = 0; l < level; ++l)
+        len = (len + ZS_SCAN_BLOCK - 1) / ZS_SCAN_BLOCK;
+    return len;
+}
+
+static const char *const program_names[ZS_PROG_COUNT] = {
+    "cm2", "cm4", "cm2_k64", "cm4_k64", "cm2_pairs", "cm4_pairs", "cm2_k64_pairs",
+    "cm4_k64_pairs", "cm2_pairs64", "cm4_pairs64", "cm2_k64_pairs64", "cm4_k64_pairs64",
+    "scan", "os", "os_k64", "os_pairs", "os_k64_pairs", "os_pairs64", "os_k64_pairs64",
+    "seg", "seg_k64", "seg_pairs", "seg_k64_pairs", "seg_pairs64", "seg_k64_pairs64",
+};
+
+/* 0 keys only, 1 u32 values, 2 8-byte values: the program index's `vals` */
+static int vals_of(unsigned value_bytes) { return (int)(value_bytes / 4); }
+
+zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes)
+{
+    return (zs_program)((radix_bits == 4 ? 1 : 0) | (key64 ? 2 : 0) | vals_of(value_bytes) << 2);
+}
+
+zs_kernel zs_cm_kernel(zs_program program, int bucket)
+{
+    return (zs_kernel)(2 * (int)program + (bucket ? 1 : 0));
+}
+
+int zs_kernel_is_bucket(zs_kernel k)
+{
+    if (k >= ZS_K_SEG_FIRST)
+        return 1; /* seg_sort scatters the keys */
+    if (k >= ZS_K_OS_FIRST)
+        return (k - ZS_K_OS_FIRST) % 4 == ZS_OS_PASS;
+    return k < ZS_K_SCAN_REDUCE && (k & 1);
+}
+
+const char *zs_program_name(zs_program p)
+{
+    return (unsigned)p < ZS_PROG_COUNT ? program_names[p] : "unknown";
+}
+
+zs_program zs_os_program(int key64, unsigned value_bytes)
+{
+    return (zs_program)(ZS_PROG_OS + (key64 ? 1 : 0) + 2 * vals_of(value_bytes));
+}
+
+uint32_t zs_os_tile(int key64, int pairs, int serial)
+{
+    return ZS_OS_TILE(serial != 0, key64 || pairs);
+}
+
+zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
+{
+    return (zs_kernel)(ZS_K_OS_FIRST + 4 * ((int)program - ZS_PROG_OS) + (int)entry);
+}
+
+zs_kernel zs_seg_kernel(int key64, unsigned value_bytes)
+{
+    return (zs_kernel)(ZS_K_SEG_FIRST + (key64 ? 1 : 0) + 2 * vals_of(value_bytes));
+}
+
+const char *zs_kernel_name(zs_kernel k)
+{
+    static const char *const os_names[4] = {"os_fill", "os_histogram", "os_scan_hist", "os_pass"};
+    if (k >= ZS_K_SEG_FIRST)
+        return "seg_sort";
+    if (k >= ZS_K_OS_FIRST)
+        return os_names[(k - ZS_K_OS_FIRST) % 4];
+    if (k == ZS_K_SCAN_REDUCE)
+        return "scan_reduce";
+    if (k == ZS_K_SCAN_APPLY)
+        return "scan_apply";
+    return (k & 1) ? "cm_bucket" : "cm_count";
+}
+
+zs_program zs_kernel_program(zs_kernel k)
+{
+    if (k >= ZS_K_SEG_FIRST)
+        return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST));
+    if (k >= ZS_K_OS_FIRST)
+        return (zs_program)(ZS_PROG_OS + (k - ZS_K_OS_FIRST) / 4);
+    return (zs_program)(k / 2);
+}
+
+uint32_t zs_key_flags(int key_type, int descending)
+{
+    /* zesort_key_type: U32 I32 F32 U64 I64 F64 -> kind unsigned, signed, float */
+    return (uint32_t)(key_type % 3) | (descending ? 4u : 0u);
+}
+
+void zs_host_exclusive_scan(uint32_t *table, uint64_t len)
+{
+    uint32_t running = 0;
+    for (uint64_t i = 0; i < len; ++i) {
+        uint32_t v = table[i];
+        table[i] = running;
+        running += v;
+    }
+}
+
+static zs_step *push(zs_plan *plan)
+{
+    if (plan->nsteps == plan->cap) {
+        size_t cap = plan->cap ? plan->cap * 2 : 64;
+        zs_step *grown = realloc(plan->steps, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        plan->steps = grown;
+        plan->cap = cap;
+    }
+    zs_step *s = &plan->steps[plan->nsteps++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+static zs_arg buf(zs_buffer b) { return (zs_arg){1, (uint32_t)b}; }
+static zs_arg val(uint32_t v) { return (zs_arg){0, v}; }
+
+static int push_kernel(zs_plan *plan, zs_kernel k, uint64_t groups, uint32_t local, int nargs,
+                       const zs_arg *args)
+{
+    zs_step *s = push(plan);
+    if (!s)
+        return -1;
+    s->kind = ZS_STEP_KERNEL;
+    s->kernel = k;
+    s->groups = groups;
+    s->local = local;
+    s->nargs = nargs;
+    memcpy(s->args, args, (size_t)nargs * sizeof *args);
+    return 0;
+}
+
+static int push_copy(zs_plan *plan, zs_buffer src, zs_buffer dst, uint64_t bytes)
+{
+    zs_step *s = push(plan);
+    if (!s)
+        return -1;
+    s->kind = ZS_STEP_COPY;
+    s->src = src;
+    s->dst = dst;
+    s->bytes = bytes;
+    return 0;
+}
+
+/* The buffers a pass reads and writes. Values ping-pong with the keys; in a
+ * keys-only sort they name the key buffers, which the kernels then ignore. */
+typedef struct ping_pong {
+    zs_buffer keys_in, keys_out, values_in, values_out;
+    uint32_t first_flags; /* key_flags bits of the first pass only (ZS_IOTA_VALUES) */
+} ping_pong;
+
+/* In place: KEYS -> TMP -> KEYS ..., and a copy home after an odd number of
+ * passes. Out of place: the first pass reads KEYS_IN and writes KEYS or TMP,
+ * whichever makes the last pass write KEYS (no copy home, input never written). */
+static ping_pong ping_pong_start(const zs_plan_request *req, unsigned passes)
+{
+    const zs_buffer out = req->out_of_place && passes % 2 ? ZS_BUF_KEYS : ZS_BUF_TMP;
+    const zs_buffer vout = out == ZS_BUF_KEYS ? ZS_BUF_VALUES : ZS_BUF_VALUES_TMP;
+    ping_pong p = {req->out_of_place ? ZS_BUF_KEYS_IN : ZS_BUF_KEYS, out, 0, 0,
+                   req->iota_values ? ZS_IOTA_VALUES : 0u};
+    if (!req->value_bytes) { /* keys only */
+        p.values_in = p.keys_in;
+        p.values_out = p.keys_out;
+    } else {
+        /* argsort: the first pass reads no values; any value buffer will do */
+        p.values_in = req->iota_values ? vout : req->out_of_place ? ZS_BUF_VALUES_IN
+                                                                  : ZS_BUF_VALUES;
+        p.values_out = vout;
+    }
+    return p;
+}
+
+/* The next pass reads what this one wrote and writes the other buffer. */
+static void ping_pong_swap(ping_pong *p, int pairs)
+{
+    const zs_buffer k = p->keys_out == ZS_BUF_KEYS ? ZS_BUF_TMP : ZS_BUF_KEYS;
+    const zs_buffer v = k == ZS_BUF_KEYS ? ZS_BUF_VALUES : ZS_BUF_VALUES_TMP;
+    *p = (ping_pong){p->keys_out, k, pairs ? p->values_out : p->keys_out, pairs ? v : k, 0};
+}
+
+/* After an odd number of in-place passes the result is in the temporaries:
+ * bring it home. */
+static int ping_pong_finish(zs_plan *plan, const ping_pong *p, const zs_plan_request *req)
+{
+    if (p->keys_in == ZS_BUF_KEYS)
+        return 0;
+    return push_copy(plan, p->keys_in, ZS_BUF_KEYS, req->n * req->key_bytes) ||
+           (req->value_bytes &&
+            push_copy(plan, p->values_in, ZS_BUF_VALUES, req->n * req->value_bytes));
+}
+
+/* Mask of the digit at `shift`: `bits` wide, narrower at the top of the range. */
+static uint32_t digit_mask(const zs_plan_request *req, unsigned shift, unsigned bits)
+{
+    const unsigned width = req->bit_hi - shift < bits ? req->bit_hi - shift : bits;
+    return (1u << width) - 1u;
+}
+
+/* Exclusive scan of the level-`level` array (TABLE for level 0, SUMS[level-1]
+ * above) in place: reduce blocks into SUMS[level], scan those recursively,
+ * then scan each block plus its offset. */
+static int plan_device_scan(zs_plan *plan, unsigned bins, unsigned level)
+{
+    uint64_t len = zs_scan_level_len(plan->n, bins, level);
+    uint64_t blocks = (len + ZS_SCAN_BLOCK - 1) / ZS_SCAN_BLOCK;
+    zs_buffer data = level == 0 ? ZS_BUF_TABLE : (zs_buffer)(ZS_BUF_SUMS0 + level - 1);
+    if (blocks <= 1) {
+        zs_arg a[] = {buf(data), buf(data), buf(ZS_BUF_PARAMS), val(bins), val(level), val(0)};
+        return push_kernel(plan, ZS_K_SCAN_APPLY, 1, ZS_SCAN_LOCAL, 6, a);
+    }
+    if (level + 1 > ZS_MAX_SCAN_LEVELS)
+        return -1; /* unreachable for n < 2^32 */
+    zs_buffer sums = (zs_buffer)(ZS_BUF_SUMS0 + level);
+    plan->buffer_bytes[sums] = blocks * sizeof(uint32_t);
+    zs_arg r[] = {buf(data), buf(sums), buf(ZS_BUF_PARAMS), val(bins), val(level)};
+    if (push_kernel(plan, ZS_K_SCAN_REDUCE, blocks, ZS_SCAN_LOCAL, 5, r) ||
+        plan_device_scan(plan, bins, level + 1))
+        return -1;
+    zs_arg a[] = {buf(data), buf(sums), buf(ZS_BUF_PARAMS), val(bins), val(level), val(1)};
+    return push_kernel(plan, ZS_K_SCAN_APPLY, blocks, ZS_SCAN_LOCAL, 6, a);
+}
+
+/* Sets a whole buffer of `words` uint32 to `value`. */
+static int push_fill(zs_plan *plan, zs_kernel fill, zs_buffer b, uint32_t value, uint64_t words)
+{
+    zs_arg a[] = {buf(b), val(value), val((uint32_t)words)};
+    return push_kernel(plan, fill, (words + ZS_OS_FILL_WG - 1) / ZS_OS_FILL_WG, ZS_OS_FILL_WG, 3,
+                       a);
+}
+
+static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
+{
+    out->buffer_bytes[ZS_BUF_KEYS] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_TMP] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_PARAMS] = 4 * sizeof(uint32_t);
+    if (req->out_of_place)
+        out->buffer_bytes[ZS_BUF_KEYS_IN] = req->n * req->key_bytes;
+    if (req->value_bytes) {
+        out->buffer_bytes[ZS_BUF_VALUES] = req->n * req->value_bytes;
+        out->buffer_bytes[ZS_BUF_VALUES_TMP] = req->n * req->value_bytes;
+        if (req->out_of_place && !req->iota_values)
+            out->buffer_bytes[ZS_BUF_VALUES_IN] = req->n * req->value_bytes;
+    }
+}
+
+/* Onesweep: all histograms in one read, then one chained-scan pass per
+ * ZS_OS_BITS-bit digit. */
+static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
+{
+    const int key64 = req->key_bytes == 8;
+    const zs_program prog = zs_os_program(key64, req->value_bytes);
+    const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
+    const uint64_t tile = zs_os_tile(key64, req->value_bytes != 0, req->serial);
+    const uint64_t tiles = (req->n + tile - 1) / tile;
+    const uint32_t local = req->serial ? 1 : ZS_OS_WG; /* serial flavor: a work-item per tile */
+    const unsigned passes = (req->bit_hi - req->bit_lo + ZS_OS_BITS - 1) / ZS_OS_BITS;
+    const uint64_t hist_words = ZS_OS_HIST_WORDS, status_words = tiles * ZS_OS_STATUS_WORDS;
+
+    plan_data_buffers(req, out);
+    out->buffer_bytes[ZS_BUF_OS_HIST] = hist_words * sizeof(uint32_t);
+    out->buffer_bytes[ZS_BUF_OS_STATUS] = status_words * sizeof(uint32_t);
+
+    ping_pong pp = ping_pong_start(req, passes);
+    zs_arg h[] = {buf(pp.keys_in), buf(ZS_BUF_OS_HIST), buf(ZS_BUF_PARAMS), val(req->bit_lo),
+                  val(req->bit_hi), val(req->key_flags)};
+    zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
+    if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, local, 6, h) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, ZS_OS_BINS, 1, sh))
+        return -1;
+
+    for (unsigned p = 0; p < passes; ++p) {
+        const unsigned shift = req->bit_lo + ZS_OS_BITS * p;
+        zs_arg a[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in), buf(pp.values_out),
+                      buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
+                      val(digit_mask(req, shift, ZS_OS_BITS)), val(req->key_flags | pp.first_flags),
+                      val(p)};
+        if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
+            push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, local, 11, a))
+            return -1;
+        ping_pong_swap(&pp, req->value_bytes != 0);
+    }
+    return ping_pong_finish(out, &pp, req);
+}
+
+/* The CM design: per digit, count, scan (host or device), bucket. */
+static int plan_cm(const zs_plan_request *req, zs_plan *out)
+{
+    const unsigned bits = (unsigned)req->radix_bits;
+    const unsigned bins = 1u << bits;
+    const uint64_t chunks = zs_chunks(req->n);
+    const int key64 = req->key_bytes == 8;
+    /* sub-group flavors: a work-group (one sub-group) per chunk; serial flavor:
+     * a work-item per chunk, ZS_LANES of them per work-group */
+    const uint64_t groups = req->serial ? (chunks + ZS_LANES - 1) / ZS_LANES : chunks;
+    /* counting never looks at values: the keys-only program serves pairs too */
+    const zs_kernel count = zs_cm_kernel(zs_cm_program(req->radix_bits, key64, 0), 0);
+    const zs_kernel bucket =
+        zs_cm_kernel(zs_cm_program(req->radix_bits, key64, req->value_bytes), 1);
+    const unsigned passes = (req->bit_hi - req->bit_lo + bits - 1) / bits;
+
+    plan_data_buffers(req, out);
+    out->buffer_bytes[ZS_BUF_TABLE] = (uint64_t)bins * chunks * sizeof(uint32_t);
+
+    ping_pong pp = ping_pong_start(req, passes);
+    for (unsigned shift = req->bit_lo; shift < req->bit_hi; shift += bits) {
+        const uint32_t mask = digit_mask(req, shift, bits);
+        zs_arg c[] = {buf(pp.keys_in), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS), val(shift), val(mask),
+                      val(req->key_flags)};
+        if (push_kernel(out, count, groups, ZS_LANES, 6, c))
+            return -1;
+        if (req->host_scan) {
+            zs_step *s = push(out);
+            if (!s)
+                return -1;
+            s->kind = ZS_STEP_HOST_SCAN;
+            s->table_len = (uint64_t)bins * chunks;
+        } else if (plan_device_scan(out, bins, 0)) {
+            return -1;
+        }
+        zs_arg b[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in),
+                      buf(pp.values_out), buf(ZS_BUF_TABLE), buf(ZS_BUF_PARAMS),
+                      val(shift), val(mask), val(req->key_flags | pp.first_flags)};
+        if (push_kernel(out, bucket, groups, ZS_LANES, 9, b))
+            return -1;
+        ping_pong_swap(&pp, req->value_bytes != 0);
+    }
+    return ping_pong_finish(out, &pp, req);
+}
+
+int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
+                     uint32_t max_len, zs_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = req->n;
+    if (req->n == 0 || segments == 0)
+        return 0;
+    const uint64_t window = ZS_SEG_WINDOW(req->serial != 0);
+    /* keys-only programs are given the key buffers as values (ignored) */
+    const zs_buffer keys_in = req->out_of_place ? ZS_BUF_KEYS_IN : ZS_BUF_KEYS;
+    const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
+    const zs_buffer values_in = req->value_bytes && req->out_of_place ? ZS_BUF_VALUES_IN : values;
+    const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
+    plan_data_buffers(req, out);
+    out->buffer_bytes[ZS_BUF_SEG_OFFSETS] = (segments + 1) * sizeof(uint64_t);
+    out->host_init[ZS_BUF_SEG_OFFSETS] = host_offsets;
+    zs_arg a[] = {buf(keys_in), buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values_in), buf(values),
+                  buf(values_tmp), buf(ZS_BUF_SEG_OFFSETS), buf(ZS_BUF_PARAMS),
+                  val((uint32_t)segments), val(max_len), val(req->bit_lo), val(req->bit_hi),
+                  val(req->key_flags)};
+    if (push_kernel(out, zs_seg_kernel(req->key_bytes == 8, req->value_bytes),
+                    (req->n + window - 1) / window, req->serial ? 1 : ZS_LANES, 13, a) == 0)
+        return 0;
+    zs_plan_free(out);
+    return -1;
+}
+
+int zs_plan_build(const zs_plan_request *req, zs_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = req->n;
+    if (req->n == 0)
+        return 0;
+    if ((req->radix_bits == ZS_OS_BITS ? plan_onesweep(req, out) : plan_cm(req, out)) == 0)
+        return 0;
+    zs_plan_free(out);
+    return -1;
+}
+
+void zs_plan_free(zs_plan *plan)
+{
+    free(plan->steps);
+    memset(plan, 0, sizeof *plan);
+}

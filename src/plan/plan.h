@@ -1,0 +1,209 @@
+/*
+ * plan.h — the planner: turns (algorithm, scan mode, n) into a list of kernel
+ * launches over named buffers. It knows nothing about Level Zero or OpenCL;
+ * device backends execute a plan (see run_plan.c).
+ *
+ * Kernel interface (kernels/cm_radix.cl, kernels/scan.cl). Every kernel reads
+ * n as min(params[0], params[1]) (a device buffer: the count, then the plan's
+ * n, which the grids are sized for) so that the same launches serve a count
+ * known only on the device (indirect sorts), and a count above the maximum is
+ * clamped on the device (nothing at or past the plan's n is read or written).
+ *
+ *   CM programs, one per (digit bits 2|4, key width 32|64, keys|u32|u64 values), each in
+ *   three flavors (sg|portable|serial):
+ *     cm_count (keys, table, params, shift, digit_mask, key_flags)
+ *     cm_bucket(keys_in, keys_out, values_in, values_out, table, params,
+ *               shift, digit_mask, key_flags)
+ *       local ZS_LANES, one work-group per chunk of ZS_CHUNK_KEYS keys (serial
+ *       flavor: one work-item per chunk). key_flags: bits 0-1 the
+ *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending, bit 3 the
+ *       values are the input positions (argsort's first pass). Keys-only
+ *       programs ignore the value buffers (the plan passes the key buffers).
+ *   program SCAN (flavor independent), local ZS_SCAN_LOCAL:
+ *     scan_reduce(data, sums, params, bins, level)    one group per ZS_SCAN_BLOCK entries
+ *     scan_apply (data, sums, params, bins, level, has_sums)
+ *
+ *   onesweep programs, one per (key width, keys|pairs), kernels/onesweep.cl:
+ *     os_fill, os_histogram, os_scan_hist, os_pass (see that file).
+ *
+ *   segmented-sort programs, one per (key width, keys|pairs), kernels/segsort.cl:
+ *     seg_sort(keys_in, keys, tmp, values_in, values, values_tmp, offsets,
+ *              params, segments, max_len, bit_lo, bit_hi, key_flags)
+ *       one work-group (ZS_LANES items; serial flavor: 1) per window of
+ *       ZS_SEG_WINDOW(serial) key positions; sorts the segments of at most
+ *       max_len keys that start in its window (zs_plan_segments).
+ *
+ * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
+ * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
+ * Scan level lengths: len(0) = bins * chunks; len(k+1) = ceil(len(k) / ZS_SCAN_BLOCK).
+ */
+#ifndef ZESORT_PLAN_H
+#define ZESORT_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every kernel-shape size (chunk, lanes, tiles, work-groups, scan block,
+ * onesweep status layout) comes from the header the kernels include too. */
+#include "../../kernels/zesort_tuning.h"
+#include "zesort.h" /* ZESORT_MAX_KEYS */
+
+/* key_flags bit of a pairs program's first pass: the values are the keys'
+ * input positions (argsort), kernels/zesort_keys.h ZS_IOTA_VALUES. */
+#define ZS_IOTA_VALUES 8u
+
+#define ZS_MAX_SCAN_LEVELS 4 /* ZS_SCAN_BLOCK^4 entries > any table of n < 2^32 keys */
+/* onesweep keys per tile for a plan: ZS_OS_TILE of zesort_tuning.h. */
+uint32_t zs_os_tile(int key64, int pairs, int serial);
+/* status words hold ZS_OS_NOT_READY until published */
+#define ZS_OS_MAX_KEYS ((uint64_t)ZS_OS_NOT_READY - 1u)
+#if ZS_OS_NOT_READY - 1u < ZESORT_MAX_KEYS
+#error "ZESORT_MAX_KEYS (zesort.h) promises every algorithm, onesweep included, that many keys"
+#endif
+
+/* CM program index = (radix_bits == 4) | key64 << 1 | vals << 2;
+ * onesweep program index = ZS_PROG_OS + (key64 | vals << 1), segmented
+ * sort ZS_PROG_SEG + the same; vals: 0 keys
+ * only, 1 u32 values (PAIRS), 2 8-byte values (PAIRS64). */
+/* The kernel flavors, which plans depend on (a serial plan's tiles, AUTO's
+ * choice). sg: Intel sub-groups; portable: sub-groups emulated in local
+ * memory; serial: portable with serial ranking (ZS_SERIAL,
+ * kernels/zesort_subgroup.h), built from source only. Which one a device
+ * runs: kernels/kernel_select.h. */
+typedef enum zs_flavor { ZS_FLAVOR_PORTABLE = 0, ZS_FLAVOR_SG = 1, ZS_FLAVOR_SERIAL = 2 } zs_flavor;
+
+typedef enum zs_program {
+    ZS_PROG_CM2, ZS_PROG_CM4,
+    ZS_PROG_CM2_K64, ZS_PROG_CM4_K64,
+    ZS_PROG_CM2_PAIRS, ZS_PROG_CM4_PAIRS,
+    ZS_PROG_CM2_K64_PAIRS, ZS_PROG_CM4_K64_PAIRS,
+    ZS_PROG_CM2_PAIRS64, ZS_PROG_CM4_PAIRS64,
+    ZS_PROG_CM2_K64_PAIRS64, ZS_PROG_CM4_K64_PAIRS64,
+    ZS_PROG_SCAN,
+    ZS_PROG_OS, ZS_PROG_OS_K64, ZS_PROG_OS_PAIRS, ZS_PROG_OS_K64_PAIRS,
+    ZS_PROG_OS_PAIRS64, ZS_PROG_OS_K64_PAIRS64,
+    ZS_PROG_SEG, ZS_PROG_SEG_K64, ZS_PROG_SEG_PAIRS, ZS_PROG_SEG_K64_PAIRS,
+    ZS_PROG_SEG_PAIRS64, ZS_PROG_SEG_K64_PAIRS64,
+    ZS_PROG_COUNT
+} zs_program;
+
+/* Kernels, densely numbered: 2 per CM program (count, bucket), 2 for SCAN
+ * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass),
+ * 1 per segmented-sort program (seg_sort). */
+typedef enum zs_kernel {
+    ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
+    ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
+    ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
+    ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
+    ZS_K_SEG_FIRST = ZS_K_OS_FIRST + 4 * (ZS_PROG_SEG - ZS_PROG_OS),
+    ZS_K_COUNT = ZS_K_SEG_FIRST + (ZS_PROG_COUNT - ZS_PROG_SEG)
+} zs_kernel;
+
+typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
+
+/* value_bytes: 0 (keys only), 4 or 8 */
+zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
+zs_kernel zs_cm_kernel(zs_program program, int bucket);
+zs_program zs_os_program(int key64, unsigned value_bytes);
+zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
+zs_kernel zs_seg_kernel(int key64, unsigned value_bytes); /* seg_sort of that program */
+int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
+const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
+
+/* Buffers a plan refers to. KEYS (and VALUES) hold the input and, after the
+ * plan, the output; TMP and VALUES_TMP are the ping-pong partners. An
+ * out-of-place plan reads its input from KEYS_IN (and VALUES_IN), which no
+ * step writes, and leaves the output in KEYS (and VALUES). */
+typedef enum zs_buffer {
+    ZS_BUF_KEYS, ZS_BUF_TMP, ZS_BUF_TABLE, ZS_BUF_PARAMS,
+    ZS_BUF_SUMS0, ZS_BUF_SUMS1, ZS_BUF_SUMS2, ZS_BUF_SUMS3,
+    ZS_BUF_VALUES, ZS_BUF_VALUES_TMP,
+    ZS_BUF_OS_HIST,   /* onesweep: 8 x 256 digit bases, then 8 tile counters */
+    ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix */
+    ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN, /* out-of-place plans: the input, read only */
+    ZS_BUF_SEG_OFFSETS, /* segmented sorts: segments + 1 u64 key positions */
+    ZS_BUF_COUNT
+} zs_buffer;
+
+typedef struct zs_arg {
+    int is_buffer;  /* 1: buffer (device pointer), 0: uint32 scalar */
+    uint32_t value; /* zs_buffer id or scalar value */
+} zs_arg;
+
+typedef enum zs_step_kind {
+    ZS_STEP_KERNEL,    /* launch `kernel` with `groups` work-groups of `local` items */
+    ZS_STEP_HOST_SCAN, /* read TABLE (table_len entries), exclusive scan on host, write back */
+    ZS_STEP_COPY       /* copy `bytes` from buffer src to buffer dst */
+} zs_step_kind;
+
+#define ZS_MAX_ARGS 13
+typedef struct zs_step {
+    zs_step_kind kind;
+    zs_kernel kernel;
+    uint64_t groups;
+    uint32_t local;
+    int nargs;
+    zs_arg args[ZS_MAX_ARGS];
+    uint64_t table_len;           /* HOST_SCAN */
+    zs_buffer src, dst;           /* COPY */
+    uint64_t bytes;               /* COPY */
+} zs_step;
+
+typedef struct zs_plan {
+    uint64_t n;
+    uint64_t buffer_bytes[ZS_BUF_COUNT]; /* 0: buffer unused */
+    size_t nsteps, cap;
+    zs_step *steps;
+    /* Buffers a runner fills from host memory before the first step (NULL:
+     * none; the caller's memory, which must outlive the run): the segmented
+     * sort's offsets. Interop binds the caller's device memory instead. */
+    const void *host_init[ZS_BUF_COUNT];
+} zs_plan;
+
+/* Planner request. */
+typedef struct zs_plan_request {
+    int radix_bits;     /* 2 or 4: CM passes; ZS_OS_BITS (8): onesweep */
+    int host_scan;      /* 1: host scan steps (needs a host round trip) */
+    uint64_t n;         /* keys (maximum n for indirect sorts) */
+    unsigned key_bytes; /* 4 or 8 */
+    unsigned value_bytes; /* 0: keys only; 4 or 8: values of that size move with the keys */
+    int iota_values;    /* 1 (with value_bytes): the values are the keys' input
+                           positions, made by the first pass (argsort); nothing
+                           reads VALUES / VALUES_IN before it is written */
+    int out_of_place;   /* 1: the input is KEYS_IN (VALUES_IN), never written; the
+                           passes alternate so that the last one writes KEYS */
+    uint32_t key_flags; /* kernel key_flags: kind | descending << 2 */
+    unsigned bit_lo;    /* digits cover bits [bit_lo, bit_hi) of the ordered key */
+    unsigned bit_hi;
+    int serial;         /* 1: kernels of the serial flavor (ZS_SERIAL): CM kernels
+                           take a work-item per chunk, onesweep a work-item per
+                           tile of ZS_OS_SERIAL_TILE keys */
+} zs_plan_request;
+
+/* A segmented sort in place of KEYS (and VALUES) by one seg_sort launch: the
+ * segments of at most max_len keys among `segments` (< 2^32) whose offsets
+ * are in SEG_OFFSETS (host_offsets: the runner uploads them; NULL: the
+ * caller binds the buffer). req: n (the keys the buffers hold), key and
+ * value bytes, key_flags, bits, serial, out_of_place; the rest is ignored.
+ * Out of place (the input in KEYS_IN, VALUES_IN, only read) every segment
+ * must hold at most max_len keys: KEYS gets every key of them. Returns 0,
+ * or -1 when out of host memory. */
+int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
+                     uint32_t max_len, zs_plan *out);
+
+/* key_flags of the kernels for a key type and order. */
+uint32_t zs_key_flags(int key_type, int descending);
+
+/* Builds a plan. Returns 0, or -1 when out of host memory. */
+int zs_plan_build(const zs_plan_request *req, zs_plan *out);
+void zs_plan_free(zs_plan *plan);
+
+/* Helpers shared by planner, backends and tests. */
+uint64_t zs_chunks(uint64_t n);
+uint64_t zs_scan_level_len(uint64_t n, unsigned bins, unsigned level);
+const char *zs_kernel_name(zs_kernel k);   /* OpenCL kernel function name */
+zs_program zs_kernel_program(zs_kernel k);
+/* Exclusive scan on the host (host scan mode); uint32 wraps like the device. */
+void zs_host_exclusive_scan(uint32_t *table, uint64_t len);
+
+#endif
