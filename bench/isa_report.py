@@ -82,10 +82,11 @@ LABEL = re.compile(r"^\s*([A-Za-z_]\w*):\s*$")
 BRANCH = re.compile(r"^\s*(?:\((W&)?(~?)(f\d\.\d)(?:\.\w+)?\)\s*|\(W\)\s*)?"
                     r"(jmpi|goto|while|break|brc|brd)\b(?:\.\w+)?\s*(?:\(\d+\|M\d+\)\s*)?"
                     r"([A-Za-z_]\w*)(?:\s+([A-Za-z_]\w*))?")
-# scalar counter steps and compares: add (1|M0) R<1>:t R<0;1,0>:t IMM, cmp ... (cond)F null R<0;1,0> IMM
-ADD = re.compile(r"\b(add|shl) \((\d+)\|M0\)\s+(r\d+\.\d+)<1>:\w+\s+(r\d+\.\d+)<[\d;,]+>:\w+\s+"
+# a loop counter's step (add|shl (N|Mk) R<1>:t R<...>:t IMM) and compare
+# (cmp (N|Mk) (cond)F dst R<...>:t IMM), scalar or per lane, either SIMD16 half
+ADD = re.compile(r"\b(add|shl) \((\d+)\|M\d+\)\s+(r\d+\.\d+)<1>:\w+\s+(r\d+\.\d+)<[\d;,]+>:\w+\s+"
                  r"(-?(?:0x[0-9a-fA-F]+|\d+)):\w+")
-CMP = re.compile(r"\bcmp \(\d+\|M0\)\s+\((lt|le|gt|ge|eq|ne)\)(f\d\.\d)\s+\S+\s+"
+CMP = re.compile(r"\bcmp \(\d+\|M\d+\)\s+\((lt|le|gt|ge|eq|ne)\)(f\d\.\d)\s+\S+\s+"
                  r"(r\d+\.\d+)<[\d;,]+>:\w+\s+(-?(?:0x[0-9a-fA-F]+|\d+)):\w+")
 MOV_IMM = re.compile(r"\bmov \(\d+\|M\d+\)\s+(r\d+\.\d+)<1>:(\w+)\s+(-?(?:0x[0-9a-fA-F]+|\d+)):\w+\b")
 DEST = re.compile(r"^\s*(?:\([^)]*\)\s*)?[a-z][\w.]*(?:\s+\(\d+\|M\d+\))?(?:\s+\([a-z]+\)f\d\.\d)?"
@@ -101,59 +102,81 @@ def _int(text, typ="d"):
     return v
 
 
-def trip_count(insts, head, tail, inner):
+def trip_count(insts, labels, head, tail, inner):
     """Iterations of the loop insts[head..tail] (its back edge at tail) when a
-    counter steps by an immediate (add, or shl for doubling loops) and a
-    compare with an immediate decides: the shapes IGC gives a loop of constant
-    trip count that it kept rolled. The counter starts from the immediate it
-    was last set to before the loop; a per-lane counter set otherwise (a lane
-    id: `for (i = lid; i < K; i += WG)`) is taken to start at 0. Else None."""
+    counter steps by an immediate (add, or shl for doubling loops) and its
+    compare with an immediate decides the loop's one way out: the shapes IGC
+    gives a loop of constant trip count that it keeps rolled. The counter
+    starts from the immediate it was last set to before the loop; a per-lane
+    counter set otherwise (a lane id: `for (i = lid; i < K; i += WG)`) is
+    taken to start at 0. Else None: a loop with several ways out (the
+    look-back) or any other exit condition runs as the data say."""
     top = [i for i in range(head, tail + 1) if not any(a <= i <= b for a, b in inner)]
-    steps = {}
+    way_out = []  # (instruction, branch match, True if a true predicate leaves the loop)
     for i in top:
-        m = ADD.search(insts[i])
-        if m and m.group(3) == m.group(4):
-            steps[m.group(3)] = (i, m.group(1), _int(m.group(5)), m.group(2) != "1")
-    for i in top:
-        m = CMP.search(insts[i])
-        if not m or m.group(3) not in steps:
+        b = BRANCH.match(insts[i])
+        if not b:
             continue
-        cond, flag, reg, bound = m.group(1), m.group(2), m.group(3), _int(m.group(4))
-        step_at, op, step, per_lane = steps[reg]
-        if any(j != step_at and (DEST.match(insts[j]) or [None, None])[1] == reg
-               for j in range(head, tail + 1)):
-            continue  # a register the loop also uses for something else
-        start = None
-        for j in range(head - 1, -1, -1):  # the counter's last write before the loop
-            d = DEST.match(insts[j])
-            if d and d.group(1) == reg:
-                mv = MOV_IMM.search(insts[j])
-                if mv and mv.group(1) == reg:
-                    start = _int(mv.group(3), mv.group(2))
-                break
-        if start is None and per_lane and op == "add":
-            start = 0
-        if start is None or not step:
-            continue
-        # the first branch on that flag after the compare: does a true flag exit or go on?
-        exit_when_true = False
-        for j in range(i + 1, tail + 1):
-            b = BRANCH.match(insts[j])
-            if b and b.group(3) == flag:
-                target_exits = b.group(4) == "break" or j != tail
-                exit_when_true = target_exits != (b.group(2) == "~")
-                break
-        v, trips = start, 0
-        while trips < 1 << 16:
-            trips += 1
-            for pos in sorted((step_at, i)):
-                if pos == step_at:
-                    v = v + step if op == "add" else v << step
-                else:
-                    result = COND[cond](v, bound)
-            if result == exit_when_true:
-                return trips
+        if i == tail:
+            if b.group(3):  # a predicated back edge: a true predicate stays
+                way_out.append((i, b, False))
+        elif b.group(4) == "break" or any(t in labels and not head <= labels[t] <= tail
+                                          for t in (b.group(5), b.group(6))):
+            way_out.append((i, b, True))
+    if len(way_out) != 1 or not way_out[0][1].group(3):
         return None
+    exit_at, branch, leaves = way_out[0]
+    flag = branch.group(3)
+    exit_when_true = leaves != (branch.group(2) == "~")
+    # the last write of that flag before the decision: a counter's compare?
+    cmp_at = m = None
+    f = re.escape(flag)
+    for j in range(exit_at - 1, head - 1, -1):
+        if re.match(r"^\s*\(W&~?f\d\.\d[^)]*\)\s*mov \(1\|M0\)\s+%s<" % f, insts[j]):
+            continue  # IGC 1.x merging a uniform loop's flag for lanes that left
+        if re.search(r"\bcsel\b", insts[j]):
+            continue  # compares its own source with 0: writes no flag
+        if re.search(r"\((?:lt|le|gt|ge|eq|ne|nz|z|ov|un)\)%s\b" % f, insts[j]) or re.match(
+                r"^\s*(?:\([^)]*\)\s*)?[a-z][\w.]*\s+\(\d+\|M\d+\)\s+%s<" % f, insts[j]):
+            cmp_at, m = j, CMP.search(insts[j])
+            break
+    if m is None or m.group(2) != flag:
+        return None
+    cond, reg, bound = m.group(1), m.group(3), _int(m.group(4))
+    steps = []  # the counter's step: reg = reg + imm (or << imm)
+    for i in top:
+        a = ADD.search(insts[i])
+        if a and a.group(3) == a.group(4) == reg:
+            steps.append((i, a))
+    if len(steps) != 1:
+        return None
+    step_at, a = steps[0]
+    op, step, per_lane = a.group(1), _int(a.group(5)), a.group(2) != "1"
+    if any(j != step_at and (DEST.match(insts[j]) or [None, None])[1] == reg
+           for j in range(head, tail + 1)):
+        return None  # a register the loop also uses for something else
+    start = None
+    for j in range(head - 1, -1, -1):  # the counter's last write before the loop
+        d = DEST.match(insts[j])
+        if d and d.group(1) == reg:
+            mv = MOV_IMM.search(insts[j])
+            if mv and mv.group(1) == reg:
+                start = _int(mv.group(3), mv.group(2))
+            break
+    if start is None and per_lane and op == "add":
+        start = 0
+    if start is None or not step:
+        return None
+    v, trips, result = start, 0, None
+    while trips < 4096:
+        trips += 1
+        for pos in sorted((step_at, cmp_at)):
+            if pos == step_at:
+                v = v + step if op == "add" else v << step
+            else:
+                result = COND[cond](v, bound)
+        if result == exit_when_true:
+            return trips
     return None
 
 
@@ -180,7 +203,7 @@ def weighted_count(lines):
     once = 0
     for head, tail in loops:
         inner = [(a, b) for a, b in loops if head <= a and b <= tail and (a, b) != (head, tail)]
-        trips = trip_count(insts, head, tail, inner)
+        trips = trip_count(insts, labels, head, tail, inner)
         if trips is None:
             once += 1
             continue

@@ -347,7 +347,7 @@ typedef uint os_packed;
  * and its rank among them is popcount(peers & lanes below). The mask is
  * built in local memory, not from ballots: every lane ORs its lane bit into
  * the sub-group's word for its digit and reads the word back (one atomic
- * and one load a key, where 8 ballots cost about 40 instructions a batch);
+ * and one load a key, where 9 ballots cost about 50 instructions a batch);
  * the peers' highest lane then advances the digit's count and clears the
  * word for the next batch. OR is order-free, so the masks, the ranks and
  * the output are the same whatever order the lanes' atomics land in.
