@@ -30,7 +30,7 @@
 #include "zesort.h"
 #include "zesort_tuning.h" /* kernels/: the retuned sizes, as the library sees them */
 
-/* A test hook of the library (src/test_hooks.c, not exported by the shared
+/* A test hook of the library (src/common/test_hooks.c, not exported by the shared
  * library, present in the static retuned one): extra -D options for the
  * OpenCL programs that contexts created afterwards build. OS_FORCE_RECOUNT=1
  * makes every onesweep tile find its predecessors unpublished, so each tile

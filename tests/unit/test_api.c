@@ -499,7 +499,7 @@ START_TEST(two_contexts)
 }
 END_TEST
 
-/* AUTO follows the measurements recorded in src/sort_request.c. */
+/* AUTO follows the measurements recorded in src/plan/sort_request.c. */
 static zesort_algo auto_for(zs_flavor flavor, uint64_t n)
 {
     zs_plan_request req;

@@ -1,6 +1,6 @@
 /*
  * test_buffer_cache.c — a device context keeps the buffers of its last host
- * sort for the next one (src/buffer_cache.h, issue 22): the next sort that
+ * sort for the next one (src/run/buffer_cache.h, issue 22): the next sort that
  * fits them allocates nothing; a failure in a sort running on kept buffers
  * leaves the caller's data as it was, releases what the context kept (the
  * sort after it allocates afresh) and the context sorts right afterwards.

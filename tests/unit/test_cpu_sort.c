@@ -1,5 +1,5 @@
 /*
- * test_cpu_sort.c — the C fallback (src/backend_cpu.c) on its own: every key
+ * test_cpu_sort.c — the C fallback (src/backends/cpu/backend_cpu.c) on its own: every key
  * type, keys and pairs, both orders, bit ranges, sizes around its digit and
  * thread blocks, distributions that make passes constant, 1, 2 and 7 threads
  * (7 > cores: blocks of odd sizes) and every digit width, against a stable

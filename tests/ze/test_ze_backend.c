@@ -1,6 +1,6 @@
 /*
  * test_ze_backend.c — Check tests of the Level Zero device backend's
- * zs_device_ops (src/backend_level_zero.c) on whatever Level Zero driver is
+ * zs_device_ops (src/backends/level_zero/backend_level_zero.c) on whatever Level Zero driver is
  * present: limits and driver refusals come back as clear errors, transfers
  * larger than the staging buffer, device-to-device copies, kernel-timestamp
  * timing, and recovery / destruction after a failure.
