@@ -123,6 +123,27 @@ typedef struct zesort_options {
 #define ZESORT_ARGSORT_NO_KEYS_OUT 2 /* argsort without keys_out: the sorted keys, which
                                         the passes need, take n keys more of temp */
 
+/** Segments given in device memory to the interop APIs' segmented sorts
+ *  (zesort_ze_append_sort_segmented, zesort_cl_enqueue_sort_segmented): the
+ *  width of their offsets, and how they are laid out. */
+typedef enum zesort_offset_type {
+    ZESORT_OFFSET_U64 = 0, /* uint64_t offsets */
+    ZESORT_OFFSET_U32 = 1  /* uint32_t offsets */
+} zesort_offset_type;
+
+/** The status word of a segmented sort checked on the device: status[0] is
+ *  one of these codes, status[1] the index of the first segment found bad
+ *  (0 when valid; the count read, for COUNT_OVER_MAX). Written by the device
+ *  each time the sort runs; any code but VALID means that nothing was
+ *  sorted: keys and values are as they were. */
+typedef enum zesort_segments_status {
+    ZESORT_SEGMENTS_VALID = 0,
+    ZESORT_SEGMENTS_DECREASING = 1,      /* S + 1 offsets: offsets[i] > offsets[i + 1] */
+    ZESORT_SEGMENTS_PAST_N = 2,          /* segment i ends past n */
+    ZESORT_SEGMENTS_BEGIN_AFTER_END = 3, /* begin/end arrays: begin[i] > end[i] */
+    ZESORT_SEGMENTS_COUNT_OVER_MAX = 4   /* the device-side count exceeds max_segments */
+} zesort_segments_status;
+
 typedef struct zesort_context zesort_context;
 
 /** Fills *opts with the defaults (u32 keys, auto algorithm, device scan,

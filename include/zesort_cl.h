@@ -148,13 +148,15 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
 /** Segmented sort, as zesort_ze_append_sort_segments: each segment
  *  [offsets[i], offsets[i + 1]) of keys (and values, or NULL) sorted in
  *  place, stably, nothing outside [offsets[0], offsets[num_segments])
- *  written. offsets: a cl_mem of num_segments + 1 uint64_t, READ WHEN THIS
- *  CALL IS MADE by a blocking clEnqueueReadBuffer on queue after the wait
- *  events (so earlier commands of an in-order queue may produce them): bad
- *  offsets (decreasing, above n) are INVALID_ARGUMENT with nothing enqueued
- *  but that read. One kernel launch sorts every segment (one work-group
- *  each); fewer than 2^32 - 1 segments; algorithm and scan options ignored.
- *  temp: zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
+ *  written. offsets: a cl_mem of num_segments + 1 uint64_t, read only on the
+ *  device when the sort runs (issue 35; before, a blocking read checked them
+ *  at call time): it is zesort_cl_enqueue_sort_segmented with these offsets
+ *  (ZESORT_OFFSET_U64) and no status word, so bad offsets (decreasing,
+ *  above n) are no longer INVALID_ARGUMENT here: the keys and values are
+ *  then left as they were, which only zesort_cl_enqueue_sort_segmented's
+ *  status word reports. One work-group per segment; fewer than 2^32 - 1
+ *  segments; algorithm and scan options ignored. temp:
+ *  zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
  *  values, offsets and temp must not overlap. Not covered by
  *  zesort_cl_prepare. */
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -163,6 +165,44 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
                                               uint64_t temp_bytes, const zesort_options *opts,
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event);
+
+/** The segments of zesort_cl_enqueue_sort_segmented, as zesort_ze_segments
+ *  (zesort_ze.h: the two forms, the rules) with cl_mem buffers, each read
+ *  from offset 0 (use sub-buffers for an offset), owned by the caller.
+ *  Zero-initialise it (= {0}) and set what you use. */
+typedef struct zesort_cl_segments {
+    zesort_offset_type offset_type; /* width of every offset: U64 (0) or U32 (1) */
+    cl_mem offsets;                 /* num_segments + 1 offsets, or NULL */
+    cl_mem begin_offsets;           /* num_segments begins, or NULL */
+    cl_mem end_offsets;             /* num_segments ends, or NULL (may be the
+                                       begins' buffer, or overlap it) */
+    uint64_t num_segments;          /* the number (< 2^32 - 1); with num_segments_mem,
+                                       the most it may say */
+    cl_mem num_segments_mem;        /* NULL, or a uint32_t at offset 0: the number of
+                                       segments, read on the device when the sort runs */
+    cl_mem status;                  /* NULL, or 2 uint32_t the device writes each time
+                                       the sort runs: zesort_segments_status (zesort.h) */
+} zesort_cl_segments;
+
+/** Segmented sort whose segments only the device reads, as
+ *  zesort_ze_append_sort_segmented: nothing is read on the host, so earlier
+ *  commands of an in-order queue, or those of the wait events, may write the
+ *  offsets and the count; a first kernel checks them and writes the status
+ *  word (zesort.h's zesort_segments_status in status[0], the first bad
+ *  segment or the count in status[1]); invalid segments leave keys and
+ *  values as they were. Read the status after *event completes.
+ *  keys, values, temp and the status must not overlap each other or the
+ *  offsets and count (which may share bytes with one another).
+ *  Errors: as zesort_cl_enqueue_sort, plus INVALID_ARGUMENT for segments
+ *  NULL, an offset_type other than U64 or U32, both forms given, a NULL
+ *  buffer the form needs (num_segments > 0), a buffer too small, overlap,
+ *  num_segments >= 2^32 - 1. */
+zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                               cl_mem keys, cl_mem values, uint64_t n,
+                                               const zesort_cl_segments *segments, cl_mem temp,
+                                               uint64_t temp_bytes, const zesort_options *opts,
+                                               cl_uint num_wait_events,
+                                               const cl_event *wait_events, cl_event *event);
 
 /** Out of place, as zesort_ze_append_sort_copy: sorts keys_in (values_in,
  *  or NULL) into keys_out (values_out, given exactly when values_in is);

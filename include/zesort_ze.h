@@ -236,21 +236,22 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  type, order, bit range and value type; keys and values outside
  *  [offsets[0], offsets[num_segments]) are not written; empty segments are
  *  allowed. offsets: num_segments + 1 uint64_t in device (or shared) memory
- *  of the sorter's context. They are READ WHEN THIS CALL IS MADE (copied by
- *  an immediate command list of the sorter's own, which waits for nothing
- *  of cmdlist) to check them: offsets that decrease or exceed n are
- *  INVALID_ARGUMENT and nothing is appended; they must therefore hold their
- *  final values before the call, and keep them until the sort has run (the
- *  kernel reads them again on the device). One kernel launch sorts every
- *  segment, each by one work-group in 4-bit passes within its own keys: fast
- *  for many short segments; a segment of millions of keys is one
- *  work-group's work (the host API sorts those with the global passes).
- *  Fewer than 2^32 - 1 segments; opts' algorithm and scan are ignored.
- *  temp: zesort_ze_temp_bytes(n, values != NULL, opts) bytes suffice.
- *  keys, values, offsets and temp must not overlap. Not covered by
- *  zesort_ze_prepare: the first segmented append builds its kernel.
- *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for bad offsets
- *  (offsets NULL with n > 0 and num_segments > 0 included). */
+ *  of the sorter's context, read only on the device, when the sort runs
+ *  (issue 35; before, they were also read on the host at call time):
+ *  it is zesort_ze_append_sort_segmented with these offsets
+ *  (ZESORT_OFFSET_U64) and no status word. Offsets that decrease or exceed
+ *  n are therefore no longer refused here: the sort then leaves the keys
+ *  and values as they were, which only zesort_ze_append_sort_segmented's
+ *  status word reports. One work-group per segment sorts it in 4-bit passes
+ *  within its own keys: fast for many short segments; a segment of
+ *  millions of keys is one work-group's work (the host API sorts those with
+ *  the global passes). Fewer than 2^32 - 1 segments; opts' algorithm and
+ *  scan are ignored. temp: zesort_ze_temp_bytes(n, values != NULL, opts)
+ *  bytes suffice. keys, values, offsets and temp must not overlap. Not
+ *  covered by zesort_ze_prepare: the first segmented append builds its
+ *  kernels.
+ *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for offsets NULL
+ *  with num_segments > 0. */
 zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
                                              void *values, uint64_t n, const uint64_t *offsets,
@@ -259,6 +260,63 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_event_handle_t signal_event,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events);
+
+/** The segments of zesort_ze_append_sort_segmented, in device (or shared)
+ *  memory of the sorter's context, owned by the caller. Either form:
+ *  - offsets: num_segments + 1 offsets, segment i = [offsets[i],
+ *    offsets[i + 1]) (non-decreasing); begin_offsets, end_offsets NULL;
+ *  - begin_offsets, end_offsets: num_segments each, segment i =
+ *    [begin_offsets[i], end_offsets[i]), as CUB's DeviceSegmentedRadixSort
+ *    takes them: in any order, with gaps (keys in no segment are not
+ *    written), empty when begin == end; end_offsets may be begin_offsets + 1.
+ *    Segments must not overlap (not checked: overlapping ones leave their
+ *    keys unspecified). offsets NULL.
+ *  Zero-initialise it (= {0}) and set what you use. */
+typedef struct zesort_ze_segments {
+    zesort_offset_type offset_type; /* width of every offset: U64 (0) or U32 (1) */
+    const void *offsets;            /* num_segments + 1 offsets, or NULL */
+    const void *begin_offsets;      /* num_segments begins, or NULL */
+    const void *end_offsets;        /* num_segments ends, or NULL */
+    uint64_t num_segments;          /* the number of segments (< 2^32 - 1); with
+                                       num_segments_devptr, the most it may say */
+    const uint32_t *num_segments_devptr; /* NULL, or the number of segments, read on the
+                                            device when the sort runs (4-byte aligned) */
+    uint32_t *status; /* NULL, or 2 uint32_t (4-byte aligned) the device writes each
+                         time the sort runs: zesort_segments_status (zesort.h) */
+} zesort_ze_segments;
+
+/** Segmented sort whose segments only the device reads: appends a stable
+ *  in-place sort of each segment of segments (zesort_ze_segments above) of
+ *  the n keys (and values, or NULL) to cmdlist, as
+ *  zesort_ze_append_sort_segments does, with no host read of device memory:
+ *  the offsets and the count may be written by earlier commands of the list
+ *  (or ones the wait events stand for), and are read when the sort runs.
+ *  A first kernel checks them on the device: offsets that decrease (the
+ *  num_segments + 1 form), a begin past its end, a segment ending past n, or
+ *  a device-side count above num_segments make the sort leave every key and
+ *  value as it was, and are reported in segments->status (status[0] a
+ *  zesort_segments_status code, status[1] the first bad segment, or the
+ *  count): read it once the list has run (e.g. after signal_event). The
+ *  status is written each time the sort runs, ZESORT_SEGMENTS_VALID (and 0)
+ *  when the segments are valid, also with n == 0 or no segment; with status
+ *  NULL invalid segments are only left unsorted.
+ *  Offsets are 8-byte aligned (U64) or 4 (U32). keys, values, temp and the
+ *  status must not overlap each other or the offsets and count (which may
+ *  share bytes with one another). temp: zesort_ze_temp_bytes(n, values !=
+ *  NULL, opts) bytes suffice. Fewer than 2^32 - 1 segments; opts' algorithm
+ *  and scan are ignored; not covered by zesort_ze_prepare.
+ *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for segments
+ *  NULL, an offset_type other than U64 or U32, both forms given, a NULL
+ *  array the form needs (num_segments > 0), misaligned or overlapping
+ *  arrays, num_segments >= 2^32 - 1. */
+zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
+                                              ze_command_list_handle_t cmdlist, void *keys,
+                                              void *values, uint64_t n,
+                                              const zesort_ze_segments *segments, void *temp,
+                                              uint64_t temp_bytes, const zesort_options *opts,
+                                              ze_event_handle_t signal_event,
+                                              uint32_t num_wait_events,
+                                              ze_event_handle_t *wait_events);
 
 /** Out of place: appends a stable sort of the n keys at keys_in (and the
  *  values at values_in, or NULL) into keys_out (and values_out, given

@@ -405,3 +405,136 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
 #endif
     }
 }
+
+/*
+ * Segments read on the device only (issue 35, the interop's segmented
+ * sorts): seg_check validates them and writes a status word; seg_sort_ranges
+ * sorts them unless the status says they are invalid.
+ *
+ *   seg_check(begins, ends, count, status, n, max_segments, flags)
+ *     one work-group of ZS_LANES items: status[0] = 0 or a ZS_SEG_BAD_*
+ *     code, status[1] = the first bad segment (the count for COUNT_OVER_MAX)
+ *   seg_sort_ranges(keys, tmp, values, values_tmp, begins, ends, count,
+ *                   status, max_segments, flags, bit_lo, bit_hi, key_flags)
+ *     work-group g sorts segments g, g + groups, ... in place (ZS_LANES
+ *     items, serial flavor 1), nothing when status[0] != 0
+ *
+ * flags (plan.h has the same): ZS_SEG_F_U64 offsets are ulong, else uint;
+ * ZS_SEG_F_BEGIN_END segment s is [begins[s], ends[s]), else [begins[s],
+ * begins[s + 1]) (ends unused); ZS_SEG_F_COUNT the number of segments is
+ * count[0], else max_segments (count unused). Unused buffers are bound to
+ * some other buffer of the plan and never read. The buffers are passed as
+ * uint and read as ulong when ZS_SEG_F_U64: one kernel serves both widths.
+ * The sort reads the offsets itself, after seg_check has accepted them: no
+ * normalized copy (a later "describe segments" step may write one, beside
+ * the status word, for kernels that pick a strategy per segment size).
+ */
+#define ZS_SEG_F_U64 1u
+#define ZS_SEG_F_BEGIN_END 2u
+#define ZS_SEG_F_COUNT 4u
+/* the codes of zesort.h's zesort_segments_check */
+#define ZS_SEG_BAD_DECREASING 1u
+#define ZS_SEG_BAD_PAST_N 2u
+#define ZS_SEG_BAD_BEGIN_AFTER_END 3u
+#define ZS_SEG_BAD_COUNT_OVER_MAX 4u
+
+inline ulong seg_offset_at(__global const uint *p, uint i, uint flags)
+{
+    return (flags & ZS_SEG_F_U64) ? ((__global const ulong *)p)[i] : (ulong)p[i];
+}
+
+/* Segment s's [*b, *e) as the caller gave it (not yet checked). */
+inline void seg_bounds(__global const uint *begins, __global const uint *ends, uint s,
+                       uint flags, ulong *b, ulong *e)
+{
+    *b = seg_offset_at(begins, s, flags);
+    *e = (flags & ZS_SEG_F_BEGIN_END) ? seg_offset_at(ends, s, flags)
+                                      : seg_offset_at(begins, s + 1u, flags);
+}
+
+inline uint seg_count_of(__global const uint *count, uint max_segments, uint flags)
+{
+    return (flags & ZS_SEG_F_COUNT) ? count[0] : max_segments;
+}
+
+/* One work-group: the lanes walk the segments by stride, each stops at its
+ * first bad one (so holds its smallest), and lane 0 keeps the smallest of
+ * all. Deterministic (the first bad segment, whatever the schedule) and
+ * needs no atomics, nor a status filled beforehand: every run writes both
+ * words. O(segments / ZS_LANES) per lane, against a sort that reads every
+ * key several times. */
+ZS_KERNEL_WG(ZS_LANES)
+__kernel void seg_check(__global const uint *begins, __global const uint *ends,
+               __global const uint *count, __global uint *status, uint n, uint max_segments,
+               uint flags)
+{
+    __local uint first_bad[ZS_LANES], bad_code[ZS_LANES];
+    const uint lane = get_local_id(0);
+    const uint segs = seg_count_of(count, max_segments, flags);
+    uint first = UINT_MAX, code = 0;
+    for (uint s = lane; segs <= max_segments && s < segs; s += ZS_LANES) {
+        ulong b, e;
+        seg_bounds(begins, ends, s, flags, &b, &e);
+        if (b > e || e > (ulong)n) {
+            first = s;
+            code = b > e ? ((flags & ZS_SEG_F_BEGIN_END) ? ZS_SEG_BAD_BEGIN_AFTER_END
+                                                         : ZS_SEG_BAD_DECREASING)
+                         : ZS_SEG_BAD_PAST_N;
+            break;
+        }
+    }
+    first_bad[lane] = first;
+    bad_code[lane] = code;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane != 0)
+        return;
+    for (uint l = 1; l < ZS_LANES; ++l)
+        if (first_bad[l] < first) {
+            first = first_bad[l];
+            code = bad_code[l];
+        }
+    if (segs > max_segments) {
+        code = ZS_SEG_BAD_COUNT_OVER_MAX;
+        first = segs;
+    }
+    status[0] = code;
+    status[1] = code ? first : 0u;
+}
+
+#if ZS_SERIAL
+ZS_KERNEL_WG(1)
+#else
+ZS_SG_KERNEL
+#endif
+__kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
+                              __global zs_value *values, __global zs_value *values_tmp,
+                              __global const uint *begins, __global const uint *ends,
+                              __global const uint *count, __global const uint *status,
+                              uint max_segments, uint flags, uint bit_lo, uint bit_hi,
+                              uint key_flags)
+{
+#if ZS_SERIAL
+    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
+    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
+#else
+    ZS_SG_SCRATCH
+#endif
+    if (status[0] != 0u)
+        return; /* uniform: seg_check refused the segments; the keys stay as they are */
+    /* at most max_segments: seg_check refuses more */
+    const uint segs = seg_count_of(count, max_segments, flags);
+    for (uint s = get_group_id(0); s < segs; s += get_num_groups(0)) {
+        ulong b64, e64;
+        seg_bounds(begins, ends, s, flags, &b64, &e64);
+        const uint b = (uint)b64, e = (uint)e64; /* <= n < 2^32: checked */
+        if (e <= b + 1u)
+            continue; /* uniform: every lane reads the same offsets */
+#if ZS_SERIAL
+        seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo, bit_hi,
+                     key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
+#else
+        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
+                     ZS_SG_SCRATCH_ARG);
+#endif
+    }
+}

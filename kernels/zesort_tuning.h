@@ -104,6 +104,18 @@
 #endif
 #define ZS_SEG_WINDOW(serial) ((serial) ? ZS_SEG_WINDOW_SERIAL : ZS_SEG_WINDOW_SG)
 
+/* seg_sort_ranges (segments read on the device, any order): one work-group
+ * per this many keys of n, at most one per segment, each taking segments by
+ * stride. sg and portable: enough work-groups to fill a GPU with short
+ * segments; serial: a few per CPU core. */
+#ifndef ZS_SEG_STRIDE_KEYS_SG
+#define ZS_SEG_STRIDE_KEYS_SG 512u
+#endif
+#ifndef ZS_SEG_STRIDE_KEYS_SERIAL
+#define ZS_SEG_STRIDE_KEYS_SERIAL 8192u
+#endif
+#define ZS_SEG_STRIDE_KEYS(serial) ((serial) ? ZS_SEG_STRIDE_KEYS_SERIAL : ZS_SEG_STRIDE_KEYS_SG)
+
 /* serial flavor: segments of at most this many keys by insertion sort. */
 #ifndef ZS_SEG_INSERTION
 #define ZS_SEG_INSERTION 16u

@@ -203,8 +203,9 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
                                      uint64_t need, const zs_range *tspan, const char *fn)
 {
     zs_named_range r[ZS_BUF_COUNT + 2];
+    int ro[ZS_BUF_COUNT + 2] = {0};
     int ranges = 0;
-    for (int b = 0; n > 0 && b < ZS_BUF_COUNT; b++) {
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
         if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
             continue;
         const char *name = zs_interop_buffer_name(shape, b);
@@ -212,14 +213,16 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
-        /* the offsets are u64 a segment (and one more), the others n elements */
-        const int offsets = b == ZS_BUF_SEG_OFFSETS;
+        /* a segmented sort's arrays: an offset a segment (and one more), the
+         * count, the status; the others n elements */
+        const int offsets = b >= ZS_BUF_SEG_OFFSETS;
         if (mem_size(caller[b]) < bytes)
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s holds %llu bytes, %llu %s need %llu", fn, name,
                                 (unsigned long long)mem_size(caller[b]),
                                 (unsigned long long)(offsets ? shape->segments : n),
                                 offsets ? "segments" : "keys", (unsigned long long)bytes);
+        ro[ranges] = zs_interop_read_only(shape, b);
         r[ranges++] = (zs_named_range){name, locate(caller[b], bytes)};
     }
     if (need > 0 && !temp)
@@ -236,35 +239,16 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: temp is a sub-buffer at offset %llu, not a multiple of %llu bytes (see zesort_cl_temp_requirements)",
                             fn, (unsigned long long)tspan->off, (unsigned long long)s->align);
-    if (n == 0)
+    if (ranges == 0) /* n == 0, and no status word to write */
         return ZESORT_OK;
     r[ranges++] = (zs_named_range){"temp", *tspan};
     r[ranges++] = (zs_named_range){"the count", locate(count, 4)};
     const char *a, *b;
-    if (zs_ranges_overlap(r, ranges, &a, &b))
+    if (zs_interop_ranges_overlap(r, ro, ranges, &a, &b))
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: %s and %s overlap (the same cl_mem, or overlapping sub-buffers of one): they must be separate memory",
                             fn, a, b);
     return ZESORT_OK;
-}
-
-/* A segmented sort's offsets, read from the caller's cl_mem by a blocking
- * read after the caller's wait events (zesort_cl.h), and checked. */
-static zesort_status check_offsets(zesort_cl_sorter *s, cl_command_queue queue,
-                                   const zs_sort_shape *shape, cl_mem offsets, uint64_t n,
-                                   cl_uint nwait, const cl_event *wait, const char *fn)
-{
-    const uint64_t bytes = (shape->segments + 1) * sizeof(uint64_t);
-    uint64_t *host = malloc((size_t)bytes);
-    if (!host)
-        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
-                            "%s: out of host memory for a copy of the offsets", fn);
-    cl_int err = clEnqueueReadBuffer(queue, offsets, CL_TRUE, 0, (size_t)bytes, host, nwait,
-                                     nwait ? wait : NULL, NULL);
-    zesort_status st = err == CL_SUCCESS ? zs_interop_check_offsets(host, shape, n, &s->err, fn)
-                                         : cl_fail(s, "clEnqueueReadBuffer (offsets)", err);
-    free(host);
-    return st;
 }
 
 /* One enqueue's arguments, as the entry points pass them: in place, out of
@@ -304,7 +288,7 @@ static zesort_status check_queue(zesort_cl_sorter *s, const cl_args *a)
 }
 
 /* Everything that can fail before a command is enqueued: the caller's
- * buffers and offsets checked, every kernel built, temp's sub-buffers made
+ * buffers checked, every kernel built, temp's sub-buffers made
  * (sub-buffers are made of temp's root buffer). */
 static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
 {
@@ -312,9 +296,6 @@ static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
     const zs_range tspan = locate(a->temp, a->temp_bytes);
     zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->count, a->temp,
                                        a->temp_bytes, need, &tspan, a->fn);
-    if (st == ZESORT_OK && x->plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
-        st = check_offsets(s, a->queue, a->shape, a->caller[ZS_BUF_SEG_OFFSETS], a->n, a->nwait,
-                           a->wait, a->fn);
     if (st == ZESORT_OK)
         st = zs_cl_record_check(&x->rec, &x->plan);
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++) {
@@ -341,7 +322,7 @@ static zesort_status record(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
     zs_cl_recorder *r = &x->rec;
     /* params: [0] the count, [1..] the plan's n (max_n): kernels use the
      * minimum, so a count above max_n is clamped on the device. */
-    if (x->plan.nsteps > 0) {
+    if (x->plan.nsteps > 0 && x->plan.buffer_bytes[ZS_BUF_PARAMS] > 0) {
         cl_mem params = x->buffers[ZS_BUF_PARAMS];
         const uint64_t pbytes = x->plan.buffer_bytes[ZS_BUF_PARAMS], first = a->count ? 4 : 0;
         st = zs_cl_record_fill(r, params, (uint32_t)a->n, first, pbytes - first, "params");
@@ -465,6 +446,40 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
     caller[ZS_BUF_SEG_OFFSETS] = offsets;
     return enqueue(sorter, queue, &shape, caller, n, NULL, temp, temp_bytes, opts,
                    num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_segments");
+}
+
+zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                               cl_mem keys, cl_mem values, uint64_t n,
+                                               const zesort_cl_segments *segments, cl_mem temp,
+                                               uint64_t temp_bytes, const zesort_options *opts,
+                                               cl_uint num_wait_events,
+                                               const cl_event *wait_events, cl_event *event)
+{
+    static const char fn[] = "zesort_cl_enqueue_sort_segmented";
+    zs_seg_shape shape;
+    zesort_status st = zs_interop_seg_shape(sorter ? &sorter->err : &thread_err, fn,
+                                            segments != NULL, segments ? segments->offset_type : 0,
+                                            segments && segments->offsets,
+                                            segments && (segments->begin_offsets ||
+                                                         segments->end_offsets),
+                                            segments && segments->num_segments_mem,
+                                            segments ? segments->num_segments : 0, values != NULL,
+                                            &shape);
+    if (st != ZESORT_OK) {
+        if (event)
+            *event = NULL;
+        return st;
+    }
+    shape.status_callers = segments->status != NULL;
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = segments->offsets ? segments->offsets : segments->begin_offsets;
+    caller[ZS_BUF_SEG_ENDS] = segments->end_offsets;
+    caller[ZS_BUF_SEG_COUNT] = segments->num_segments_mem;
+    caller[ZS_BUF_SEG_STATUS] = segments->status;
+    return enqueue(sorter, queue, &shape.base, caller, n, NULL, temp, temp_bytes, opts,
+                   num_wait_events, wait_events, event, fn);
 }
 
 zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,

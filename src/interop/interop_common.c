@@ -6,7 +6,6 @@
 
 #include "api/context.h"
 
-#include "plan/segments.h"
 #include "plan/sort_request.h"
 
 zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
@@ -23,7 +22,41 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
     return ZESORT_OK;
 }
 
-/* The plan of a segmented sort: every segment by seg_sort. */
+uint32_t zs_interop_seg_flags(const zs_sort_shape *shape)
+{
+    if (shape->kind == ZS_SORT_SEGMENTS_DEVICE)
+        return ((const zs_seg_shape *)shape)->flags;
+    return ZS_SEG_F_U64;
+}
+
+zesort_status zs_interop_seg_shape(zs_error *err, const char *fn, int given, int offset_type,
+                                   int offsets_given, int begin_end_given, int count_given,
+                                   uint64_t num_segments, int pairs, zs_seg_shape *out)
+{
+    if (!given)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: segments is NULL", fn);
+    if (offset_type != ZESORT_OFFSET_U64 && offset_type != ZESORT_OFFSET_U32)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: offset_type is %d: ZESORT_OFFSET_U64 (0) or ZESORT_OFFSET_U32 "
+                            "(1)", fn, offset_type);
+    if (offsets_given && begin_end_given)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: offsets and begin_offsets/end_offsets are both given: one form "
+                            "or the other", fn);
+    if (num_segments >= UINT32_MAX)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %llu segments: a recorded segmented sort takes fewer than "
+                            "2^32 - 1", fn, (unsigned long long)num_segments);
+    *out = (zs_seg_shape){.base = {.kind = ZS_SORT_SEGMENTS_DEVICE, .pairs = pairs,
+                                   .segments = num_segments},
+                          .flags = (offset_type == ZESORT_OFFSET_U64 ? ZS_SEG_F_U64 : 0u) |
+                                   (begin_end_given ? ZS_SEG_F_BEGIN_END : 0u) |
+                                   (count_given ? ZS_SEG_F_COUNT : 0u)};
+    return ZESORT_OK;
+}
+
+/* The plan of a segmented sort: seg_check, then seg_sort_ranges; the check
+ * alone (n or the segments 0) when the caller reads its status word. */
 static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_shape *shape,
                                    zs_plan *plan, zs_error *err, const char *fn)
 {
@@ -31,16 +64,40 @@ static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_sha
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: %llu segments: a recorded segmented sort takes fewer than "
                             "2^32 - 1", fn, (unsigned long long)shape->segments);
-    if (zs_plan_segments(req, NULL, shape->segments, UINT32_MAX, plan) != 0)
+    const int status_callers = zs_interop_is_callers(shape, ZS_BUF_SEG_STATUS);
+    if (zs_plan_segments_device(req, zs_interop_seg_flags(shape), (uint32_t)shape->segments,
+                                status_callers, plan) != 0)
         return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "out of host memory building the sort plan");
     return ZESORT_OK;
 }
 
-zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_shape *shape,
-                                       uint64_t n, zs_error *err, const char *fn)
+int zs_interop_read_only(const zs_sort_shape *shape, int b)
 {
-    return zs_segments_check(host_copy, shape->segments, n, fn, err);
+    return (shape->kind == ZS_SORT_SEGMENTS || shape->kind == ZS_SORT_SEGMENTS_DEVICE) &&
+           (b == ZS_BUF_SEG_OFFSETS || b == ZS_BUF_SEG_ENDS || b == ZS_BUF_SEG_COUNT);
+}
+
+int zs_interop_ranges_overlap(const zs_named_range *r, const int *ro, int count, const char **a,
+                              const char **b)
+{
+    for (int i = 0; i < count; i++)
+        for (int j = i + 1; j < count; j++) {
+            const zs_named_range pair[2] = {r[i], r[j]};
+            if (!(ro[i] && ro[j]) && zs_ranges_overlap(pair, 2, a, b))
+                return 1;
+        }
+    return 0;
+}
+
+uint64_t zs_interop_element_bytes(const zs_sort_shape *shape, const zs_plan *plan, int b,
+                                  uint64_t n)
+{
+    if (b == ZS_BUF_SEG_OFFSETS || b == ZS_BUF_SEG_ENDS)
+        return zs_interop_seg_flags(shape) & ZS_SEG_F_U64 ? 8 : 4;
+    if (b == ZS_BUF_SEG_COUNT || b == ZS_BUF_SEG_STATUS)
+        return 4;
+    return n ? plan->buffer_bytes[b] / n : 1;
 }
 
 zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
@@ -51,7 +108,7 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
     zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
     if (st != ZESORT_OK)
         return st;
-    if (shape->kind == ZS_SORT_SEGMENTS)
+    if (shape->kind == ZS_SORT_SEGMENTS || shape->kind == ZS_SORT_SEGMENTS_DEVICE)
         return segments_plan(&req, shape, plan, err, fn);
     req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
     req.iota_values = shape->kind == ZS_SORT_ARGSORT;
@@ -67,21 +124,30 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
 
 int zs_interop_is_callers(const zs_sort_shape *shape, int b)
 {
+    if (b == ZS_BUF_SEG_STATUS) /* the old entry points' status: a word of temp */
+        return shape->kind == ZS_SORT_SEGMENTS_DEVICE &&
+               ((const zs_seg_shape *)shape)->status_callers;
     return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||
-           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS;
+           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS ||
+           b == ZS_BUF_SEG_ENDS || b == ZS_BUF_SEG_COUNT;
 }
 
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
 {
     /* a segmented sort's keys and values are sorted where they are */
-    const int in_place = shape->kind == ZS_SORT_IN_PLACE || shape->kind == ZS_SORT_SEGMENTS;
+    const int in_place = shape->kind == ZS_SORT_IN_PLACE || shape->kind == ZS_SORT_SEGMENTS ||
+                         shape->kind == ZS_SORT_SEGMENTS_DEVICE;
+    const int begin_end = (zs_interop_seg_flags(shape) & ZS_SEG_F_BEGIN_END) != 0;
     switch (b) {
     case ZS_BUF_KEYS: return in_place ? "keys" : "keys_out";
     case ZS_BUF_VALUES:
         return shape->kind == ZS_SORT_ARGSORT ? "indices" : in_place ? "values" : "values_out";
     case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT ? "keys" : "keys_in";
     case ZS_BUF_VALUES_IN: return "values_in";
-    case ZS_BUF_SEG_OFFSETS: return "offsets";
+    case ZS_BUF_SEG_OFFSETS: return begin_end ? "begin_offsets" : "offsets";
+    case ZS_BUF_SEG_ENDS: return "end_offsets";
+    case ZS_BUF_SEG_COUNT: return "the segment count";
+    case ZS_BUF_SEG_STATUS: return "status";
     default: return "temp";
     }
 }

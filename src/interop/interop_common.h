@@ -2,8 +2,7 @@
  * interop_common.h — what the Level Zero (interop_ze.c) and OpenCL
  * (interop_cl.c) interop APIs share: the plan of a sort recorded on the
  * caller's list or queue, the layout of the caller's temporary memory,
- * building every kernel ahead of time, the checks of the caller's offsets
- * and wait list (the overlap of the caller's buffers: ranges.h). Each API
+ * building every kernel ahead of time, the checks of the caller's wait list (the overlap of the caller's buffers: ranges.h). Each API
  * keeps only what is its own: handles, locking, commands.
  */
 #ifndef ZESORT_INTEROP_COMMON_H
@@ -22,8 +21,10 @@ typedef enum zs_sort_kind {
     ZS_SORT_COPY,     /* keys_in (values_in), never written, into keys_out (values_out) */
     ZS_SORT_ARGSORT,  /* keys_in into indices (the plan's VALUES) and keys_out: KEYS, the
                          caller's or, without keys_out, temp memory */
-    ZS_SORT_SEGMENTS  /* each segment of keys (and values) in place; the offsets are the
-                         caller's device memory (the plan's SEG_OFFSETS) */
+    ZS_SORT_SEGMENTS, /* each segment of keys (and values) in place; the offsets are the
+                         caller's device memory (the plan's SEG_OFFSETS): S + 1 uint64,
+                         checked on the device, the status word in temp */
+    ZS_SORT_SEGMENTS_DEVICE /* the same, in the form of a zs_seg_shape (below) */
 } zs_sort_kind;
 
 /* A sort's shape: the with_values argument of the temp-size queries,
@@ -36,6 +37,45 @@ typedef struct zs_sort_shape {
     uint64_t segments; /* ZS_SORT_SEGMENTS: how many (segments + 1 offsets) */
 } zs_sort_shape;
 
+/* A segmented sort of kind ZS_SORT_SEGMENTS_DEVICE: its shape (base.segments:
+ * the segments, or the most a device-side count may say) and the segments'
+ * form. A shape of that kind is always the `base` of one of these, which the
+ * functions below reach from the shape's address (a pointer to a struct's
+ * first member converts to one to the struct, C11 6.7.2.1). */
+typedef struct zs_seg_shape {
+    zs_sort_shape base;
+    uint32_t flags;     /* ZS_SEG_F_* (plan.h): width, begin/end arrays, device count */
+    int status_callers; /* 1: SEG_STATUS is the caller's; 0: a word of temp */
+} zs_seg_shape;
+
+/* The shape of a segments descriptor (zesort_ze_segments, zesort_cl_segments:
+ * given; offset_type ZESORT_OFFSET_U64 or U32; either offsets or begin/end
+ * arrays, not both; the count on the device or not; num_segments < 2^32 - 1)
+ * in *out, status_callers 0 (the caller's entry point sets it):
+ * INVALID_ARGUMENT naming fn otherwise. */
+zesort_status zs_interop_seg_shape(zs_error *err, const char *fn, int given, int offset_type,
+                                   int offsets_given, int begin_end_given, int count_given,
+                                   uint64_t num_segments, int pairs, zs_seg_shape *out);
+
+/* The form of a segmented shape's segments (ZS_SEG_F_*; kind
+ * ZS_SORT_SEGMENTS: S + 1 uint64 offsets, 8-byte). */
+uint32_t zs_interop_seg_flags(const zs_sort_shape *shape);
+
+/* 1 when caller buffer b is only read by a segmented sort and may share bytes
+ * with another such one (offsets, begins and ends, the count: a caller may
+ * pass ends = begins + 1, as CUB allows), not with what the sort writes. */
+int zs_interop_read_only(const zs_sort_shape *shape, int b);
+
+/* The first two of `count` named ranges that share a byte, except two that
+ * are both read-only (ro[i]): 1 with their names in *a and *b, or 0. */
+int zs_interop_ranges_overlap(const zs_named_range *r, const int *ro, int count, const char **a,
+                              const char **b);
+
+/* The element size of caller buffer b (its alignment; n elements of it, but
+ * a segmented sort's offsets, count and status). */
+uint64_t zs_interop_element_bytes(const zs_sort_shape *shape, const zs_plan *plan, int b,
+                                  uint64_t n);
+
 /* The shape a with_values argument names (0, 1, or 2: an argsort without
  * keys_out); INVALID_ARGUMENT for any other value. */
 zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
@@ -44,17 +84,18 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
 /* Validates the options for n keys of this shape as zesort_sort does and
  * builds the plan; refuses the host scan (UNSUPPORTED: a recorded sort
  * cannot make a host round trip). *algo (may be NULL): what AUTO chose.
- * A segmented sort is one seg_sort launch whatever the segments' lengths
- * (zs_plan_segments, max_len ~0: the offsets stay on the device, so no
- * segment gets a plan of its own), for fewer than 2^32 - 1 segments; its
- * options' algorithm and scan are ignored. fn: the caller, named in the
+ * A segmented sort is a seg_check and a seg_sort_ranges launch whatever
+ * the segments (zs_plan_segments_device: the offsets are only read on the
+ * device), for fewer than 2^32 - 1 segments and n < 2^32; its options'
+ * algorithm and scan are ignored. fn: the caller, named in the
  * messages of refusals of its own. */
 zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_sort_shape *shape,
                               zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err,
                               const char *fn);
 
 /* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
- * VALUES_IN, SEG_OFFSETS; not KEYS when shape->keys_in_temp), not temp memory. */
+ * VALUES_IN, SEG_OFFSETS, SEG_ENDS, SEG_COUNT, and SEG_STATUS when
+ * status_callers; not KEYS when shape->keys_in_temp), not temp memory. */
 int zs_interop_is_callers(const zs_sort_shape *shape, int b);
 
 /* Offsets in the caller's temp memory of the plan's buffers (not the
@@ -79,12 +120,6 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
  * VALUES), "keys_out", "values_out" (out of place), "offsets" (a segmented
  * sort's). */
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
-
-/* A segmented sort's offsets, read back by the API from the caller's device
- * memory (shape->segments + 1 of them, for n > 0 keys): INVALID_ARGUMENT
- * (message naming fn) unless non-decreasing and at most n. */
-zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_shape *shape,
-                                       uint64_t n, zs_error *err, const char *fn);
 
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and

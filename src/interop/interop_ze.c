@@ -233,37 +233,6 @@ static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, 
     return ZESORT_OK;
 }
 
-/* A segmented sort's offsets, copied from the caller's device memory by an
- * immediate command list of the sorter's own and checked (zesort_ze.h: the
- * offsets are read when the append is made). */
-static zesort_status check_offsets(zesort_ze_sorter *s, const zs_sort_shape *shape,
-                                   const void *offsets, uint64_t n, const char *fn)
-{
-    const uint64_t bytes = (shape->segments + 1) * sizeof(uint64_t);
-    uint64_t *host = malloc((size_t)bytes);
-    if (!host)
-        return zs_error_set(&s->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
-                            "%s: out of host memory for a copy of the offsets", fn);
-    const ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-                                        .mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS};
-    ze_command_list_handle_t list = NULL;
-    ze_result_t r = zeCommandListCreateImmediate(s->kernels.context, s->kernels.device, &qd, &list);
-    zesort_status st = r == ZE_RESULT_SUCCESS
-                           ? ZESORT_OK
-                           : zs_ze_fail(&s->err, "zeCommandListCreateImmediate (offsets)", r);
-    if (st == ZESORT_OK) {
-        r = zeCommandListAppendMemoryCopy(list, host, offsets, (size_t)bytes, NULL, 0, NULL);
-        if (r != ZE_RESULT_SUCCESS)
-            st = zs_ze_fail(&s->err, "zeCommandListAppendMemoryCopy (offsets)", r);
-    }
-    if (list)
-        zeCommandListDestroy(list);
-    if (st == ZESORT_OK)
-        st = zs_interop_check_offsets(host, shape, n, &s->err, fn);
-    free(host);
-    return st;
-}
-
 /* Every caller buffer of a sort: keys and values (in and out), temp (the
  * bytes the caller gave) and the device-side count. */
 static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shape *shape,
@@ -344,13 +313,14 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
                                      uint64_t need, const char *fn)
 {
     zs_named_range r[ZS_BUF_COUNT + 2];
+    int ro[ZS_BUF_COUNT + 2] = {0};
     int count = 0;
-    for (int b = 0; n > 0 && b < ZS_BUF_COUNT; b++) {
+    for (int b = 0; b < ZS_BUF_COUNT; b++) {
         if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
             continue;
         const char *name = zs_interop_buffer_name(shape, b);
-        /* the offsets are u64 whatever n; the other buffers hold n elements */
-        const uint64_t elem = b == ZS_BUF_SEG_OFFSETS ? 8 : plan->buffer_bytes[b] / n;
+        /* n elements, but a segmented sort's offsets, count and status */
+        const uint64_t elem = zs_interop_element_bytes(shape, plan, b, n);
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
@@ -359,6 +329,7 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
                                 "%s: %s must be aligned to its element size (%llu bytes); "
                                 "the count to 4 bytes, temp to 8", fn, name,
                                 (unsigned long long)elem);
+        ro[count] = zs_interop_read_only(shape, b);
         r[count++] = (zs_named_range){name, zs_address_range(caller[b], plan->buffer_bytes[b])};
     }
     if (((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u))
@@ -375,13 +346,13 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
                             "needs %llu bytes (see zesort_ze_temp_bytes)", fn,
                             (unsigned long long)temp_bytes, (unsigned long long)n,
                             (unsigned long long)need);
-    if (n == 0)
+    if (count == 0) /* n == 0, and no status word to write */
         return ZESORT_OK;
     /* device pointers share one address space */
     r[count++] = (zs_named_range){"temp", zs_address_range(temp, temp_bytes)};
     r[count++] = (zs_named_range){"the count", zs_address_range(n_devptr, 4)};
     const char *a, *b;
-    if (zs_ranges_overlap(r, count, &a, &b))
+    if (zs_interop_ranges_overlap(r, ro, count, &a, &b))
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: %s and %s overlap: they must be separate memory", fn, a, b);
     return ZESORT_OK;
@@ -428,7 +399,7 @@ static zesort_status check_list(zesort_ze_sorter *s, const ze_args *a)
 
 /* Everything that can fail before a command is appended: the arguments
  * (without a driver call first), the chain's events, the caller's memory
- * and offsets (driver calls), every kernel built and its grid checked. */
+ * (driver calls), every kernel built and its grid checked. */
 static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 {
     uint64_t offsets[ZS_BUF_COUNT];
@@ -445,11 +416,10 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
         x->rec.first_wait = a->wait;
         st = check_chain(s, a->ch, a->fn);
     }
-    if (st == ZESORT_OK && a->n > 0)
+    /* (a segmented sort of no keys may still check its segments: its status) */
+    if (st == ZESORT_OK && (a->n > 0 || x->plan.nsteps > 0))
         st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
                                  need > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
-    if (st == ZESORT_OK && x->plan.buffer_bytes[ZS_BUF_SEG_OFFSETS] > 0)
-        st = check_offsets(s, a->shape, a->caller[ZS_BUF_SEG_OFFSETS], a->n, a->fn);
     if (st != ZESORT_OK)
         return st;
     for (int b = 0; b < ZS_BUF_COUNT; b++)
@@ -474,7 +444,7 @@ static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
      *    count (n, or a copy of the caller's count), params[1] (and the
      *    unused rest) the plan's n = max_n, so a count above max_n is
      *    clamped on the device. */
-    if (st == ZESORT_OK && x->plan.nsteps > 0) {
+    if (st == ZESORT_OK && x->plan.nsteps > 0 && x->plan.buffer_bytes[ZS_BUF_PARAMS] > 0) {
         uint32_t *params = x->buffers[ZS_BUF_PARAMS];
         uint64_t pbytes = x->plan.buffer_bytes[ZS_BUF_PARAMS];
         if (a->n_devptr) {
@@ -597,6 +567,40 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
     return append_sort(sorter, cmdlist, &shape, caller, n, NULL, temp, temp_bytes, opts,
                        signal_event, num_wait_events, wait_events, NULL,
                        "zesort_ze_append_sort_segments");
+}
+
+zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
+                                              ze_command_list_handle_t cmdlist, void *keys,
+                                              void *values, uint64_t n,
+                                              const zesort_ze_segments *segments, void *temp,
+                                              uint64_t temp_bytes, const zesort_options *opts,
+                                              ze_event_handle_t signal_event,
+                                              uint32_t num_wait_events,
+                                              ze_event_handle_t *wait_events)
+{
+    static const char fn[] = "zesort_ze_append_sort_segmented";
+    zs_seg_shape shape;
+    zesort_status st = zs_interop_seg_shape(sorter ? &sorter->err : &thread_err, fn,
+                                            segments != NULL, segments ? segments->offset_type : 0,
+                                            segments && segments->offsets,
+                                            segments && (segments->begin_offsets ||
+                                                         segments->end_offsets),
+                                            segments && segments->num_segments_devptr,
+                                            segments ? segments->num_segments : 0, values != NULL,
+                                            &shape);
+    if (st != ZESORT_OK)
+        return st;
+    shape.status_callers = segments->status != NULL;
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] =
+        (void *)(segments->offsets ? segments->offsets : segments->begin_offsets);
+    caller[ZS_BUF_SEG_ENDS] = (void *)segments->end_offsets;
+    caller[ZS_BUF_SEG_COUNT] = (void *)segments->num_segments_devptr;
+    caller[ZS_BUF_SEG_STATUS] = segments->status;
+    return append_sort(sorter, cmdlist, &shape.base, caller, n, NULL, temp, temp_bytes, opts,
+                       signal_event, num_wait_events, wait_events, NULL, fn);
 }
 
 zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,

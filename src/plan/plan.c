@@ -40,8 +40,8 @@ zs_kernel zs_cm_kernel(zs_program program, int bucket)
 
 int zs_kernel_is_bucket(zs_kernel k)
 {
-    if (k >= ZS_K_SEG_FIRST)
-        return 1; /* seg_sort scatters the keys */
+    if (k >= ZS_K_SEG_FIRST) /* seg_sort, seg_sort_ranges scatter the keys */
+        return (k - ZS_K_SEG_FIRST) % 3 != ZS_SEG_CHECK;
     if (k >= ZS_K_OS_FIRST)
         return (k - ZS_K_OS_FIRST) % 4 == ZS_OS_PASS;
     return k < ZS_K_SCAN_REDUCE && (k & 1);
@@ -69,14 +69,21 @@ zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
 
 zs_kernel zs_seg_kernel(int key64, unsigned value_bytes)
 {
-    return (zs_kernel)(ZS_K_SEG_FIRST + (key64 ? 1 : 0) + 2 * vals_of(value_bytes));
+    return zs_seg_entry_kernel(key64, value_bytes, ZS_SEG_SORT);
+}
+
+zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entry)
+{
+    const int program = (key64 ? 1 : 0) + 2 * vals_of(value_bytes);
+    return (zs_kernel)(ZS_K_SEG_FIRST + 3 * program + (int)entry);
 }
 
 const char *zs_kernel_name(zs_kernel k)
 {
     static const char *const os_names[4] = {"os_fill", "os_histogram", "os_scan_hist", "os_pass"};
+    static const char *const seg_names[3] = {"seg_sort", "seg_check", "seg_sort_ranges"};
     if (k >= ZS_K_SEG_FIRST)
-        return "seg_sort";
+        return seg_names[(k - ZS_K_SEG_FIRST) % 3];
     if (k >= ZS_K_OS_FIRST)
         return os_names[(k - ZS_K_OS_FIRST) % 4];
     if (k == ZS_K_SCAN_REDUCE)
@@ -89,7 +96,7 @@ const char *zs_kernel_name(zs_kernel k)
 zs_program zs_kernel_program(zs_kernel k)
 {
     if (k >= ZS_K_SEG_FIRST)
-        return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST));
+        return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST) / 3);
     if (k >= ZS_K_OS_FIRST)
         return (zs_program)(ZS_PROG_OS + (k - ZS_K_OS_FIRST) / 4);
     return (zs_program)(k / 2);
@@ -364,6 +371,64 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
                   val(req->key_flags)};
     if (push_kernel(out, zs_seg_kernel(req->key_bytes == 8, req->value_bytes),
                     (req->n + window - 1) / window, req->serial ? 1 : ZS_LANES, 13, a) == 0)
+        return 0;
+    zs_plan_free(out);
+    return -1;
+}
+
+/* The buffers of zs_plan_segments_device's form, and the seg_check step. */
+static int plan_segments_check(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
+                               zs_plan *out)
+{
+    const uint64_t width = flags & ZS_SEG_F_U64 ? 8 : 4;
+    const int begin_end = (flags & ZS_SEG_F_BEGIN_END) != 0;
+    const uint64_t offsets = begin_end ? max_segments : (uint64_t)max_segments + 1;
+    /* no segment to read: the kernels read no offsets (S + 1 offsets: offsets[0] alone
+     * is no segment either) */
+    const int none = max_segments == 0;
+    out->buffer_bytes[ZS_BUF_SEG_OFFSETS] = none ? 0 : offsets * width;
+    out->buffer_bytes[ZS_BUF_SEG_ENDS] = none || !begin_end ? 0 : max_segments * width;
+    out->buffer_bytes[ZS_BUF_SEG_COUNT] = flags & ZS_SEG_F_COUNT ? sizeof(uint32_t) : 0;
+    out->buffer_bytes[ZS_BUF_SEG_STATUS] = 2 * sizeof(uint32_t);
+    const zs_buffer begins = none ? ZS_BUF_SEG_STATUS : ZS_BUF_SEG_OFFSETS;
+    const zs_buffer ends = begin_end && !none ? ZS_BUF_SEG_ENDS : begins;
+    const zs_buffer count = flags & ZS_SEG_F_COUNT ? ZS_BUF_SEG_COUNT : ZS_BUF_SEG_STATUS;
+    zs_arg c[] = {buf(begins), buf(ends), buf(count), buf(ZS_BUF_SEG_STATUS), val((uint32_t)req->n),
+                  val(max_segments), val(flags)};
+    return push_kernel(out, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
+                                                ZS_SEG_CHECK), 1, ZS_LANES, 7, c);
+}
+
+int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
+                            int check_only_status, zs_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = req->n;
+    const int sorts = req->n > 0 && max_segments > 0;
+    if (!sorts && !check_only_status)
+        return 0;
+    if (plan_segments_check(req, flags, max_segments, out) != 0) {
+        zs_plan_free(out);
+        return -1;
+    }
+    if (!sorts)
+        return 0;
+    plan_data_buffers(req, out);
+    out->buffer_bytes[ZS_BUF_PARAMS] = 0; /* n is not read: the offsets are checked */
+    /* keys-only programs are given the key buffers as values (ignored) */
+    const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
+    const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
+    const zs_arg *c = out->steps[0].args; /* seg_check's: begins, ends, count, status */
+    zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp), c[0], c[1],
+                  c[2], c[3], val(max_segments), val(flags), val(req->bit_lo), val(req->bit_hi),
+                  val(req->key_flags)};
+    /* a work-group per segment, by stride over more: about ZS_SEG_STRIDE_KEYS keys each */
+    const uint64_t per_group = ZS_SEG_STRIDE_KEYS(req->serial != 0);
+    uint64_t groups = (req->n + per_group - 1) / per_group;
+    groups = groups < max_segments ? groups : max_segments;
+    if (push_kernel(out, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
+                                             ZS_SEG_SORT_RANGES),
+                    groups, req->serial ? 1 : ZS_LANES, 13, a) == 0)
         return 0;
     zs_plan_free(out);
     return -1;

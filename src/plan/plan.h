@@ -89,17 +89,20 @@ typedef enum zs_program {
 
 /* Kernels, densely numbered: 2 per CM program (count, bucket), 2 for SCAN
  * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass),
- * 1 per segmented-sort program (seg_sort). */
+ * 3 per segmented-sort program (seg_sort, seg_check, seg_sort_ranges). */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
     ZS_K_SEG_FIRST = ZS_K_OS_FIRST + 4 * (ZS_PROG_SEG - ZS_PROG_OS),
-    ZS_K_COUNT = ZS_K_SEG_FIRST + (ZS_PROG_COUNT - ZS_PROG_SEG)
+    ZS_K_COUNT = ZS_K_SEG_FIRST + 3 * (ZS_PROG_COUNT - ZS_PROG_SEG)
 } zs_kernel;
 
 typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
+/* The kernels of a segmented-sort program (seg_check reads no keys: every
+ * program has it, the plan takes the one of the program it sorts with). */
+typedef enum zs_seg_entry { ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES } zs_seg_entry;
 
 /* value_bytes: 0 (keys only), 4 or 8 */
 zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
@@ -107,6 +110,7 @@ zs_kernel zs_cm_kernel(zs_program program, int bucket);
 zs_program zs_os_program(int key64, unsigned value_bytes);
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
 zs_kernel zs_seg_kernel(int key64, unsigned value_bytes); /* seg_sort of that program */
+zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entry);
 int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
@@ -122,6 +126,10 @@ typedef enum zs_buffer {
     ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix */
     ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN, /* out-of-place plans: the input, read only */
     ZS_BUF_SEG_OFFSETS, /* segmented sorts: segments + 1 u64 key positions */
+    /* device-side segments (zs_plan_segments_device): OFFSETS holds the
+     * S + 1 offsets or the begins, SEG_ENDS the ends, SEG_COUNT the count,
+     * SEG_STATUS the status word (2 uint32) */
+    ZS_BUF_SEG_ENDS, ZS_BUF_SEG_COUNT, ZS_BUF_SEG_STATUS,
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -190,6 +198,25 @@ typedef struct zs_plan_request {
  * or -1 when out of host memory. */
 int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
                      uint32_t max_len, zs_plan *out);
+
+/* flags of seg_check and seg_sort_ranges (kernels/segsort.cl has the same) */
+#define ZS_SEG_F_U64 1u       /* offsets are uint64, else uint32 */
+#define ZS_SEG_F_BEGIN_END 2u /* begins and ends (SEG_OFFSETS, SEG_ENDS), else S + 1 offsets */
+#define ZS_SEG_F_COUNT 4u     /* the count is read from SEG_COUNT, else max_segments */
+
+/* Segments that only the device reads (the interop's segmented sorts,
+ * issue 35): a seg_check launch (one work-group) validates them and writes
+ * SEG_STATUS, then a seg_sort_ranges launch sorts each segment in place of
+ * KEYS (and VALUES) unless the status is non-zero. flags: ZS_SEG_F_*;
+ * max_segments (< 2^32 - 1): the segments, or with ZS_SEG_F_COUNT the most
+ * the count may say (sizes the grid). req: n (< 2^32), key and value bytes,
+ * key_flags, bits, serial; in place only. Buffers a form does not use are
+ * not planned (0 bytes): their arguments name SEG_STATUS, which is never
+ * read through them. With n == 0 or no segment only seg_check is planned
+ * (when check_only_status: the caller reads the status; else nothing).
+ * Returns 0, or -1 when out of host memory. */
+int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
+                            int check_only_status, zs_plan *out);
 
 /* key_flags of the kernels for a key type and order. */
 uint32_t zs_key_flags(int key_type, int descending);

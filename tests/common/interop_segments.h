@@ -4,8 +4,8 @@
  * once: offsets in device memory, every offset pattern of segment_offsets.h,
  * every key type, u32 / u64 values and keys only, descending, bit ranges,
  * against a per-segment stable sort (segment_oracle.h); the keys and values
- * outside the segments compared byte for byte; bad offsets refused with
- * nothing written. The test program supplies the API as an
+ * outside the segments compared byte for byte; bad offsets leaving
+ * everything as it was (checked on the device, issue 35). The test program supplies the API as an
  * interop_segments_api and declares `static int failures;` (expect.h).
  */
 #ifndef ZESORT_TESTS_INTEROP_SEGMENTS_H
@@ -98,7 +98,8 @@ static void seg_case(const interop_segments_api *api, uint64_t n, zesort_key_typ
     free(keys), free(vals), free(out_k), free(out_v), free(off);
 }
 
-/* Bad offsets: INVALID_ARGUMENT naming the offsets, keys and values unchanged. */
+/* Bad offsets: since issue 35 only the device reads them, so the call
+ * succeeds, and the device's check leaves keys and values unchanged. */
 static void seg_refused(const interop_segments_api *api, const uint64_t *off, uint64_t s,
                         uint64_t n, const char *what)
 {
@@ -106,10 +107,8 @@ static void seg_refused(const interop_segments_api *api, const uint64_t *off, ui
     zesort_options o;
     zesort_options_default(&o);
     seg_bufs d = seg_upload(api, (const char *)keys, (const char *)vals, off, s, 8, 4, 4, &o);
-    EXPECT(api->sort(d.keys, d.vals, n, d.off, s, d.temp, d.tb, &o) ==
-               ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s accepted", api->name, what);
-    EXPECT(strstr(api->error(), "offsets") != NULL, "%s: %s: message '%s'", api->name, what,
-           api->error());
+    EXPECT(api->sort(d.keys, d.vals, n, d.off, s, d.temp, d.tb, &o) == ZESORT_OK,
+           "%s: %s: %s", api->name, what, api->error());
     api->download(k, d.keys, sizeof k);
     api->download(v, d.vals, sizeof v);
     EXPECT(memcmp(k, keys, sizeof k) == 0 && memcmp(v, vals, sizeof v) == 0,
