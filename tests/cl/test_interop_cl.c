@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "expect.h"
 #include "pipeline_hash.h"
@@ -432,13 +433,105 @@ static zesort_status seg_sort(void *keys, void *values, uint64_t n, void *offset
                                                    segments, temp, tb, o, 0, NULL, &ev), &ev);
 }
 
+/* Issue 35: the copy, then the sort waiting on its event. */
+static zesort_status seg_sort_dev(void *keys, void *values, uint64_t n, const seg_dev *d,
+                                  void *copy_dst, void *copy_src, size_t copy_bytes, void *temp,
+                                  uint64_t tb, const zesort_options *o)
+{
+    cl_event copied = NULL, ev = NULL;
+    if (copy_bytes)
+        CL_OK(clEnqueueCopyBuffer(ic_queue, copy_src, copy_dst, 0, 0, copy_bytes, 0, NULL,
+                                  &copied));
+    zesort_status st;
+    if (d->old_api) {
+        st = zesort_cl_enqueue_sort_segments(ic_sorter, ic_queue, keys, values, n, d->offsets,
+                                             d->num_segments, temp, tb, o, copied ? 1 : 0,
+                                             copied ? &copied : NULL, &ev);
+    } else {
+        const zesort_cl_segments seg = {d->u32 ? ZESORT_OFFSET_U32 : ZESORT_OFFSET_U64,
+                                        d->offsets, d->begins, d->ends, d->num_segments,
+                                        d->count, d->status};
+        st = zesort_cl_enqueue_sort_segmented(ic_sorter, ic_queue, keys, values, n, &seg, temp,
+                                              tb, o, copied ? 1 : 0, copied ? &copied : NULL,
+                                              &ev);
+    }
+    st = ic_wait(st, &ev);
+    if (copied) {
+        CL_OK(clWaitForEvents(1, &copied));
+        clReleaseEvent(copied);
+    }
+    return st;
+}
+
+/* Issue 35: a segmented enqueue never waits for the device. Its wait event
+ * is a user event that a thread completes 2 s later: the enqueue must
+ * return at once (before issue 35 a blocking read of the offsets waited for
+ * that event, 2 s here), and the sort run once the event completes. */
+static void *complete_later(void *ev)
+{
+    struct timespec two = {2, 0};
+    nanosleep(&two, NULL);
+    clSetUserEventStatus((cl_event)ev, CL_COMPLETE);
+    return NULL;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void test_segments_no_wait(zesort_cl_sorter *s, cl_command_queue q)
+{
+    enum { N = 1000 };
+    uint32_t keys[N], out[N];
+    const uint64_t off[] = {0, 500, N};
+    for (int i = 0; i < N; i++)
+        keys[i] = (uint32_t)((i * 7919) % 1013);
+    uint64_t tb = 0;
+    EXPECT(zesort_cl_temp_bytes(s, N, 0, NULL, &tb) == ZESORT_OK, "temp bytes");
+    ic_queue = q;
+    cl_mem dk = buf(sizeof keys), doff = buf(sizeof off), temp = buf(tb);
+    ic_upload(dk, keys, sizeof keys);
+    ic_upload(doff, off, sizeof off);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(ctx, &err), ev = NULL;
+    CL_OK(err);
+    pthread_t th;
+    pthread_create(&th, NULL, complete_later, gate);
+    const double t0 = seconds();
+    zesort_status st = zesort_cl_enqueue_sort_segments(s, q, dk, NULL, N, doff, 2, temp, tb, NULL,
+                                                       1, &gate, &ev);
+    const double waited = seconds() - t0;
+    EXPECT(st == ZESORT_OK, "segments after a user event: %s", zesort_cl_last_error(s));
+    EXPECT(waited < 1.0, "the segmented enqueue waited %.2f s for the device", waited);
+    pthread_join(th, NULL);
+    if (st == ZESORT_OK) {
+        CL_OK(clWaitForEvents(1, &ev));
+        clReleaseEvent(ev);
+    }
+    ic_download(out, dk, sizeof out);
+    for (int i = 1; i < N; i++)
+        if (i != 500 && out[i - 1] > out[i]) {
+            EXPECT(0, "segment not sorted at %d", i);
+            break;
+        }
+    clReleaseEvent(gate);
+    clReleaseMemObject(dk), clReleaseMemObject(doff), clReleaseMemObject(temp);
+    printf("segments, no wait: %.3f s in the enqueue, %d failures\n", waited, failures);
+}
+
 static void test_segments(zesort_cl_sorter *s, cl_command_queue q)
 {
     static const interop_segments_api api = {"opencl", ic_alloc, ic_release, ic_upload,
-                                             ic_download, ic_temp_bytes, seg_sort, ic_error};
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                             seg_sort_dev};
     ic_sorter = s;
     ic_queue = q;
     interop_segments(&api);
+    interop_segments_device(&api);
+    test_segments_no_wait(s, q);
 }
 
 /* test_interop_cl [segments]: everything but the segmented sort, or only it. */

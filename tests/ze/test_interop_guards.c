@@ -650,13 +650,62 @@ static zesort_status seg_sort(void *keys, void *values, uint64_t n, void *offset
                                                   offsets, segments, temp, tb, o, NULL, 0, NULL));
 }
 
+/* Issue 35: the copy and the sort on one regular list, executed once: the
+ * copy has not run when the sort is appended. */
+static zesort_status seg_sort_dev(void *keys, void *values, uint64_t n, const seg_dev *d,
+                                  void *copy_dst, void *copy_src, size_t copy_bytes, void *temp,
+                                  uint64_t tb, const zesort_options *o)
+{
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = ordinal};
+    ze_command_queue_handle_t q;
+    ze_command_list_handle_t list;
+    ZE_OK(zeCommandQueueCreate(ctx, device, &qd, &q));
+    ZE_OK(zeCommandListCreate(ctx, device, &ld, &list));
+    if (copy_bytes)
+        ZE_OK(zeCommandListAppendMemoryCopy(list, copy_dst, copy_src, copy_bytes, NULL, 0, NULL));
+    zesort_status st;
+    if (d->old_api) {
+        st = zesort_ze_append_sort_segments(ic_sorter, list, keys, values, n, d->offsets,
+                                            d->num_segments, temp, tb, o, NULL, 0, NULL);
+    } else {
+        const zesort_ze_segments seg = {d->u32 ? ZESORT_OFFSET_U32 : ZESORT_OFFSET_U64,
+                                        d->offsets, d->begins, d->ends, d->num_segments,
+                                        d->count, d->status};
+        st = zesort_ze_append_sort_segmented(ic_sorter, list, keys, values, n, &seg, temp, tb,
+                                             o, NULL, 0, NULL);
+    }
+    ZE_OK(zeCommandListClose(list));
+    ZE_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, NULL));
+    ZE_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+    zeCommandListDestroy(list);
+    zeCommandQueueDestroy(q);
+    return st;
+}
+
 static void test_segments(zesort_ze_sorter *s, lane *l)
 {
     static const interop_segments_api api = {"level-zero", ic_alloc, ic_release, ic_upload,
-                                             ic_download, ic_temp_bytes, seg_sort, ic_error};
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                             seg_sort_dev};
     ic_sorter = s;
     ic_lane = l;
     interop_segments(&api);
+    interop_segments_device(&api);
+}
+
+/* Issue 35: only the offsets' old check, in the list (fails before it). */
+static void test_segments_produced(zesort_ze_sorter *s, lane *l)
+{
+    static const interop_segments_api api = {"level-zero", ic_alloc, ic_release, ic_upload,
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                             seg_sort_dev};
+    ic_sorter = s;
+    ic_lane = l;
+    seg_dev_produced_old(&api);
 }
 
 int main(int argc, char **argv)
@@ -693,6 +742,8 @@ int main(int argc, char **argv)
         test_copy_argsort(s, &l);
     if (!only || !strcmp(only, "segments"))
         test_segments(s, &l);
+    if (only && !strcmp(only, "segments-produced"))
+        test_segments_produced(s, &l);
     zesort_ze_destroy(s);
     lane_close(&l);
     zeContextDestroy(ctx);
