@@ -237,7 +237,7 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  [offsets[0], offsets[num_segments]) are not written; empty segments are
  *  allowed. offsets: num_segments + 1 uint64_t in device (or shared) memory
  *  of the sorter's context, read only on the device, when the sort runs
- *  (issue 35; before, they were also read on the host at call time):
+ *  (they are no longer also read on the host when the call is made):
  *  it is zesort_ze_append_sort_segmented with these offsets
  *  (ZESORT_OFFSET_U64) and no status word. Offsets that decrease or exceed
  *  n are therefore no longer refused here: the sort then leaves the keys
