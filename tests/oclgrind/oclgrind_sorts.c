@@ -8,8 +8,8 @@
  *   oclgrind_sorts GROUP             lists the cases of GROUP, one a line
  *   oclgrind_sorts GROUP CASE|all    runs one case, or all of them
  *
- * GROUP: cm | scan | onesweep | argsort | segments (make_cases says what
- * each sorts). The flavor is ZESORT_FLAVOR's (serial or portable; the
+ * GROUP: cm | scan | onesweep | argsort | segments | segdev (make_cases says
+ * what each sorts). The flavor is ZESORT_FLAVOR's (serial or portable; the
  * context must run it). Linked with the `retuned` library
  * (tests/unit/meson.build): small CM chunks, onesweep tiles and segment
  * windows, so that a few thousand keys span several work-groups and every
@@ -22,12 +22,14 @@
  * Exit status 0 when every sort is right, 1 otherwise (one line per failure
  * on stderr), 2 for usage errors.
  */
+#define CL_TARGET_OPENCL_VERSION 120 /* clCreateCommandQueue */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "zesort.h"
+#include "zesort_cl.h" /* segdev: the OpenCL interop's device-side segments */
 #include "zesort_tuning.h" /* kernels/: the retuned sizes, as the library sees them */
 
 /* A test hook of the library (src/common/test_hooks.c, not exported by the shared
@@ -313,6 +315,151 @@ static void run_segments(const char *name, zesort_key_type type, int pairs, zeso
     free(vals);
 }
 
+/* ---- segdev: segments that only the device reads (seg_check, seg_sort_ranges) */
+
+/* sort_case.few of a K_SEGDEV case: the form of its segments */
+enum { SD_BEGIN_END = 1, SD_U32 = 2, SD_COUNT = 4, SD_INVALID = 8 };
+
+static cl_mem cl_upload(cl_context c, cl_command_queue q, const void *src, size_t bytes)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (m && src)
+        err = clEnqueueWriteBuffer(q, m, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    if (!m || err != CL_SUCCESS) {
+        fprintf(stderr, "FAIL: a buffer of %zu bytes: %d\n", bytes, (int)err);
+        exit(1);
+    }
+    return m;
+}
+
+static cl_mem cl_offsets(cl_context c, cl_command_queue q, const uint64_t *v, uint64_t count,
+                         int u32)
+{
+    char packed[64 * 8];
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint32_t x = (uint32_t)v[i];
+        memcpy(packed + i * (u32 ? 4 : 8), u32 ? (const void *)&x : (const void *)&v[i],
+               u32 ? 4 : 8);
+    }
+    return cl_upload(c, q, packed, (size_t)(count ? count : 1) * (u32 ? 4 : 8));
+}
+
+/* run_segments's segments through zesort_cl_enqueue_sort_segmented on the
+ * context's own OpenCL handles, in the form `form` (SD_*): begin/end
+ * arrays lose every third segment and come shuffled; SD_INVALID makes
+ * segment 5 bad, which must leave every key as it was. */
+static void run_segdev(const sort_case *c, int form)
+{
+    const uint64_t window = ZS_SEG_WINDOW(serial);
+    const uint64_t lens[] = {0, 1, 2, ZS_SEG_INSERTION, ZS_SEG_INSERTION + 1u, 0, 31, 33,
+                             ZS_SEG_LOCAL_SERIAL, ZS_SEG_LOCAL_SERIAL + 1u, 200,
+                             window - 3u, 5, window + 300u, 3, 77, 0, 130};
+    const uint64_t count = sizeof lens / sizeof lens[0];
+    uint64_t off[sizeof lens / sizeof lens[0] + 1], b[sizeof lens / sizeof lens[0]],
+        e[sizeof lens / sizeof lens[0]], kept = 0;
+    off[0] = 3;
+    for (uint64_t s = 0; s < count; ++s)
+        off[s + 1] = off[s] + lens[s];
+    const uint64_t n = off[count] + 11;
+    for (uint64_t s = 0; s < count; ++s)
+        if (!(form & SD_BEGIN_END) || s % 3 != 1)
+            b[kept] = off[s], e[kept++] = off[s + 1];
+    for (uint64_t i = kept; (form & SD_BEGIN_END) && i > 1; --i) {
+        const uint64_t j = rnd() % i, tb = b[i - 1], te = e[i - 1];
+        b[i - 1] = b[j], e[i - 1] = e[j], b[j] = tb, e[j] = te;
+    }
+    if (form & SD_INVALID) { /* segment 5: begin after end, or offsets decreasing at 5 */
+        if (form & SD_BEGIN_END)
+            b[5] = e[5] + 1;
+        else
+            off[6] = off[5] - 1;
+    }
+    zesort_options o;
+    options_of(c, &o);
+    const int kb = key_bytes(c->type), vb = c->vtype == ZESORT_VALUE_U64 ? 8 : 4;
+    const int pairs = c->mode == V_PAIRS, u32 = (form & SD_U32) != 0;
+    void *in = make_keys(c->type, n, 1), *keys = malloc(n * (size_t)kb);
+    void *vals = pairs ? make_values(vb, n) : NULL, *vals_in = NULL;
+    if (pairs) {
+        vals_in = malloc(n * (size_t)vb);
+        memcpy(vals_in, vals, n * (size_t)vb);
+    }
+    cl_context cc;
+    cl_device_id dev;
+    zesort_cl_sorter *sorter = NULL;
+    cl_int err;
+    if (zesort_cl_context_handles(ctx, &cc, &dev) != ZESORT_OK ||
+        zesort_cl_create(cc, dev, &sorter) != ZESORT_OK) {
+        FAIL("%s: no OpenCL sorter", c->name);
+        return;
+    }
+    cl_command_queue q = clCreateCommandQueue(cc, dev, 0, &err);
+    uint64_t tb = 0;
+    zesort_cl_temp_bytes(sorter, n, pairs, &o, &tb);
+    cl_mem dk = cl_upload(cc, q, in, n * (size_t)kb), temp = cl_upload(cc, q, NULL, tb);
+    cl_mem dv = pairs ? cl_upload(cc, q, vals, n * (size_t)vb) : NULL;
+    cl_mem first = cl_offsets(cc, q, form & SD_BEGIN_END ? b : off,
+                              form & SD_BEGIN_END ? kept : count + 1, u32);
+    cl_mem ends = form & SD_BEGIN_END ? cl_offsets(cc, q, e, kept, u32) : NULL;
+    const uint32_t nseg = (uint32_t)kept;
+    cl_mem dc = form & SD_COUNT ? cl_upload(cc, q, &nseg, 4) : NULL;
+    cl_mem status = cl_upload(cc, q, NULL, 8);
+    const zesort_cl_segments seg = {u32 ? ZESORT_OFFSET_U32 : ZESORT_OFFSET_U64,
+                                    form & SD_BEGIN_END ? NULL : first,
+                                    form & SD_BEGIN_END ? first : NULL, ends, kept, dc, status};
+    cl_event ev = NULL;
+    zesort_status st = zesort_cl_enqueue_sort_segmented(sorter, q, dk, dv, n, &seg, temp, tb, &o,
+                                                        0, NULL, &ev);
+    uint32_t got[2] = {~0u, ~0u};
+    if (st == ZESORT_OK) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+        clEnqueueReadBuffer(q, dk, CL_TRUE, 0, n * (size_t)kb, keys, 0, NULL, NULL);
+        if (pairs)
+            clEnqueueReadBuffer(q, dv, CL_TRUE, 0, n * (size_t)vb, vals, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, status, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+    }
+    printf("%-28s n=%-6llu %s, status %u %u\n", c->name, (unsigned long long)n,
+           st == ZESORT_OK ? "sorted" : "error", got[0], got[1]);
+    fflush(stdout);
+    const uint32_t want_code = !(form & SD_INVALID)   ? ZESORT_SEGMENTS_VALID
+                               : form & SD_BEGIN_END ? ZESORT_SEGMENTS_BEGIN_AFTER_END
+                                                     : ZESORT_SEGMENTS_DECREASING;
+    if (st != ZESORT_OK)
+        FAIL("%s: %s", c->name, zesort_cl_last_error(sorter));
+    else if (got[0] != want_code || got[1] != (form & SD_INVALID ? 5u : 0u))
+        FAIL("%s: status %u %u, wanted %u", c->name, got[0], got[1], want_code);
+    uint64_t *perm = malloc((n + 1) * sizeof *perm);
+    for (uint64_t i = 0; i < n; ++i)
+        perm[i] = i; /* outside the segments, or all when invalid: where they were */
+    for (uint64_t s = 0; !(form & SD_INVALID) && s < kept; ++s) {
+        stable_perm(in, b[s], e[s], &o, perm + b[s]);
+        for (uint64_t i = b[s]; i < e[s]; ++i)
+            perm[i] += b[s];
+    }
+    for (uint64_t i = 0; st == ZESORT_OK && i < n; ++i) {
+        const uint64_t want = vb == 8 ? (perm[i] << 32) | 0x5A5Au : perm[i];
+        if (memcmp((char *)keys + i * kb, (char *)in + perm[i] * kb, kb) != 0 ||
+            (pairs && get_value(vals, vb, i) != want)) {
+            FAIL("%s: element %llu differs from the stable sort's", c->name,
+                 (unsigned long long)i);
+            break;
+        }
+    }
+    free(perm), free(in), free(keys), free(vals), free(vals_in);
+    clReleaseMemObject(dk), clReleaseMemObject(temp), clReleaseMemObject(first);
+    clReleaseMemObject(status);
+    if (dv)
+        clReleaseMemObject(dv);
+    if (ends)
+        clReleaseMemObject(ends);
+    if (dc)
+        clReleaseMemObject(dc);
+    clReleaseCommandQueue(q);
+    zesort_cl_destroy(sorter);
+}
+
 static void open_context(void)
 {
     if (zesort_create(ZESORT_BACKEND_OPENCL, &ctx) != ZESORT_OK) {
@@ -348,12 +495,13 @@ static void open_context(void)
 #define CM4 ZESORT_ALGO_CM4
 #define OS ZESORT_ALGO_ONESWEEP
 
-typedef enum { K_SORT, K_HOST_SCAN, K_RECOUNT, K_SEGMENTS } case_kind;
+typedef enum { K_SORT, K_HOST_SCAN, K_RECOUNT, K_SEGMENTS, K_SEGDEV } case_kind;
 
 typedef struct {
     const char *group;
     case_kind kind;
-    sort_case c; /* K_SEGMENTS: type, vtype, mode (V_NONE or V_PAIRS), bits, descending */
+    sort_case c; /* K_SEGMENTS: type, vtype, mode (V_NONE or V_PAIRS), bits, descending;
+                    K_SEGDEV too, and in `few` the form (SD_*) */
 } entry;
 
 #define MAX_CASES 64
@@ -453,6 +601,20 @@ static size_t make_cases(entry *e)
                                               0, 1, 1}};
     e[k++] = (entry){"segments", K_SEGMENTS, {"seg.i64.pairs64", 0, I64, VU64, V_PAIRS, 0, 28, 40,
                                               0, 1}};
+    /* segdev: seg_check and seg_sort_ranges of 32- and 64-bit keys, keys only
+     * and pairs, each form of the segments, and invalid ones of each form */
+    e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.u32.keys.offsets64", 0, U32, VU32, V_NONE, 0,
+                                          0, 12, 0, 0}};
+    e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.i32.pairs.begin_end32.count", 0, I32, VU32,
+                                          V_PAIRS, 0, 20, 0, 1, SD_BEGIN_END | SD_U32 | SD_COUNT}};
+    e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.f64.pairs64.begin_end64", 0, F64, VU64,
+                                          V_PAIRS, 0, 52, 0, 0, SD_BEGIN_END}};
+    e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.u64.keys.offsets32.count", 0, U64, VU32,
+                                          V_NONE, 0, 20, 32, 1, SD_U32 | SD_COUNT}};
+    e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.u32.pairs.invalid.offsets", 0, U32, VU32,
+                                          V_PAIRS, 0, 0, 8, 0, SD_INVALID}};
+    e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.u32.keys.invalid.begin_end", 0, U32, VU32,
+                                          V_NONE, 0, 0, 8, 0, SD_INVALID | SD_BEGIN_END}};
     return k;
 }
 
@@ -496,6 +658,7 @@ static void run_case(const entry *e)
         run_segments(e->c.name, e->c.type, e->c.mode == V_PAIRS, e->c.vtype, e->c.descending,
                      e->c.bit_lo, e->c.bit_hi);
         break;
+    case K_SEGDEV: run_segdev(&e->c, e->c.few); break;
     }
     zesort_destroy(ctx);
     ctx = NULL;
