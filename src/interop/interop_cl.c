@@ -448,6 +448,21 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
                    num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_segments");
 }
 
+/* A segments descriptor refused before the append: its message is the
+ * sorter's last error, set under the lock (other threads may be appending),
+ * or the thread's with no sorter. */
+static zesort_status seg_refused(zesort_cl_sorter *s, const zs_error *refusal, zesort_status st)
+{
+    if (!s) {
+        thread_err = *refusal;
+        return st;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->err = *refusal;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
 zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_command_queue queue,
                                                cl_mem keys, cl_mem values, uint64_t n,
                                                const zesort_cl_segments *segments, cl_mem temp,
@@ -457,7 +472,8 @@ zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_comm
 {
     static const char fn[] = "zesort_cl_enqueue_sort_segmented";
     zs_seg_shape shape;
-    zesort_status st = zs_interop_seg_shape(sorter ? &sorter->err : &thread_err, fn,
+    zs_error refusal;
+    zesort_status st = zs_interop_seg_shape(&refusal, fn,
                                             segments != NULL, segments ? segments->offset_type : 0,
                                             segments && segments->offsets,
                                             segments && (segments->begin_offsets ||
@@ -468,7 +484,7 @@ zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_comm
     if (st != ZESORT_OK) {
         if (event)
             *event = NULL;
-        return st;
+        return seg_refused(sorter, &refusal, st);
     }
     shape.status_callers = segments->status != NULL;
     cl_mem caller[ZS_BUF_COUNT] = {0};

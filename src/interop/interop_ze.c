@@ -569,6 +569,21 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                        "zesort_ze_append_sort_segments");
 }
 
+/* A segments descriptor refused before the append: its message is the
+ * sorter's last error, set under the lock (other threads may be appending),
+ * or the thread's with no sorter. */
+static zesort_status seg_refused(zesort_ze_sorter *s, const zs_error *refusal, zesort_status st)
+{
+    if (!s) {
+        thread_err = *refusal;
+        return st;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->err = *refusal;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
 zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
                                               ze_command_list_handle_t cmdlist, void *keys,
                                               void *values, uint64_t n,
@@ -580,7 +595,8 @@ zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
 {
     static const char fn[] = "zesort_ze_append_sort_segmented";
     zs_seg_shape shape;
-    zesort_status st = zs_interop_seg_shape(sorter ? &sorter->err : &thread_err, fn,
+    zs_error refusal;
+    zesort_status st = zs_interop_seg_shape(&refusal, fn,
                                             segments != NULL, segments ? segments->offset_type : 0,
                                             segments && segments->offsets,
                                             segments && (segments->begin_offsets ||
@@ -589,7 +605,7 @@ zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
                                             segments ? segments->num_segments : 0, values != NULL,
                                             &shape);
     if (st != ZESORT_OK)
-        return st;
+        return seg_refused(sorter, &refusal, st);
     shape.status_callers = segments->status != NULL;
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;

@@ -448,12 +448,14 @@ static zesort_status seg_sort_dev(void *keys, void *values, uint64_t n, const se
                                              d->num_segments, temp, tb, o, copied ? 1 : 0,
                                              copied ? &copied : NULL, &ev);
     } else {
-        const zesort_cl_segments seg = {d->u32 ? ZESORT_OFFSET_U32 : ZESORT_OFFSET_U64,
+        const zesort_cl_segments seg = {d->raw_type ? (zesort_offset_type)d->raw_type
+                                        : d->u32    ? ZESORT_OFFSET_U32
+                                                    : ZESORT_OFFSET_U64,
                                         d->offsets, d->begins, d->ends, d->num_segments,
                                         d->count, d->status};
-        st = zesort_cl_enqueue_sort_segmented(ic_sorter, ic_queue, keys, values, n, &seg, temp,
-                                              tb, o, copied ? 1 : 0, copied ? &copied : NULL,
-                                              &ev);
+        st = zesort_cl_enqueue_sort_segmented(ic_sorter, ic_queue, keys, values, n,
+                                              d->no_desc ? NULL : &seg, temp, tb, o,
+                                              copied ? 1 : 0, copied ? &copied : NULL, &ev);
     }
     st = ic_wait(st, &ev);
     if (copied) {

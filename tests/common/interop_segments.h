@@ -27,6 +27,8 @@ typedef struct seg_dev {
     int old_api, u32;
     void *offsets, *begins, *ends, *count, *status;
     uint64_t num_segments;
+    int no_desc;  /* pass no descriptor (NULL) */
+    int raw_type; /* non-zero: this offset_type instead */
 } seg_dev;
 
 /* One interop API; a buffer is a device pointer or a cl_mem. sort records /
@@ -320,7 +322,7 @@ static void seg_dev_case(const interop_segments_api *api, uint64_t n, int pat, z
     if (count)
         api->upload(count, &count32, 4);
     seg_dev sd = {f.old_api, f.u32, f.begin_end ? NULL : target, f.begin_end ? target : NULL,
-                  ends_dev, count, f.old_api ? NULL : status, kept + (f.dev_count ? 5 : 0)};
+                  ends_dev, count, f.old_api ? NULL : status, kept + (f.dev_count ? 5 : 0), 0, 0};
     zesort_status st = api->sort_dev(d.keys, vb ? d.vals : NULL, n, &sd, target, staged,
                                      (size_t)entries * w, d.temp, d.tb, &o);
     EXPECT(st == ZESORT_OK, "%s: %s", what, api->error());
@@ -368,7 +370,7 @@ static void seg_dev_invalid(const interop_segments_api *api, const uint64_t *a, 
     api->upload(dk, keys, 32), api->upload(dv, vals, 32), api->upload(st, garbage, 8);
     if (dc)
         api->upload(dc, &c32, 4);
-    seg_dev sd = {0, u32, e ? NULL : da, e ? da : NULL, de, dc, st, max};
+    seg_dev sd = {0, u32, e ? NULL : da, e ? da : NULL, de, dc, st, max, 0, 0};
     EXPECT(api->sort_dev(dk, dv, n, &sd, NULL, NULL, 0, temp, tb, &o) == ZESORT_OK, "%s: %s: %s",
            api->name, what, api->error());
     uint32_t got[2];
@@ -423,6 +425,48 @@ static void seg_dev_invalids(const interop_segments_api *api)
                     "the next bad segment");
 }
 
+/* The descriptor's refusals, before anything is recorded: INVALID_ARGUMENT
+ * with a message naming what is wrong. Offsets, begins and ends, and the
+ * count may share bytes (ends = begins: every segment empty); the status
+ * may not share any with the keys. */
+static void seg_dev_refusals(const interop_segments_api *api)
+{
+    const uint64_t off[] = {0, 4, 8};
+    zesort_options o;
+    zesort_options_default(&o);
+    uint64_t tb = 0;
+    EXPECT(api->temp_bytes(8, 0, &o, &tb) == ZESORT_OK, "%s: temp bytes", api->name);
+    void *keys = api->alloc(32), *temp = api->alloc(tb), *st = api->alloc(8);
+    void *offs = seg_dev_offsets(api, off, 3, 0);
+    const uint32_t k[8] = {5, 4, 3, 2, 1, 0, 7, 6};
+    api->upload(keys, k, sizeof k);
+    struct {
+        seg_dev d;
+        const char *want, *what;
+    } c[] = {
+        {{0, 0, offs, NULL, NULL, NULL, st, 2, 1, 0}, "segments is NULL", "no descriptor"},
+        {{0, 0, offs, NULL, NULL, NULL, st, 2, 0, 7}, "offset_type", "offset_type 7"},
+        {{0, 0, offs, offs, offs, NULL, st, 2, 0, 0}, "both", "both forms"},
+        {{0, 0, NULL, offs, NULL, NULL, st, 2, 0, 0}, "end_offsets", "begins without ends"},
+        {{0, 0, NULL, NULL, NULL, NULL, st, 2, 0, 0}, "offsets", "no offsets"},
+        {{0, 0, offs, NULL, NULL, NULL, keys, 2, 0, 0}, "overlap", "status on the keys"},
+        {{0, 0, offs, NULL, NULL, NULL, st, UINT32_MAX, 0, 0}, "2^32 - 1", "2^32 - 1 segments"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        seg_message(api, api->sort_dev(keys, NULL, 8, &c[i].d, NULL, NULL, 0, temp, tb, &o),
+                    c[i].want, "\n", c[i].what);
+    /* read-only arrays sharing bytes: accepted, every segment empty, keys as they were */
+    const seg_dev shared = {0, 0, NULL, offs, offs, offs, st, 2, 0, 0};
+    EXPECT(api->sort_dev(keys, NULL, 8, &shared, NULL, NULL, 0, temp, tb, &o) == ZESORT_OK,
+           "%s: begins = ends = count: %s", api->name, api->error());
+    uint32_t got[8], status[2];
+    api->download(got, keys, sizeof got);
+    seg_dev_status(api, st, status);
+    EXPECT(memcmp(got, k, sizeof k) == 0 && status[0] == 0, "%s: begins = ends: keys changed or "
+           "status %u", api->name, status[0]);
+    api->release(keys), api->release(temp), api->release(st), api->release(offs);
+}
+
 /* Offsets written by a copy recorded just before the sort, through the
  * issue-22 entry point: it must neither check the stale bytes (0xFF,
  * invalid: issue 35's defect was to refuse or accept those at call time)
@@ -455,6 +499,7 @@ static void interop_segments_device(const interop_segments_api *api)
             seg_dev_case(api, sizes[si], pat, ZESORT_KEY_U32, 4, g);
         }
     seg_dev_invalids(api);
+    seg_dev_refusals(api);
     printf("%s device segments: %d cases, %d failures\n", api->name, 2 * k, failures);
 }
 

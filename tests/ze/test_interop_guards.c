@@ -672,11 +672,14 @@ static zesort_status seg_sort_dev(void *keys, void *values, uint64_t n, const se
         st = zesort_ze_append_sort_segments(ic_sorter, list, keys, values, n, d->offsets,
                                             d->num_segments, temp, tb, o, NULL, 0, NULL);
     } else {
-        const zesort_ze_segments seg = {d->u32 ? ZESORT_OFFSET_U32 : ZESORT_OFFSET_U64,
+        const zesort_ze_segments seg = {d->raw_type ? (zesort_offset_type)d->raw_type
+                                        : d->u32    ? ZESORT_OFFSET_U32
+                                                    : ZESORT_OFFSET_U64,
                                         d->offsets, d->begins, d->ends, d->num_segments,
                                         d->count, d->status};
-        st = zesort_ze_append_sort_segmented(ic_sorter, list, keys, values, n, &seg, temp, tb,
-                                             o, NULL, 0, NULL);
+        st = zesort_ze_append_sort_segmented(ic_sorter, list, keys, values, n,
+                                             d->no_desc ? NULL : &seg, temp, tb, o, NULL, 0,
+                                             NULL);
     }
     ZE_OK(zeCommandListClose(list));
     ZE_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, NULL));
