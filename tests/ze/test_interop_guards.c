@@ -650,6 +650,8 @@ static zesort_status seg_sort(void *keys, void *values, uint64_t n, void *offset
                                                   offsets, segments, temp, tb, o, NULL, 0, NULL));
 }
 
+static void test_segments_rerun(zesort_ze_sorter *s);
+
 /* Issue 35: the copy and the sort on one regular list, executed once: the
  * copy has not run when the sort is appended. */
 static zesort_status seg_sort_dev(void *keys, void *values, uint64_t n, const seg_dev *d,
@@ -698,6 +700,61 @@ static void test_segments(zesort_ze_sorter *s, lane *l)
     ic_lane = l;
     interop_segments(&api);
     interop_segments_device(&api);
+    test_segments_rerun(s);
+}
+
+/* Issue 35: a regular list executed three times checks the segments each
+ * time: valid offsets sort and write {0, 0}; offsets made decreasing
+ * between executions leave the keys as they are and write {DECREASING, 1};
+ * valid again, they sort again. */
+static void test_segments_rerun(zesort_ze_sorter *s)
+{
+    enum { N = 64 };
+    const uint64_t good[] = {0, 32, N}, bad[] = {0, 40, 32};
+    uint32_t keys[N], got[N], status[2];
+    uint64_t tb = 0;
+    EXPECT(zesort_ze_temp_bytes(s, N, 0, NULL, &tb) == ZESORT_OK, "temp bytes");
+    void *dk = ic_alloc(sizeof keys), *doff = ic_alloc(sizeof good), *dst = ic_alloc(8);
+    void *temp = ic_alloc(tb);
+    const zesort_ze_segments seg = {.offsets = doff, .num_segments = 2, .status = dst};
+    ze_command_queue_desc_t qd = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                  .ordinal = ordinal,
+                                  .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS};
+    ze_command_list_desc_t ld = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 .commandQueueGroupOrdinal = ordinal};
+    ze_command_queue_handle_t q;
+    ze_command_list_handle_t list;
+    ZE_OK(zeCommandQueueCreate(ctx, device, &qd, &q));
+    ZE_OK(zeCommandListCreate(ctx, device, &ld, &list));
+    EXPECT(zesort_ze_append_sort_segmented(s, list, dk, NULL, N, &seg, temp, tb, NULL, NULL, 0,
+                                           NULL) == ZESORT_OK, "rerun: %s",
+           zesort_ze_last_error(s));
+    ZE_OK(zeCommandListClose(list));
+    for (int run = 0; run < 3; run++) {
+        for (uint32_t i = 0; i < N; i++)
+            keys[i] = N - i;
+        ic_upload(dk, keys, sizeof keys);
+        ic_upload(doff, run == 1 ? bad : good, sizeof good);
+        ZE_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, NULL));
+        ZE_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+        ic_download(got, dk, sizeof got);
+        ic_download(status, dst, sizeof status);
+        int sorted = 1;
+        for (uint32_t i = 1; i < N; i++)
+            sorted &= i == 32 || got[i - 1] <= got[i];
+        if (run == 1)
+            EXPECT(status[0] == ZESORT_SEGMENTS_DECREASING && status[1] == 1 &&
+                       memcmp(got, keys, sizeof keys) == 0,
+                   "rerun %d: status {%u, %u}, keys %s", run, status[0], status[1],
+                   memcmp(got, keys, sizeof keys) ? "changed" : "kept");
+        else
+            EXPECT(status[0] == 0 && status[1] == 0 && sorted, "rerun %d: status {%u, %u}, %s",
+                   run, status[0], status[1], sorted ? "sorted" : "not sorted");
+    }
+    zeCommandListDestroy(list);
+    zeCommandQueueDestroy(q);
+    ic_release(dk), ic_release(doff), ic_release(dst), ic_release(temp);
+    printf("segments, a regular list executed three times: %d failures\n", failures);
 }
 
 /* Issue 35: only the offsets' old check, in the list (fails before it). */
