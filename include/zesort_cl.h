@@ -169,7 +169,8 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
 /** The segments of zesort_cl_enqueue_sort_segmented, as zesort_ze_segments
  *  (zesort_ze.h: the two forms, the rules) with cl_mem buffers, each read
  *  from offset 0 (use sub-buffers for an offset), owned by the caller.
- *  Zero-initialise it (= {0}) and set what you use. */
+ *  Zero-initialise it (= {0}) and set what you use. The struct itself is
+ *  read during the call only; the memory it points to, when the sort runs. */
 typedef struct zesort_cl_segments {
     zesort_offset_type offset_type; /* width of every offset: U64 (0) or U32 (1) */
     cl_mem offsets;                 /* num_segments + 1 offsets, or NULL */

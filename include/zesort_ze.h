@@ -251,7 +251,8 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  covered by zesort_ze_prepare: the first segmented append builds its
  *  kernels.
  *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for offsets NULL
- *  with num_segments > 0. */
+ *  with n > 0 and num_segments > 0, misaligned or overlapping offsets, and
+ *  num_segments >= 2^32 - 1. */
 zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
                                              void *values, uint64_t n, const uint64_t *offsets,
@@ -271,7 +272,8 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
  *    written), empty when begin == end; end_offsets may be begin_offsets + 1.
  *    Segments must not overlap (not checked: overlapping ones leave their
  *    keys unspecified). offsets NULL.
- *  Zero-initialise it (= {0}) and set what you use. */
+ *  Zero-initialise it (= {0}) and set what you use. The struct itself is
+ *  read during the call only; the memory it points to, when the sort runs. */
 typedef struct zesort_ze_segments {
     zesort_offset_type offset_type; /* width of every offset: U64 (0) or U32 (1) */
     const void *offsets;            /* num_segments + 1 offsets, or NULL */
