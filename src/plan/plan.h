@@ -32,6 +32,13 @@
  *       one work-group (ZS_LANES items; serial flavor: 1) per window of
  *       ZS_SEG_WINDOW(serial) key positions; sorts the segments of at most
  *       max_len keys that start in its window (zs_plan_segments).
+ *     seg_check(begins, ends, count, status, n, max_segments, flags)
+ *       one work-group of ZS_LANES items: validates segments that only the
+ *       device reads, writes the status word (zs_plan_segments_device)
+ *     seg_sort_ranges(keys, tmp, values, values_tmp, begins, ends, count,
+ *                     status, max_segments, flags, bit_lo, bit_hi, key_flags)
+ *       a work-group (ZS_LANES items; serial: 1) per segment, by stride;
+ *       nothing when status[0] != 0
  *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
