@@ -155,14 +155,30 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
  *  but that read. One kernel launch sorts every segment (one work-group
  *  each); fewer than 2^32 - 1 segments; algorithm and scan options ignored.
  *  temp: zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
- *  values, offsets and temp must not overlap. Not covered by
- *  zesort_cl_prepare. */
+ *  values, offsets and temp must not overlap. zesort_cl_prepare (with
+ *  with_values ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its program
+ *  too; without it, the first segmented sort builds it. */
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, uint64_t n,
                                               cl_mem offsets, uint64_t num_segments, cl_mem temp,
                                               uint64_t temp_bytes, const zesort_options *opts,
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event);
+
+/** zesort_cl_enqueue_sort_segments with the count read on the device, as
+ *  zesort_ze_append_sort_segments_indirect: one uint32 at offset 0 of count,
+ *  read when the sort runs and clamped to max_n; the segments are cut at the
+ *  count (nothing at or past it is written). The offsets are read when this
+ *  call is made (as for zesort_cl_enqueue_sort_segments) and checked against
+ *  max_n. temp: zesort_cl_temp_bytes(max_n, values != NULL, opts).
+ *  Errors: as zesort_cl_enqueue_sort_segments, plus INVALID_ARGUMENT for
+ *  count NULL (when max_n > 0), holding fewer than 4 bytes or overlapping
+ *  another buffer. */
+zesort_status zesort_cl_enqueue_sort_segments_indirect(
+    zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
+    uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+    const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
+    cl_event *event);
 
 /** Out of place, as zesort_ze_append_sort_copy: sorts keys_in (values_in,
  *  or NULL) into keys_out (values_out, given exactly when values_in is);
