@@ -946,8 +946,13 @@ static void scope_case(zesort_ze_sorter *s, lane *l, int chained, int waiter)
     uint64_t tb = 0;
     EXPECT(zesort_ze_temp_bytes(s, n, 0, NULL, &tb) == ZESORT_OK, "temp");
     void *temp = shared_alloc(tb);
-    for (uint32_t i = 0; i < n; i++)
+    uint64_t *want = malloc(n * 8);
+    for (uint32_t i = 0; i < n; i++) {
         keys[i] = (uint32_t)mix(i);
+        want[i] = keys[i];
+        out[i] = copy[i] = ~0u - i; /* unsorted until the sort has written it */
+    }
+    qsort(want, n, 8, cmp_u64);
     lane other;
     lane_open(&other);
     ic_sorter = s;
@@ -972,12 +977,14 @@ static void scope_case(zesort_ze_sorter *s, lane *l, int chained, int waiter)
         memcpy(copy, out, n * 4);
     else
         lane_sync(waiter == 0 ? l : &other);
-    for (uint32_t i = 1; i < n; i++)
-        if (copy[i - 1] > copy[i]) {
-            EXPECT(0, "%s, signal scope 0x%x: the waiter saw unsorted keys at %u",
-                   chained ? "chained" : "barriers", (unsigned)scopes[waiter], i);
+    for (uint32_t i = 0; i < n; i++)
+        if (copy[i] != want[i]) {
+            EXPECT(0, "%s, signal scope 0x%x: the waiter saw %08x at %u, not %08llx",
+                   chained ? "chained" : "barriers", (unsigned)scopes[waiter], copy[i], i,
+                   (unsigned long long)want[i]);
             break;
         }
+    free(want);
     lane_sync(l);
     lane_close(&other);
     zeEventDestroy(sorted);
