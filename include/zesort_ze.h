@@ -26,10 +26,17 @@
  *   The leading barrier is a full barrier of the list: the sort also waits
  *   for every command appended before it, related or not (so do the
  *   barriers between its passes). When every dependency of the sort is
- *   expressed by its wait events, zesort_ze_append_sort_chained() appends it
- *   without any barrier: its commands are ordered by events the caller
- *   provides, so unrelated commands of the list before and after it may run
- *   alongside it.
+ *   expressed by its wait events, the chained forms
+ *   (zesort_ze_append_sort_chained, _sort_copy_chained, _argsort_chained,
+ *   _sort_segments_chained) append it without any barrier: its commands are
+ *   ordered by events the caller provides, so unrelated commands of the list
+ *   before and after it may run alongside it.
+ *   signal_event is passed to exactly one command, the sort's last (after
+ *   every write of the sort); its scope flags are the caller's choice, by
+ *   who waits for it: none for a later command of the same list,
+ *   ZE_EVENT_SCOPE_FLAG_DEVICE for another list or queue,
+ *   ZE_EVENT_SCOPE_FLAG_HOST for the host (docs/interop.md, "The rules a
+ *   pipeline relies on").
  *   The first append that needs a kernel builds its module on the host
  *   (SPIR-V compilation may take a moment: over a second with a cold cache);
  *   zesort_ze_prepare() does that ahead of time, after which appends only
@@ -38,6 +45,9 @@
  *   used by other commands, until the sort has completed. Two sorts appended
  *   to one list may share one temporary buffer (the barriers order them);
  *   sorts running concurrently (other lists/queues) need separate ones.
+ *   Temp of zesort_ze_temp_bytes(max_n, with_values, opts) bytes serves every
+ *   sort of n <= max_n keys with those options and with_values, of every
+ *   variant: the temp size never decreases with n.
  *
  * Threads
  *   A sorter is thread-safe: several threads may append with one sorter at
@@ -191,8 +201,9 @@ zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, 
 /** Builds, now, every module and kernel a later append with these options
  *  (NULL = defaults; AUTO: every algorithm AUTO may pick, for any n) and
  *  with_values (as for zesort_ze_temp_bytes; one preparation serves in-place
- *  and out-of-place sorts and argsorts alike) needs, so that the append only
- *  records.
+ *  and out-of-place sorts, argsorts and, for ZESORT_KEYS_ONLY and
+ *  ZESORT_WITH_VALUES, segmented sorts alike, chained or not) needs, so that
+ *  the append only records.
  *  Errors: those of the options (INVALID_ARGUMENT, UNSUPPORTED), and
  *  BACKEND / OUT_OF_*_MEMORY when a module cannot be built (the message has
  *  the build log). */
