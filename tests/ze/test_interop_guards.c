@@ -892,6 +892,50 @@ static void chain_counts(zesort_ze_sorter *s)
                ZESORT_ERROR_INVALID_ARGUMENT, "NULL sorter");
 }
 
+/* A chained variant given one chain event too few, or a NULL one: refused
+ * with INVALID_ARGUMENT naming the chain, before any driver call. */
+static void chain_refusals(zesort_ze_sorter *s)
+{
+    const uint64_t n = 1000, off[] = {0, 400, n};
+    uint64_t tb = 0;
+    EXPECT(zesort_ze_temp_bytes(s, n, ZESORT_WITH_VALUES, NULL, &tb) == ZESORT_OK, "temp");
+    void *a = ic_alloc(n * 4), *b = ic_alloc(n * 4), *c = ic_alloc(n * 4), *d = ic_alloc(n * 4);
+    void *offs = ic_alloc(sizeof off), *temp = ic_alloc(tb);
+    ic_upload(offs, off, sizeof off);
+    for (int v = ZESORT_ZE_VARIANT_SORT_COPY; v <= ZESORT_ZE_VARIANT_SEGMENTS; v++)
+        for (int bad = 0; bad < 2; bad++) { /* one too few; a NULL event */
+            uint32_t need = 0;
+            EXPECT(zesort_ze_chain_events_for(s, (zesort_ze_variant)v, n, ZESORT_WITH_VALUES, 0,
+                                              NULL, &need) == ZESORT_OK && need >= 1,
+                   "variant %d: %u chain events", v, need);
+            ze_event_handle_t events[CH_MAX];
+            memcpy(events, ch.ev, sizeof events);
+            if (bad)
+                events[need - 1] = NULL;
+            const uint32_t given = bad ? need : need - 1;
+            ch.hooks.arm(0, 0, 0);
+            zesort_status st =
+                v == ZESORT_ZE_VARIANT_SORT_COPY
+                    ? zesort_ze_append_sort_copy_chained(s, ic_lane->list, a, b, c, d, n, NULL,
+                                                         temp, tb, NULL, ch.done, 0, NULL, given,
+                                                         events)
+                : v == ZESORT_ZE_VARIANT_ARGSORT
+                    ? zesort_ze_append_argsort_chained(s, ic_lane->list, a, b, c, n, NULL, temp,
+                                                       tb, NULL, ch.done, 0, NULL, given, events)
+                    : zesort_ze_append_sort_segments_chained(s, ic_lane->list, a, b, n, NULL,
+                                                             offs, 2, temp, tb, NULL, ch.done, 0,
+                                                             NULL, given, events);
+            EXPECT(st == ZESORT_ERROR_INVALID_ARGUMENT &&
+                       strstr(zesort_ze_last_error(s), "chain") != NULL,
+                   "variant %d, %s: %s: %s", v, bad ? "a NULL chain event" : "too few",
+                   zesort_status_name(st), zesort_ze_last_error(s));
+            EXPECT(ch.hooks.count(ZECL_COUNT_CALLS) == 0, "variant %d: %llu driver calls", v,
+                   (unsigned long long)ch.hooks.count(ZECL_COUNT_CALLS));
+        }
+    ic_release(a), ic_release(b), ic_release(c), ic_release(d), ic_release(offs);
+    ic_release(temp);
+}
+
 static void test_chained(zesort_ze_sorter *s, lane *l)
 {
     static const interop_api api = {"level-zero chained", ic_alloc, ic_release, ic_upload,
@@ -901,6 +945,7 @@ static void test_chained(zesort_ze_sorter *s, lane *l)
     ic_lane = l;
     chain_open();
     chain_counts(s);
+    chain_refusals(s);
     rules_sizes(&api);
     /* every algorithm, kind, value width, order, key type, bit range */
     interop_matrix(&api);
