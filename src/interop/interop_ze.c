@@ -12,9 +12,11 @@
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
  * orders it after earlier commands of the list and before later ones, which
- * is what a pipeline expects. zesort_ze_append_sort_chained uses its event
- * mode instead, on events the caller provides, so that the sort depends only
- * on its wait events.
+ * is what a pipeline expects. The chained appends (every variant:
+ * zesort_ze_append_*_chained) put the recorder in event mode on events the
+ * caller provides (zs_ze_record_chained), so that the sort depends only on
+ * its wait events: every variant goes through append_sort, and only the
+ * recording knows whether it is chained.
  */
 #include "zesort_ze.h"
 
@@ -396,11 +398,10 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 /* The commands of the sort, in order. */
 static zesort_status record(const ze_args *a, ze_sort *x)
 {
-    zesort_status st;
     zs_ze_recorder *r = &x->rec;
     /* 1. Barrier mode: a barrier waits for the caller's events; chained:
      *    the first command does (ze_recorder.h). */
-    st = zs_ze_record_open(r, a->nwait, a->wait);
+    zesort_status st = zs_ze_record_open(r, a->nwait, a->wait);
     /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
      *    count (n, or a copy of the caller's count), params[1] (and the
      *    unused rest) the plan's n = max_n, so a count above max_n is

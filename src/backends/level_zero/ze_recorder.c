@@ -121,6 +121,8 @@ zesort_status zs_ze_record_fill(zs_ze_recorder *r, void *dst, uint32_t pattern, 
                : append_failed(r, res, "%s", "zeCommandListAppendMemoryFill", 0, 0);
 }
 
+/* The chain's next event: the last command signals the caller's event, so
+ * that it follows every write of the sort. */
 static zesort_status chain_next(void *user, ze_event_handle_t *out)
 {
     zs_ze_chain *c = user;
@@ -129,6 +131,7 @@ static zesort_status chain_next(void *user, ze_event_handle_t *out)
     return ZESORT_OK;
 }
 
+/* An append failed: its event was never used. */
 static void chain_unused(void *user)
 {
     ((zs_ze_chain *)user)->used--;
@@ -152,7 +155,7 @@ zesort_status zs_ze_record_chained(zs_ze_recorder *r, zs_ze_chain *ch, uint32_t 
     if (ch->count < need)
         return zs_error_set(r->err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: this sort needs %u chain events, %u given (see "
-                            "zesort_ze_chain_events)", fn, need, ch->count);
+                            "zesort_ze_chain_events_for)", fn, need, ch->count);
     if (need > 0 && !ch->events)
         return zs_error_set(r->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: chain_events is NULL",
                             fn);
