@@ -13,8 +13,12 @@
  *   alive until the commands complete).
  *
  * Synchronisation
- *   zesort_cl_enqueue_sort*() only enqueue and return at once; they never
- *   block the host. The sort's first command waits for the num_wait_events
+ *   zesort_cl_enqueue_sort*() and zesort_cl_enqueue_argsort() only enqueue
+ *   and return at once; they never block the host (the segmented ones read
+ *   their offsets first: see zesort_cl_enqueue_sort_segments). Every one of
+ *   them, copy, argsort and segmented included, is recorded the same way
+ *   (the OpenCL counterpart of zesort_ze.h's chained forms): the sort's
+ *   first command waits for the num_wait_events
  *   events of wait_events; its own commands are ordered by events, so it
  *   works on in-order and out-of-order queues. On an in-order queue it also
  *   starts after every command enqueued before it (OpenCL's rule); on an
@@ -26,7 +30,9 @@
  *   more from source on a cold cache); zesort_cl_prepare() does that ahead
  *   of time, after which enqueues only enqueue.
  *   Keys, values, the count and temp must not be used by other commands until
- *   the sort has completed.
+ *   the sort has completed. Temp of zesort_cl_temp_bytes(max_n, with_values,
+ *   opts) bytes serves every sort of n <= max_n keys with those options and
+ *   with_values (the temp size never decreases with n).
  *
  * Threads
  *   A sorter is thread-safe: several threads may enqueue with one sorter at
@@ -126,7 +132,11 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
 
 /** Builds every program a later enqueue with these options (AUTO: every
  *  algorithm AUTO may pick) and with_values (as for zesort_cl_temp_bytes)
- *  needs: in-place and out-of-place sorts and argsorts alike. */
+ *  needs: in-place and out-of-place sorts, argsorts and (with_values
+ *  ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) segmented sorts alike, so that a
+ *  later enqueue builds nothing. Errors: those of the options
+ *  (INVALID_ARGUMENT, UNSUPPORTED), BACKEND / OUT_OF_*_MEMORY when a program
+ *  cannot be built. */
 zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *opts,
                                 int with_values);
 
@@ -155,14 +165,30 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
  *  but that read. One kernel launch sorts every segment (one work-group
  *  each); fewer than 2^32 - 1 segments; algorithm and scan options ignored.
  *  temp: zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
- *  values, offsets and temp must not overlap. Not covered by
- *  zesort_cl_prepare. */
+ *  values, offsets and temp must not overlap. zesort_cl_prepare (with
+ *  with_values ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its program
+ *  too; without it, the first segmented sort builds it. */
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, uint64_t n,
                                               cl_mem offsets, uint64_t num_segments, cl_mem temp,
                                               uint64_t temp_bytes, const zesort_options *opts,
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event);
+
+/** zesort_cl_enqueue_sort_segments with the count read on the device, as
+ *  zesort_ze_append_sort_segments_indirect: one uint32 at offset 0 of count,
+ *  read when the sort runs and clamped to max_n; the segments are cut at the
+ *  count (nothing at or past it is written). The offsets are read when this
+ *  call is made (as for zesort_cl_enqueue_sort_segments) and checked against
+ *  max_n. temp: zesort_cl_temp_bytes(max_n, values != NULL, opts).
+ *  Errors: as zesort_cl_enqueue_sort_segments, plus INVALID_ARGUMENT for
+ *  count NULL (when max_n > 0), holding fewer than 4 bytes or overlapping
+ *  another buffer. */
+zesort_status zesort_cl_enqueue_sort_segments_indirect(
+    zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
+    uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+    const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
+    cl_event *event);
 
 /** Out of place, as zesort_ze_append_sort_copy: sorts keys_in (values_in,
  *  or NULL) into keys_out (values_out, given exactly when values_in is);

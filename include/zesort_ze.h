@@ -26,10 +26,17 @@
  *   The leading barrier is a full barrier of the list: the sort also waits
  *   for every command appended before it, related or not (so do the
  *   barriers between its passes). When every dependency of the sort is
- *   expressed by its wait events, zesort_ze_append_sort_chained() appends it
- *   without any barrier: its commands are ordered by events the caller
- *   provides, so unrelated commands of the list before and after it may run
- *   alongside it.
+ *   expressed by its wait events, the chained forms
+ *   (zesort_ze_append_sort_chained, _sort_copy_chained, _argsort_chained,
+ *   _sort_segments_chained) append it without any barrier: its commands are
+ *   ordered by events the caller provides, so unrelated commands of the list
+ *   before and after it may run alongside it.
+ *   signal_event is passed to exactly one command, the sort's last (after
+ *   every write of the sort); its scope flags are the caller's choice, by
+ *   who waits for it: none for a later command of the same list,
+ *   ZE_EVENT_SCOPE_FLAG_DEVICE for another list or queue,
+ *   ZE_EVENT_SCOPE_FLAG_HOST for the host (docs/interop.md, "The rules a
+ *   pipeline relies on").
  *   The first append that needs a kernel builds its module on the host
  *   (SPIR-V compilation may take a moment: over a second with a cold cache);
  *   zesort_ze_prepare() does that ahead of time, after which appends only
@@ -38,6 +45,9 @@
  *   used by other commands, until the sort has completed. Two sorts appended
  *   to one list may share one temporary buffer (the barriers order them);
  *   sorts running concurrently (other lists/queues) need separate ones.
+ *   Temp of zesort_ze_temp_bytes(max_n, with_values, opts) bytes serves every
+ *   sort of n <= max_n keys with those options and with_values, of every
+ *   variant: the temp size never decreases with n.
  *
  * Threads
  *   A sorter is thread-safe: several threads may append with one sorter at
@@ -191,8 +201,9 @@ zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, 
 /** Builds, now, every module and kernel a later append with these options
  *  (NULL = defaults; AUTO: every algorithm AUTO may pick, for any n) and
  *  with_values (as for zesort_ze_temp_bytes; one preparation serves in-place
- *  and out-of-place sorts and argsorts alike) needs, so that the append only
- *  records.
+ *  and out-of-place sorts, argsorts and, for ZESORT_KEYS_ONLY and
+ *  ZESORT_WITH_VALUES, segmented sorts alike, chained or not) needs, so that
+ *  the append only records.
  *  Errors: those of the options (INVALID_ARGUMENT, UNSUPPORTED), and
  *  BACKEND / OUT_OF_*_MEMORY when a module cannot be built (the message has
  *  the build log). */
@@ -247,8 +258,9 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  work-group's work (the host API sorts those with the global passes).
  *  Fewer than 2^32 - 1 segments; opts' algorithm and scan are ignored.
  *  temp: zesort_ze_temp_bytes(n, values != NULL, opts) bytes suffice.
- *  keys, values, offsets and temp must not overlap. Not covered by
- *  zesort_ze_prepare: the first segmented append builds its kernel.
+ *  keys, values, offsets and temp must not overlap. zesort_ze_prepare (with
+ *  with_values ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its kernel too;
+ *  without it, the first segmented append builds it.
  *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for bad offsets
  *  (offsets NULL with n > 0 and num_segments > 0 included). */
 zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
@@ -259,6 +271,22 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_event_handle_t signal_event,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events);
+
+/** zesort_ze_append_sort_segments with the count read on the device: n is
+ *  read from *n_devptr (one uint32_t, 4-byte aligned, in device or shared
+ *  memory) when the list executes, after the wait events, and clamped to
+ *  max_n, as in zesort_ze_append_sort_indirect. The segments are cut at that
+ *  count: each [offsets[i], min(offsets[i + 1], count)) is sorted, and no key
+ *  or value at or past the count is written. The offsets are still read and
+ *  checked when this call is made, against max_n (so they may not exceed
+ *  it). temp: zesort_ze_temp_bytes(max_n, values != NULL, opts) bytes.
+ *  Errors: as zesort_ze_append_sort_segments, plus INVALID_ARGUMENT for
+ *  n_devptr NULL (when max_n > 0) or overlapping the other buffers. */
+zesort_status zesort_ze_append_sort_segments_indirect(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events);
 
 /** Out of place: appends a stable sort of the n keys at keys_in (and the
  *  values at values_in, or NULL) into keys_out (and values_out, given
@@ -323,6 +351,7 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
  *  signals the caller's signal_event). 0 for n == 0. The number depends on
  *  the algorithm, the key type, the bit range and n (the scan's depth), so
  *  ask for the n (max_n) that will be passed.
+ *  zesort_ze_chain_events_for sizes the chained forms of the other variants.
  *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE. */
 zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                      int indirect, const zesort_options *opts, uint32_t *count);
@@ -357,6 +386,72 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             ze_event_handle_t *wait_events,
                                             uint32_t num_chain_events,
                                             ze_event_handle_t *chain_events);
+
+/* The sorts that have a chained form, for zesort_ze_chain_events_for. */
+typedef enum zesort_ze_variant {
+    ZESORT_ZE_VARIANT_SORT = 0,      /* zesort_ze_append_sort_chained (in place) */
+    ZESORT_ZE_VARIANT_SORT_COPY = 1, /* zesort_ze_append_sort_copy_chained */
+    ZESORT_ZE_VARIANT_ARGSORT = 2,   /* zesort_ze_append_argsort_chained */
+    ZESORT_ZE_VARIANT_SEGMENTS = 3   /* zesort_ze_append_sort_segments_chained */
+} zesort_ze_variant;
+
+/** How many chain events the chained form of `variant` needs, in *count, for
+ *  a sort of n keys (max_n when a device-side count will be passed, indirect
+ *  1) with these options; as zesort_ze_chain_events, which is this function
+ *  for ZESORT_ZE_VARIANT_SORT. with_values: ZESORT_KEYS_ONLY or
+ *  ZESORT_WITH_VALUES (values given) for SORT, SORT_COPY and SEGMENTS;
+ *  ZESORT_WITH_VALUES (keys_out given) or ZESORT_ARGSORT_NO_KEYS_OUT for
+ *  ARGSORT. For SEGMENTS the count holds for any number of segments (a sort
+ *  of none, or of no keys, needs none). 0 for n == 0. Pass the same options,
+ *  n and indirectness to the append: the count depends on the algorithm,
+ *  the key type, the bit range and n (the scan's depth).
+ *  Errors: INVALID_ARGUMENT (NULL sorter or count, unknown variant,
+ *  with_values not allowed for it), UNSUPPORTED (options), TOO_LARGE. */
+zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_variant variant,
+                                         uint64_t n, int with_values, int indirect,
+                                         const zesort_options *opts, uint32_t *count);
+
+/** zesort_ze_append_sort_copy without barriers, ordered by the caller's
+ *  events exactly as zesort_ze_append_sort_chained (same rules for
+ *  wait_events, chain_events and signal_event). n_devptr: NULL, or the
+ *  device-side count (n is then max_n). Size the chain with
+ *  zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_SORT_COPY, n,
+ *  values_in != NULL, n_devptr != NULL).
+ *  Errors: those of zesort_ze_append_sort_copy and of the chain as in
+ *  zesort_ze_append_sort_chained. */
+zesort_status zesort_ze_append_sort_copy_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
+    const void *values_in, void *keys_out, void *values_out, uint64_t n,
+    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
+    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
+    uint32_t num_chain_events, ze_event_handle_t *chain_events);
+
+/** zesort_ze_append_argsort without barriers, ordered by the caller's events
+ *  as zesort_ze_append_sort_chained. Size the chain with
+ *  zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_ARGSORT, n, keys_out ?
+ *  ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT, n_devptr != NULL).
+ *  Errors: those of zesort_ze_append_argsort and of the chain. */
+zesort_status zesort_ze_append_argsort_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
+    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
+    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events);
+
+/** zesort_ze_append_sort_segments (n_devptr NULL) or
+ *  zesort_ze_append_sort_segments_indirect (n_devptr set: n is then max_n)
+ *  without barriers, ordered by the caller's events as
+ *  zesort_ze_append_sort_chained. The offsets are read and checked when the
+ *  call is made, as for zesort_ze_append_sort_segments (by the sorter's own
+ *  immediate list, which waits for nothing of cmdlist or wait_events). Size
+ *  the chain with zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_SEGMENTS, n,
+ *  values != NULL, n_devptr != NULL).
+ *  Errors: those of zesort_ze_append_sort_segments and of the chain. */
+zesort_status zesort_ze_append_sort_segments_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
+    ze_event_handle_t *chain_events);
 
 #ifdef __cplusplus
 }

@@ -451,6 +451,23 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                             num_wait_events, wait_events, event, "zesort_cl_enqueue_sort");
 }
 
+/* A segmented sort through enqueue: direct (count NULL) or with a
+ * device-side count (n is then max_n). */
+static zesort_status enqueue_segments(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
+                                      cl_mem values, uint64_t n, cl_mem count, cl_mem offsets,
+                                      uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+                                      const zesort_options *opts, cl_uint nwait,
+                                      const cl_event *wait, cl_event *event, const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = offsets;
+    return enqueue(s, queue, &shape, caller, n, n ? count : NULL, temp, temp_bytes, opts, nwait,
+                   wait, event, fn);
+}
+
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, uint64_t n,
                                               cl_mem offsets, uint64_t num_segments, cl_mem temp,
@@ -458,13 +475,37 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = offsets;
-    return enqueue(sorter, queue, &shape, caller, n, NULL, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_segments");
+    return enqueue_segments(sorter, queue, keys, values, n, NULL, offsets, num_segments, temp,
+                            temp_bytes, opts, num_wait_events, wait_events, event,
+                            "zesort_cl_enqueue_sort_segments");
+}
+
+/* The indirect variants' count must be given when max_n > 0. */
+static zesort_status need_count(zesort_cl_sorter *s, cl_mem count, uint64_t max_n,
+                                cl_event *event, const char *fn)
+{
+    if (!s || count || max_n == 0)
+        return ZESORT_OK;
+    if (event)
+        *event = NULL;
+    pthread_mutex_lock(&s->lock);
+    zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL", fn);
+    pthread_mutex_unlock(&s->lock);
+    return ZESORT_ERROR_INVALID_ARGUMENT;
+}
+
+zesort_status zesort_cl_enqueue_sort_segments_indirect(
+    zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
+    uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+    const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
+    cl_event *event)
+{
+    const char *fn = "zesort_cl_enqueue_sort_segments_indirect";
+    zesort_status st = need_count(sorter, count, max_n, event, fn);
+    return st != ZESORT_OK ? st
+                           : enqueue_segments(sorter, queue, keys, values, max_n, count, offsets,
+                                              num_segments, temp, temp_bytes, opts,
+                                              num_wait_events, wait_events, event, fn);
 }
 
 zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -506,14 +547,9 @@ zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event)
 {
-    if (sorter && !count && max_n > 0) {
-        if (event)
-            *event = NULL;
-        pthread_mutex_lock(&sorter->lock);
-        zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_enqueue_sort_indirect: count is NULL");
-        pthread_mutex_unlock(&sorter->lock);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
-    }
+    zesort_status st = need_count(sorter, count, max_n, event, "zesort_cl_enqueue_sort_indirect");
+    if (st != ZESORT_OK)
+        return st;
     return enqueue_in_place(sorter, queue, keys, values, max_n, max_n ? count : NULL, temp,
                             temp_bytes, opts, num_wait_events, wait_events, event,
                             "zesort_cl_enqueue_sort_indirect");

@@ -133,6 +133,17 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
     return st;
 }
 
+/* Builds every kernel the plan launches. */
+static zesort_status build_kernels(const zs_plan *plan, zesort_status (*build)(void *, zs_kernel),
+                                   void *user)
+{
+    zesort_status st = ZESORT_OK;
+    for (size_t i = 0; st == ZESORT_OK && i < plan->nsteps; i++)
+        if (plan->steps[i].kind == ZS_STEP_KERNEL)
+            st = build(user, plan->steps[i].kernel);
+    return st;
+}
+
 /* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
  * every kind of step the algorithm makes). AUTO never records the host scan,
  * so for AUTO a host-scan option skips the CM algorithms instead of failing. */
@@ -156,9 +167,25 @@ static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, 
         return ZESORT_OK;
     if (st != ZESORT_OK)
         return st;
-    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
-        if (plan.steps[i].kind == ZS_STEP_KERNEL)
-            st = build(user, plan.steps[i].kernel);
+    st = build_kernels(&plan, build, user);
+    zs_plan_free(&plan);
+    return st;
+}
+
+/* Builds the segmented sort's kernel for these options (key type, value
+ * type; algorithm and scan play no part): a keys-only or pairs shape. */
+static zesort_status prepare_segments(const zesort_options *opts, int with_values,
+                                      zs_flavor flavor,
+                                      zesort_status (*build)(void *, zs_kernel), void *user,
+                                      zs_error *err)
+{
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, with_values == ZESORT_WITH_VALUES, 0, 1};
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err,
+                                       "prepare");
+    if (st != ZESORT_OK)
+        return st;
+    st = build_kernels(&plan, build, user);
     zs_plan_free(&plan);
     return st;
 }
@@ -167,14 +194,19 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err)
 {
-    if (opts && opts->algo != ZESORT_ALGO_AUTO)
-        return prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
-    /* AUTO picks one of these two */
-    zesort_status st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build,
-                                    user, err);
-    return st == ZESORT_OK ? prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build,
-                                          user, err)
-                           : st;
+    zesort_status st;
+    if (opts && opts->algo != ZESORT_ALGO_AUTO) {
+        st = prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
+    } else { /* AUTO picks one of these two */
+        st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build, user, err);
+        if (st == ZESORT_OK)
+            st = prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build, user, err);
+    }
+    /* the segmented sort of these keys (and values) too: after prepare, no
+     * append or enqueue builds anything (docs/interop.md, "Prepare") */
+    if (st == ZESORT_OK && with_values != ZESORT_ARGSORT_NO_KEYS_OUT)
+        st = prepare_segments(opts, with_values, flavor, build, user, err);
+    return st;
 }
 
 zesort_status zs_interop_check_waits(zs_error *err, const char *fn, uint32_t nwait, int wait_given,

@@ -88,8 +88,8 @@ zesort_status zs_interop_check_offsets(const uint64_t *host_copy, const zs_sort_
 
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and
- * with_values (zs_sort_shape_of) needs, in place, out of place or argsort
- * (what zesort_*_prepare promise). */
+ * with_values (zs_sort_shape_of) needs, in place, out of place, argsort or
+ * (with_values 0 or 1) segmented (what zesort_*_prepare promise). */
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err);

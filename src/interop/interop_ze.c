@@ -12,9 +12,11 @@
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
  * orders it after earlier commands of the list and before later ones, which
- * is what a pipeline expects. zesort_ze_append_sort_chained uses its event
- * mode instead, on events the caller provides, so that the sort depends only
- * on its wait events.
+ * is what a pipeline expects. The chained appends (every variant:
+ * zesort_ze_append_*_chained) put the recorder in event mode on events the
+ * caller provides (zs_ze_record_chained), so that the sort depends only on
+ * its wait events: every variant goes through append_sort, and only the
+ * recording knows whether it is chained.
  */
 #include "zesort_ze.h"
 
@@ -178,25 +180,6 @@ zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *
     return st;
 }
 
-/* A driver call made outside the recorder failed while appending. */
-static zesort_status append_failed(zesort_ze_sorter *s, const char *what, ze_result_t r)
-{
-    zesort_status st = zs_ze_status(r);
-    zs_ze_note_failure(r);
-    return zs_error_set(&s->err,
-                        st == ZESORT_ERROR_OUT_OF_HOST_MEMORY ||
-                                st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY ? st : ZESORT_ERROR_BACKEND,
-                        "%s failed: %s (0x%x) (the command list may hold a partial sort: reset it)",
-                        what, zs_ze_result_name(r), (unsigned)r);
-}
-
-static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                             ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
-{
-    ze_result_t r = zeCommandListAppendBarrier(list, signal, nwait, nwait ? wait : NULL);
-    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
-}
-
 /* Caller memory must be a Level Zero device or shared allocation of the
  * sorter's context that holds [p, p + bytes): a GPU faults on anything else
  * (malloc'd memory, a host allocation, another context's memory), long after
@@ -283,16 +266,6 @@ static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shap
     return st;
 }
 
-/* The caller's events of a chained append: command i signals events[i] and
- * the next command waits on it; the last command signals the caller's
- * signal event instead. */
-typedef struct event_chain {
-    ze_event_handle_t *events;
-    uint32_t count;        /* events given */
-    uint32_t total, used;  /* commands of the sort, commands recorded */
-    ze_event_handle_t signal;
-} event_chain;
-
 /* Commands a sort appends in chained mode (the recorder's, plus the count
  * fill, the indirect count copy and the seeding copies of step 2 and 3). */
 static uint32_t command_count(const zs_plan *plan, int indirect)
@@ -303,36 +276,6 @@ static uint32_t command_count(const zs_plan *plan, int indirect)
     for (size_t i = 0; indirect && i < plan->nsteps; i++)
         count += plan->steps[i].kind == ZS_STEP_COPY && plan->steps[i].bytes > 0;
     return count + (indirect ? 1 : 0);
-}
-
-static zesort_status chain_next(void *user, ze_event_handle_t *out)
-{
-    event_chain *c = user;
-    *out = c->used + 1 == c->total ? c->signal : c->events[c->used];
-    c->used++;
-    return ZESORT_OK;
-}
-
-static void chain_unused(void *user)
-{
-    ((event_chain *)user)->used--;
-}
-
-static zesort_status check_chain(zesort_ze_sorter *s, const event_chain *c, const char *fn)
-{
-    uint32_t need = c->total ? c->total - 1 : 0;
-    if (c->count < need)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: this sort needs %u chain events, %u given (see "
-                            "zesort_ze_chain_events)", fn, need, c->count);
-    if (need > 0 && !c->events)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: chain_events is NULL", fn);
-    for (uint32_t i = 0; i < need; i++)
-        if (!c->events[i] || c->events[i] == c->signal)
-            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                "%s: chain_events[%u] is %s", fn, i,
-                                c->events[i] ? "the signal event" : "NULL");
-    return ZESORT_OK;
 }
 
 /* The caller's buffers of a sort, checked before any driver call: given,
@@ -403,7 +346,7 @@ typedef struct ze_args {
     ze_event_handle_t signal;
     uint32_t nwait;
     ze_event_handle_t *wait;
-    event_chain *ch;
+    zs_ze_chain *ch;
     const char *fn;
 } ze_args;
 
@@ -435,16 +378,9 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
     const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, TEMP_ALIGN, offsets);
     zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->n_devptr,
                                        a->temp, a->temp_bytes, need, a->fn);
-    if (st == ZESORT_OK && a->ch) {
-        a->ch->total = command_count(&x->plan, a->n_devptr != NULL);
-        a->ch->signal = a->signal;
-        x->rec.next_event = chain_next;
-        x->rec.unused_event = chain_unused;
-        x->rec.user = a->ch;
-        x->rec.first_nwait = a->nwait;
-        x->rec.first_wait = a->wait;
-        st = check_chain(s, a->ch, a->fn);
-    }
+    if (st == ZESORT_OK && a->ch) /* whatever the kind of sort: its plan's commands */
+        st = zs_ze_record_chained(&x->rec, a->ch, command_count(&x->plan, a->n_devptr != NULL),
+                                  a->signal, a->nwait, a->wait, a->fn);
     if (st == ZESORT_OK && a->n > 0)
         st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
                                  need > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
@@ -460,16 +396,12 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 }
 
 /* The commands of the sort, in order. */
-static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
+static zesort_status record(const ze_args *a, ze_sort *x)
 {
-    zesort_status st = ZESORT_OK;
     zs_ze_recorder *r = &x->rec;
-    /* 1. Barrier mode: wait for the caller's events (a barrier with wait
-     *    events waits for nothing else: the barrier before each command,
-     *    which has none, orders the sort after the list's earlier commands).
-     *    Chained: the first command waits for the caller's events. */
-    if (!a->ch)
-        st = barrier(s, a->list, NULL, a->nwait, a->wait);
+    /* 1. Barrier mode: a barrier waits for the caller's events; chained:
+     *    the first command does (ze_recorder.h). */
+    zesort_status st = zs_ze_record_open(r, a->nwait, a->wait);
     /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
      *    count (n, or a copy of the caller's count), params[1] (and the
      *    unused rest) the plan's n = max_n, so a count above max_n is
@@ -499,11 +431,10 @@ static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
     if (st == ZESORT_OK)
         st = zs_ze_record_plan(r, &x->plan, x->buffers);
     /* 5. The caller's event: barrier mode, a closing barrier signals it after
-     *    the last pass; chained, the last command signalled it, and a sort
-     *    with no command signals it once the wait events are (a barrier with
-     *    wait events waits for nothing else). */
-    if (st == ZESORT_OK && (!a->ch || (a->ch->total == 0 && a->signal)))
-        st = barrier(s, a->list, a->signal, a->ch ? a->nwait : 0, a->wait);
+     *    the last pass; chained, the last command signalled it (a sort with
+     *    no command: once the wait events are). */
+    if (st == ZESORT_OK)
+        st = zs_ze_record_close(r, a->signal);
     return st;
 }
 
@@ -520,7 +451,7 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
         return st;
     st = prepare(s, a, &x);
     if (st == ZESORT_OK)
-        st = record(s, a, &x);
+        st = record(a, &x);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
         zs_error_clear(&s->err);
@@ -535,7 +466,7 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
                                  const zs_sort_shape *shape, void *const *caller, uint64_t n,
                                  const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
                                  const zesort_options *opts, ze_event_handle_t signal,
-                                 uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                 uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                  const char *fn)
 {
     if (!s) {
@@ -558,7 +489,7 @@ static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle
                                      void *keys, void *values, uint64_t n,
                                      const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
                                      const zesort_options *opts, ze_event_handle_t signal,
-                                     uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                      const char *fn)
 {
     const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
@@ -580,6 +511,25 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                            "zesort_ze_append_sort");
 }
 
+/* A segmented sort through append_sort: direct or with a device-side count
+ * (n_devptr: n is then max_n), barrier ordered or chained (ch). */
+static zesort_status append_segments(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                     void *keys, void *values, uint64_t n,
+                                     const uint32_t *n_devptr, const uint64_t *offsets,
+                                     uint64_t num_segments, void *temp, uint64_t temp_bytes,
+                                     const zesort_options *opts, ze_event_handle_t signal,
+                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
+                                     const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
+    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, ch, fn);
+}
+
 zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
                                              void *values, uint64_t n, const uint64_t *offsets,
@@ -589,14 +539,67 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    return append_segments(sorter, cmdlist, keys, values, n, NULL, offsets, num_segments, temp,
+                           temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
+                           "zesort_ze_append_sort_segments");
+}
+
+/* The indirect variants' count must be given when max_n > 0. */
+static zesort_status need_count(zesort_ze_sorter *s, const void *n_devptr, uint64_t max_n,
+                                const char *fn)
+{
+    if (!s || n_devptr || max_n == 0)
+        return ZESORT_OK;
+    pthread_mutex_lock(&s->lock);
+    zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: n_devptr is NULL", fn);
+    pthread_mutex_unlock(&s->lock);
+    return ZESORT_ERROR_INVALID_ARGUMENT;
+}
+
+zesort_status zesort_ze_append_sort_segments_indirect(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events)
+{
+    const char *fn = "zesort_ze_append_sort_segments_indirect";
+    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
+    return st != ZESORT_OK ? st
+                           : append_segments(sorter, cmdlist, keys, values, max_n, n_devptr,
+                                             offsets, num_segments, temp, temp_bytes, opts,
+                                             signal_event, num_wait_events, wait_events, NULL,
+                                             fn);
+}
+
+zesort_status zesort_ze_append_sort_segments_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
+    ze_event_handle_t *chain_events)
+{
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
+    return append_segments(sorter, cmdlist, keys, values, n, n_devptr, offsets, num_segments,
+                           temp, temp_bytes, opts, signal_event, num_wait_events, wait_events,
+                           &ch, "zesort_ze_append_sort_segments_chained");
+}
+
+/* An out-of-place sort through append_sort, barrier ordered or chained. */
+static zesort_status append_copy(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                 const void *keys_in, const void *values_in, void *keys_out,
+                                 void *values_out, uint64_t n, const uint32_t *n_devptr,
+                                 void *temp, uint64_t temp_bytes, const zesort_options *opts,
+                                 ze_event_handle_t signal, uint32_t nwait,
+                                 ze_event_handle_t *wait, zs_ze_chain *ch, const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
-    return append_sort(sorter, cmdlist, &shape, caller, n, NULL, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events, NULL,
-                       "zesort_ze_append_sort_segments");
+    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, ch, fn);
 }
 
 zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
@@ -607,15 +610,39 @@ zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
                                          ze_event_handle_t signal_event, uint32_t num_wait_events,
                                          ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
-    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out;
-    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
-                       opts, signal_event, num_wait_events, wait_events, NULL,
+    return append_copy(sorter, cmdlist, keys_in, values_in, keys_out, values_out, n, n_devptr,
+                       temp, temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
                        "zesort_ze_append_sort_copy");
+}
+
+zesort_status zesort_ze_append_sort_copy_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
+    const void *values_in, void *keys_out, void *values_out, uint64_t n,
+    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
+    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
+    uint32_t num_chain_events, ze_event_handle_t *chain_events)
+{
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
+    return append_copy(sorter, cmdlist, keys_in, values_in, keys_out, values_out, n, n_devptr,
+                       temp, temp_bytes, opts, signal_event, num_wait_events, wait_events, &ch,
+                       "zesort_ze_append_sort_copy_chained");
+}
+
+/* An argsort through append_sort, barrier ordered or chained. */
+static zesort_status append_argsort(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                    const void *keys, void *indices, void *keys_out, uint64_t n,
+                                    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                    const zesort_options *opts, ze_event_handle_t signal,
+                                    uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
+                                    const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, ch, fn);
 }
 
 zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
@@ -625,14 +652,21 @@ zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list
                                        ze_event_handle_t signal_event, uint32_t num_wait_events,
                                        ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = indices;
-    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
-                       opts, signal_event, num_wait_events, wait_events, NULL,
-                       "zesort_ze_append_argsort");
+    return append_argsort(sorter, cmdlist, keys, indices, keys_out, n, n_devptr, temp,
+                          temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
+                          "zesort_ze_append_argsort");
+}
+
+zesort_status zesort_ze_append_argsort_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
+    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
+    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events)
+{
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
+    return append_argsort(sorter, cmdlist, keys, indices, keys_out, n, n_devptr, temp,
+                          temp_bytes, opts, signal_event, num_wait_events, wait_events, &ch,
+                          "zesort_ze_append_argsort_chained");
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
@@ -645,12 +679,9 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events)
 {
-    if (sorter && !n_devptr && max_n > 0) {
-        pthread_mutex_lock(&sorter->lock);
-        zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_append_sort_indirect: n_devptr is NULL");
-        pthread_mutex_unlock(&sorter->lock);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
-    }
+    zesort_status st = need_count(sorter, n_devptr, max_n, "zesort_ze_append_sort_indirect");
+    if (st != ZESORT_OK)
+        return st;
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;
     return append_in_place(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes,
@@ -658,29 +689,50 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                            "zesort_ze_append_sort_indirect");
 }
 
-zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
-                                     int indirect, const zesort_options *opts, uint32_t *count)
+/* The shape of a chained variant's sort for a with_values argument
+ * (zesort_ze_chain_events_for). */
+static zesort_status variant_shape(zesort_ze_sorter *s, zesort_ze_variant variant,
+                                   int with_values, zs_sort_shape *shape, const char *fn)
+{
+    const int argsort = variant == ZESORT_ZE_VARIANT_ARGSORT;
+    if ((unsigned)variant > ZESORT_ZE_VARIANT_SEGMENTS)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: variant %d is not a zesort_ze_variant", fn, (int)variant);
+    if (with_values < (argsort ? ZESORT_WITH_VALUES : ZESORT_KEYS_ONLY) ||
+        with_values > (argsort ? ZESORT_ARGSORT_NO_KEYS_OUT : ZESORT_WITH_VALUES))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: with_values is %d: %s", fn, with_values,
+                            argsort ? "an argsort takes ZESORT_WITH_VALUES (with keys_out) or "
+                                      "ZESORT_ARGSORT_NO_KEYS_OUT"
+                                    : "ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES");
+    static const zs_sort_kind kinds[] = {ZS_SORT_IN_PLACE, ZS_SORT_COPY, ZS_SORT_ARGSORT,
+                                         ZS_SORT_SEGMENTS};
+    /* one segment has every command any number of segments has */
+    *shape = (zs_sort_shape){kinds[variant], with_values != ZESORT_KEYS_ONLY,
+                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT,
+                             variant == ZESORT_ZE_VARIANT_SEGMENTS};
+    return ZESORT_OK;
+}
+
+static zesort_status chain_events(zesort_ze_sorter *sorter, zesort_ze_variant variant,
+                                  uint64_t n, int with_values, int indirect,
+                                  const zesort_options *opts, uint32_t *count, const char *fn)
 {
     if (!sorter)
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "zesort_ze_chain_events: sorter is NULL");
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     pthread_mutex_lock(&sorter->lock);
     zesort_status st;
     if (!count) {
-        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                          "zesort_ze_chain_events: count is NULL");
+        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL", fn);
     } else {
         *count = 0;
         zs_plan plan;
         zs_sort_shape shape;
-        st = zs_sort_shape_of(with_values, &shape, &sorter->err, "zesort_ze_chain_events");
-        if (st == ZESORT_OK && shape.kind != ZS_SORT_IN_PLACE) /* the chained append's kind */
-            st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                              "zesort_ze_chain_events: with_values is %d: a chained sort is in "
-                              "place (ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES)", with_values);
+        st = variant_shape(sorter, variant, with_values, &shape, fn);
         if (st == ZESORT_OK)
-            st = build_plan(sorter, n, &shape, opts, &plan, NULL, "zesort_ze_chain_events");
+            st = build_plan(sorter, n, &shape, opts, &plan, NULL, fn);
         if (st == ZESORT_OK) {
+            /* the commands record() appends, whatever the kind of sort */
             uint32_t commands = command_count(&plan, indirect && n > 0);
             *count = commands ? commands - 1 : 0;
             zs_plan_free(&plan);
@@ -689,6 +741,21 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
     }
     pthread_mutex_unlock(&sorter->lock);
     return st;
+}
+
+zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                     int indirect, const zesort_options *opts, uint32_t *count)
+{
+    return chain_events(sorter, ZESORT_ZE_VARIANT_SORT, n, with_values, indirect, opts, count,
+                        "zesort_ze_chain_events");
+}
+
+zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_variant variant,
+                                         uint64_t n, int with_values, int indirect,
+                                         const zesort_options *opts, uint32_t *count)
+{
+    return chain_events(sorter, variant, n, with_values, indirect, opts, count,
+                        "zesort_ze_chain_events_for");
 }
 
 zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
@@ -702,7 +769,7 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             uint32_t num_chain_events,
                                             ze_event_handle_t *chain_events)
 {
-    event_chain ch = {.events = chain_events, .count = num_chain_events};
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
     if (n == 0) /* indirect with max_n 0: nothing can be sorted */
         n_devptr = NULL;
     return append_in_place(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
