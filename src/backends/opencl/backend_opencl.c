@@ -243,11 +243,8 @@ static void list_devices(cl_device_list *l)
             continue;
         if (nd > MAX_DEVICES - l->n)
             nd = MAX_DEVICES - l->n;
-        for (cl_uint i = 0; i < nd; ++i) {
-            cl_device_type type = 0;
-            clGetDeviceInfo(l->ids[l->n + i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-            l->kinds[l->n + i] = (zs_device_kind){.gpu = (type & CL_DEVICE_TYPE_GPU) != 0};
-        }
+        for (cl_uint i = 0; i < nd; ++i)
+            l->kinds[l->n + i] = (zs_device_kind){.gpu = zs_cl_device_is_gpu(l->ids[l->n + i])};
         l->n += nd;
     }
 }

@@ -93,10 +93,12 @@ zesort_status zs_cl_record_kernel(zs_cl_recorder *r, const zs_step *step, void *
             return zs_cl_record_failed(r, "clSetKernelArg", err);
     }
     size_t local = step->local, global = (size_t)step->groups * step->local;
+    cl_int err = zs_cl_launch_limits(k, r->kernels->device, local);
+    if (err != CL_SUCCESS)
+        return zs_cl_record_failed(r, "clEnqueueNDRangeKernel", err);
     cl_order o;
     order(r, &o);
-    cl_int err = clEnqueueNDRangeKernel(r->queue, k, 1, NULL, &global, &local, o.nwait, o.wait,
-                                        o.ev);
+    err = clEnqueueNDRangeKernel(r->queue, k, 1, NULL, &global, &local, o.nwait, o.wait, o.ev);
     return enqueued(r, err, o.ev, "clEnqueueNDRangeKernel", NULL);
 }
 
