@@ -366,9 +366,11 @@ START_TEST(kernel_limits)
         ck_assert_msg(wg[0] * (wg[1] ? wg[1] : 1) * (wg[2] ? wg[2] : 1) <= ZS_PLAIN_GPU_MAX_WG,
                       "%s: a work-group of %zu", zs_kernel_name((zs_kernel)id), wg[0]);
         /* the hook's own check: this launch passes, a bigger group does not */
-        ck_assert_int_eq(zs_cl_launch_limits(kernel, dev, wg[0] ? wg[0] : 256), CL_SUCCESS);
-        ck_assert_int_eq(zs_cl_launch_limits(kernel, dev, ZS_PLAIN_GPU_MAX_WG + 1),
-                         CL_INVALID_WORK_GROUP_SIZE);
+        char why[128];
+        const size_t launched = wg[0] ? wg[0] : ZS_OS_FILL_WG; /* os_fill: no fixed size */
+        ck_assert_int_eq(zs_cl_launch_limits(kernel, dev, launched, why, sizeof why), CL_SUCCESS);
+        ck_assert_int_eq(zs_cl_launch_limits(kernel, dev, ZS_PLAIN_GPU_MAX_WG + 1, why,
+                                             sizeof why), CL_INVALID_WORK_GROUP_SIZE);
     }
     zs_cl_kernels_release(&k);
     clReleaseContext(k.context);
@@ -390,11 +392,13 @@ START_TEST(hook_limits)
     ck_assert_int_eq(clBuildProgram(p, 1, &dev, "-cl-std=CL1.2", NULL, NULL), CL_SUCCESS);
     cl_kernel big = clCreateKernel(p, "big", &err);
     ck_assert_int_eq(err, CL_SUCCESS);
-    ck_assert_int_eq(zs_cl_launch_limits(big, dev, 64), CL_OUT_OF_RESOURCES);
+    char why[128] = "";
+    ck_assert_int_eq(zs_cl_launch_limits(big, dev, 64, why, sizeof why), CL_OUT_OF_RESOURCES);
+    ck_assert_msg(strstr(why, "bytes of local memory, over the device's 49152"), "%s", why);
 
     unsetenv("ZESORT_TEST_OPENCL_PLAIN_GPU");
-    ck_assert_int_eq(zs_cl_launch_limits(big, dev, 64), CL_SUCCESS);
-    ck_assert_int_eq(zs_cl_launch_limits(big, dev, 4096), CL_SUCCESS);
+    ck_assert_int_eq(zs_cl_launch_limits(big, dev, 64, why, sizeof why), CL_SUCCESS);
+    ck_assert_int_eq(zs_cl_launch_limits(big, dev, 4096, why, sizeof why), CL_SUCCESS);
     cl_device_type type = 0;
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     ck_assert_int_eq(zs_cl_device_is_gpu(dev), (type & CL_DEVICE_TYPE_GPU) != 0);

@@ -175,18 +175,28 @@ static zesort_status build_program(cl_context context, cl_device_id device, zs_f
     return ZESORT_OK;
 }
 
-cl_int zs_cl_launch_limits(cl_kernel kernel, cl_device_id device, size_t local)
+cl_int zs_cl_launch_limits(cl_kernel kernel, cl_device_id device, size_t local, char *why,
+                           size_t why_len)
 {
     if (!zs_test_opencl_plain_gpu())
         return CL_SUCCESS; /* a real device's driver checks its own limits */
-    if (local > ZS_PLAIN_GPU_MAX_WG)
+    if (local > ZS_PLAIN_GPU_MAX_WG) {
+        snprintf(why, why_len, "a work-group of %zu work-items, over the device's %u", local,
+                 ZS_PLAIN_GPU_MAX_WG);
         return CL_INVALID_WORK_GROUP_SIZE;
+    }
     cl_ulong bytes = 0;
     cl_int err = clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes,
                                           &bytes, NULL);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        snprintf(why, why_len, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE) failed");
         return err;
-    return bytes > ZS_PLAIN_GPU_LOCAL_BYTES ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+    }
+    if (bytes <= ZS_PLAIN_GPU_LOCAL_BYTES)
+        return CL_SUCCESS;
+    snprintf(why, why_len, "%llu bytes of local memory, over the device's %u",
+             (unsigned long long)bytes, ZS_PLAIN_GPU_LOCAL_BYTES);
+    return CL_OUT_OF_RESOURCES;
 }
 
 zesort_status zs_cl_kernel(zs_cl_kernels *k, zs_kernel id, cl_kernel *out, zs_error *e,

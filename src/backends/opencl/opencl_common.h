@@ -42,8 +42,10 @@ int zs_cl_device_is_gpu(cl_device_id dev);
  * which holds every launch to the limits of that GPU (at most
  * ZS_PLAIN_GPU_MAX_WG work-items, ZS_PLAIN_GPU_LOCAL_BYTES of local memory)
  * and returns the error its driver would (CL_INVALID_WORK_GROUP_SIZE,
- * CL_OUT_OF_RESOURCES). The recorder asks before every kernel launch. */
-cl_int zs_cl_launch_limits(cl_kernel kernel, cl_device_id device, size_t local);
+ * CL_OUT_OF_RESOURCES), with the limit passed in `why`. The recorder asks
+ * before every kernel launch. */
+cl_int zs_cl_launch_limits(cl_kernel kernel, cl_device_id device, size_t local, char *why,
+                           size_t why_len);
 
 /* Programs and kernels of one (context, device) in one flavor, built on
  * first use. The context and device are borrowed, never released here. */
