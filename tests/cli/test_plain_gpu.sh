@@ -22,8 +22,8 @@ export ZESORT_TEST_SORT_LOG="$T/sorts.log"
 
 run info
 if [ "$rc" -eq 0 ] && grep -qx "default-backend: opencl" "$T/out" &&
-    grep -qx "flavor-opencl: portable" "$T/out"; then
-    ok "info: default backend opencl, flavor portable"
+    grep -qx "flavor-opencl: portable" "$T/out" && grep -q "^test-hook: ZESORT_TEST_OPENCL_PLAIN_GPU=1" "$T/out"; then
+    ok "info: default backend opencl, flavor portable, the hook said"
 else
     bad "info: exit $rc, $(grep -E '^(default-backend|flavor-opencl):' "$T/out" | tr '\n' ' ')"
 fi
@@ -74,7 +74,7 @@ ran_portable "sort --segments"
 unset ZESORT_TEST_OPENCL_PLAIN_GPU
 run info
 if [ "$rc" -eq 0 ] && grep -qx "flavor-opencl: serial" "$T/out" &&
-    ! grep -qx "default-backend: opencl" "$T/out"; then
+    ! grep -qx "default-backend: opencl" "$T/out" && ! grep -q "^test-hook:" "$T/out"; then
     ok "info without the hook: flavor serial, default backend not opencl"
 else
     bad "info without the hook: $(grep -E '^(default-backend|flavor-opencl):' "$T/out" | tr '\n' ' ')"
