@@ -40,7 +40,9 @@ const char *zs_test_opencl_defines(void);
  * driver presents one (issue 36): device type GPU, so zesort_create's
  * default device, AUTO (OpenCL GPUs before the C fallback) and "all" devices
  * take it as they would that GPU; no Intel sub-groups; no OpenCL C 3.0
- * features; vendor not Intel, so no native binaries are tried. The device
+ * features; vendor not Intel, so no native binaries are tried; discrete (no
+ * CL_DEVICE_HOST_UNIFIED_MEMORY: results are read back and inputs uploaded,
+ * never mapped or borrowed, whatever their size). The device
  * therefore runs the portable flavor, built from the embedded source with
  * -cl-std=CL1.2. Its limits are enforced at every launch, failing it as that
  * GPU would: more than ZS_PLAIN_GPU_MAX_WG work-items in a work-group

@@ -10,8 +10,8 @@
  *       every kind of host sort with that algorithm on the default device
  *       (which must be the OpenCL "GPU": AUTO takes it): 32- and 64-bit keys,
  *       sizes 0, 1, 33, 257, primes and 100003, device and host scans,
- *       descending, bit ranges, pairs (4- and 8-byte values), argsort, copy,
- *       segmented. Oracle: cm_reference's typed stable sort (its permutation
+ *       descending, bit ranges, pairs (4- and 8-byte values; 1.6 MB of
+ *       results once), argsort, copy, segmented. Oracle: cm_reference's typed stable sort (its permutation
  *       gives the keys, values and indices). ZESORT_TEST_SORT_LOG (set here)
  *       must say that every sort that ran was "opencl portable".
  *   test_plain_gpu limits
@@ -230,6 +230,10 @@ START_TEST(pairs)
     o = options(ZESORT_KEY_F32, 0, 2, 30);
     o.value_type = ZESORT_VALUE_U64;
     sort_case(2003, &o, 1, 23);
+    /* over 1 MiB of results: what a device sharing the host's memory would
+     * map, the played discrete GPU reads back */
+    o = options(ZESORT_KEY_U32, 0, 0, 0);
+    sort_case(200003, &o, 1, 24);
     close_context();
 }
 END_TEST
