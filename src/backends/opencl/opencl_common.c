@@ -109,12 +109,14 @@ static int try_native(cl_context context, cl_device_id device, zs_flavor flavor,
 }
 
 /* 1 when the device's OpenCL C has the 3.0 feature __opencl_c_subgroups (an
- * OpenCL 3.0 device: the query fails on older ones). */
+ * OpenCL 3.0 device: the query fails on older ones, which reads as 0; the
+ * plain OpenCL 1.2 GPU of the test hook is not asked). */
 static int has_cl3_subgroups(cl_device_id device)
 {
     cl_name_version features[256];
     size_t bytes = 0;
-    if (zs_test_opencl_plain_gpu() || clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features,
+    if (zs_test_opencl_plain_gpu() ||
+        clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features,
                         &bytes) != CL_SUCCESS)
         return 0;
     for (size_t i = 0; i < bytes / sizeof features[0]; ++i)
