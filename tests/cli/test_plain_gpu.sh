@@ -18,6 +18,8 @@ cli_test_start plain-gpu
 SC=(python3 "$HERE/segcheck.py")
 
 export ZESORT_TEST_OPENCL_PLAIN_GPU=1
+# no Level Zero GPU (AUTO's first choice): the machine played has only this one
+export ZE_ENABLE_ALT_DRIVERS=libzesort-test-no-such-driver.so.1
 export ZESORT_TEST_SORT_LOG="$T/sorts.log"
 
 run info

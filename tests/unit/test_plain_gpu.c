@@ -20,8 +20,10 @@
  *       work-group size <= 1024; the hook refuses a launch over either limit,
  *       and is off without the variable.
  *
- * The hook is set here (setenv before any context). ZESORT_TEST_SKIP_OPENCL=1
- * skips (exit 77). No fork: one process, contexts opened per test.
+ * The hook is set here (setenv before any context), and Level Zero drivers
+ * hidden (ZE_ENABLE_ALT_DRIVERS naming none), so that AUTO meets this GPU
+ * first. ZESORT_TEST_SKIP_OPENCL=1 skips (exit 77). No fork: one process,
+ * contexts opened per test.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <check.h>
@@ -420,6 +422,9 @@ int main(int argc, char **argv)
     if (td_skip_opencl())
         return TD_SKIP_EXIT;
     setenv("ZESORT_TEST_OPENCL_PLAIN_GPU", "1", 1);
+    /* no Level Zero GPU either (as the sanitized runs): AUTO's first choice
+     * would be one, and this machine plays one whose only GPU is OpenCL's */
+    setenv("ZE_ENABLE_ALT_DRIVERS", "libzesort-test-no-such-driver.so.1", 1);
     snprintf(g_log, sizeof g_log, "/tmp/zesort-plain-gpu-%ld.log", (long)getpid());
     unlink(g_log);
     setenv("ZESORT_TEST_SORT_LOG", g_log, 1);
