@@ -95,6 +95,8 @@
  *   bytes plus tables (a few percent): one ping-pong buffer. An out-of-place
  *   sort needs no more temp than the in-place one (it reads the input and
  *   ping-pongs between the output and temp: the input is never written).
+ *   The _alt appends take the ping-pong buffer from the caller instead and
+ *   need only the tables (zesort_ze_alt_temp_requirements).
  *
  * Example (producer kernel -> sort -> consumer kernel, one command list):
  *
