@@ -367,8 +367,9 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
  * (and values_alt) of the same size as keys (values), which the sort uses as
  * scratch, and temp shrinks to the count tables and parameters (cm2, cm4) or
  * the histograms and per-tile status words (onesweep): about n / 16 bytes
- * (cm2), n / 4 (cm4), n / 2 to n (onesweep), plus a few hundred bytes; see
- * docs/interop.md for the figures. The alternate buffers follow the rules
+ * (cm2), n / 4 (cm4), 1 byte a key for 32-bit keys alone and 2 for 64-bit
+ * keys or pairs (onesweep on a GPU), plus a few KB (onesweep: about 9 KB);
+ * see docs/interop.md for the figures. The alternate buffers follow the rules
  * of keys and values (device or shared allocations of the sorter's context,
  * aligned to their element size, disjoint from every other buffer, temp and
  * the count; kept and left alone until the sort has completed); the sort
