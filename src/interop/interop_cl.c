@@ -37,7 +37,9 @@ struct zesort_cl_sorter {
     zs_error err;
     cl_int last_result;
     zesort_algo last_algo;
-    int result_in_alt; /* of the last successful append: its plan's result in TMP */
+    int result_in_alt; /* the last successful sort left its result in TMP (the caller's
+                          alternate buffers): what the _alt calls report, read under
+                          the lock that set it */
 };
 
 static _Thread_local zs_error thread_err = {"no error"};

@@ -6,8 +6,9 @@
  * the caller's own (KEYS, VALUES, and out of place KEYS_IN, VALUES_IN; an
  * argsort without keys_out keeps KEYS in temp) — TMP, TABLE, PARAMS,
  * SUMS0..3, VALUES_TMP, OS_HIST, OS_STATUS (zs_buffer order, unused ones
- * skipped) — each starting on a 256-byte boundary relative to the start of
- * temp (interop_common.c).
+ * skipped; the _alt appends bind TMP and VALUES_TMP to the caller's
+ * alternate buffers instead) — each starting on a 256-byte boundary
+ * relative to the start of temp (interop_common.c).
  *
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
@@ -43,7 +44,9 @@ struct zesort_ze_sorter {
     pthread_mutex_t lock;
     ze_result_t last_result; /* of the last failed driver call (SUCCESS: none) */
     zesort_algo last_algo;   /* of the last successful append (AUTO: none yet) */
-    int result_in_alt; /* of the last successful append: its plan's result in TMP */
+    int result_in_alt; /* the last successful sort left its result in TMP (the caller's
+                          alternate buffers): what the _alt calls report, read under
+                          the lock that set it */
 };
 
 /* Calls with no sorter (a failed zesort_ze_create, a NULL sorter) report here. */
