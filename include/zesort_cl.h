@@ -224,6 +224,68 @@ zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event);
 
+/* ---- Caller-supplied alternate buffers (as in zesort_ze.h) ----------------
+ * keys_alt (values_alt): cl_mem of n keys (values) at offset 0, the sort's
+ * ping-pong partners instead of temp memory, so that temp shrinks to the
+ * tables (zesort_cl_alt_temp_requirements; docs/interop.md has the figures).
+ * They follow the rules of keys and values (disjoint from every other
+ * buffer, temp and the count; left alone until the sort has completed); the
+ * sort writes only their first n elements (indirect: min(count, max_n)).
+ * A keys-only sort takes no values_alt (NULL). */
+
+/** zesort_cl_temp_requirements for the _alt enqueues, plus in *result_in_alt
+ *  (may be NULL) where zesort_cl_enqueue_sort_alt leaves the sorted keys: 1
+ *  in keys_alt (values_alt: an odd number of passes), 0 in keys (values),
+ *  as zesort_ze_alt_temp_requirements. Errors: as zesort_cl_temp_bytes
+ *  (INVALID_ARGUMENT also for bytes NULL). */
+zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt);
+
+/** zesort_cl_enqueue_sort (count NULL) or zesort_cl_enqueue_sort_indirect
+ *  (count set: n is then max_n) ping-ponging between keys and keys_alt
+ *  (values and values_alt, given exactly when values is) with no copy at the
+ *  end: *result_in_alt (when not NULL) is set when this call returns to 1
+ *  when the sorted keys (values) are in keys_alt (values_alt), 0 when in
+ *  keys (values), as zesort_ze_append_sort_alt describes (known at enqueue
+ *  time; the other buffer holds scratch; 0 on any error and for n 0). temp:
+ *  zesort_cl_alt_temp_requirements(n, values != NULL) bytes. Errors: as
+ *  zesort_cl_enqueue_sort (keys_alt or values_alt NULL, too small or
+ *  overlapping: INVALID_ARGUMENT), nothing enqueued. */
+zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                         cl_mem keys, cl_mem values, cl_mem keys_alt,
+                                         cl_mem values_alt, uint64_t n, cl_mem count,
+                                         cl_mem temp, uint64_t temp_bytes,
+                                         const zesort_options *opts, cl_uint num_wait_events,
+                                         const cl_event *wait_events, cl_event *event,
+                                         int *result_in_alt);
+
+/** zesort_cl_enqueue_sort_copy with the alternate buffers keys_alt
+ *  (values_alt, given exactly when values_in is): the result is ALWAYS in
+ *  keys_out (values_out), with no copy (the first pass writes keys_out or
+ *  keys_alt, whichever makes the last pass write keys_out). temp:
+ *  zesort_cl_alt_temp_requirements(n, values_in != NULL). */
+zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                              cl_mem values_out, cl_mem keys_alt,
+                                              cl_mem values_alt, uint64_t n, cl_mem count,
+                                              cl_mem temp, uint64_t temp_bytes,
+                                              const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event);
+
+/** zesort_cl_enqueue_argsort with the alternate buffers keys_alt (n keys)
+ *  and indices_alt (n indices): the result is ALWAYS in indices (and
+ *  keys_out). temp: zesort_cl_alt_temp_requirements(n, keys_out ?
+ *  ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT). */
+zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                            cl_mem keys, cl_mem indices, cl_mem keys_out,
+                                            cl_mem keys_alt, cl_mem indices_alt, uint64_t n,
+                                            cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                            const zesort_options *opts, cl_uint num_wait_events,
+                                            const cl_event *wait_events, cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,6 +105,8 @@
  *   bytes plus tables (a few percent): one ping-pong buffer. An out-of-place
  *   sort needs no more temp than the in-place one (it reads the input and
  *   ping-pongs between the output and temp: the input is never written).
+ *   The _alt appends take the ping-pong buffer from the caller instead and
+ *   need only the tables (zesort_ze_alt_temp_requirements).
  *
  * Example (producer kernel -> sort -> consumer kernel, one command list):
  *
@@ -452,6 +454,110 @@ zesort_status zesort_ze_append_sort_segments_chained(
     void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
     uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
     ze_event_handle_t *chain_events);
+/* ---- Caller-supplied alternate buffers ------------------------------------
+ * A radix sort ping-pongs between two buffers per array. The appends above
+ * take the second one out of temp (n * (key size + value size) bytes); the
+ * _alt appends take it from the caller instead (CUB's DoubleBuffer): keys_alt
+ * (and values_alt) of the same size as keys (values), which the sort uses as
+ * scratch, and temp shrinks to the count tables and parameters (cm2, cm4) or
+ * the histograms and per-tile status words (onesweep): about n / 16 bytes
+ * (cm2), n / 4 (cm4), 1 byte a key for 32-bit keys alone and 2 for 64-bit
+ * keys or pairs (onesweep on a GPU), plus a few KB (onesweep: about 9 KB);
+ * see docs/interop.md for the figures. The alternate buffers follow the rules
+ * of keys and values (device or shared allocations of the sorter's context,
+ * aligned to their element size, disjoint from every other buffer, temp and
+ * the count; kept and left alone until the sort has completed); the sort
+ * writes only their first n elements (with an indirect count: the first
+ * min(count, max_n)). A keys-only sort takes no values_alt (NULL). */
+
+/** zesort_ze_temp_requirements for the _alt appends: in *bytes the temp a
+ *  sort of n keys (max_n for an indirect count) with these options needs
+ *  beside the caller's alternate buffers, in *alignment (may be NULL) the
+ *  alignment temp must have (ZESORT_ZE_TEMP_ALIGNMENT), and in
+ *  *result_in_alt (may be NULL) where zesort_ze_append_sort_alt will leave
+ *  the sorted keys: 1 in keys_alt (values_alt), when the sort makes an odd
+ *  number of passes, 0 in keys (values). This is the very value that append
+ *  reports (it depends on the algorithm AUTO picks for n, the key width and
+ *  the bit range, never on the data or an indirect count). with_values as
+ *  for zesort_ze_temp_bytes (ZESORT_ARGSORT_NO_KEYS_OUT: the sorted keys of
+ *  zesort_ze_append_argsort_alt without keys_out live in temp, n keys more).
+ *  0 bytes for n == 0.
+ *  Errors: as zesort_ze_temp_bytes (INVALID_ARGUMENT, also for bytes NULL;
+ *  UNSUPPORTED; TOO_LARGE). */
+zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt);
+
+/** zesort_ze_append_sort (n_devptr NULL) or zesort_ze_append_sort_indirect
+ *  (n_devptr set: n is then max_n) with the caller's alternate buffers:
+ *  keys_alt (n keys) and values_alt (n values, given exactly when values
+ *  is). The sort ping-pongs between keys and keys_alt (values and
+ *  values_alt) with no copy at the end, so the sorted keys end up in one of
+ *  the two: *result_in_alt (when not NULL) is set, when this call returns,
+ *  to 1 when they are in keys_alt (values_alt), 0 when in keys (values); the
+ *  other buffer then holds scratch. The answer is known when the sort is
+ *  appended (the pass count follows from the options and n), so commands
+ *  appended after it can be given the right buffer; a regular list executed
+ *  again leaves the result in the same buffer each time.
+ *  zesort_ze_alt_temp_requirements gives the same answer beforehand. Both
+ *  arise: an odd number of passes (e.g. cm4 on bits 0:12, onesweep on bits
+ *  0:24) ends in keys_alt, an even one (every algorithm over whole 32- or
+ *  64-bit keys) in keys. With an indirect count, elements of the result
+ *  buffer at or past the count are not written (keys past it keep the
+ *  input's, keys_alt its own earlier contents). n 0: nothing is written,
+ *  *result_in_alt is 0. temp: zesort_ze_alt_temp_requirements(n,
+ *  values != NULL) bytes.
+ *  Errors: as zesort_ze_append_sort / _indirect (keys_alt, or values_alt
+ *  when values is given, NULL, misaligned, overlapping another buffer or
+ *  not device memory: INVALID_ARGUMENT; temp_bytes below
+ *  zesort_ze_alt_temp_requirements: INVALID_ARGUMENT); on any error
+ *  *result_in_alt is 0 and nothing is appended. */
+zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
+                                        ze_command_list_handle_t cmdlist, void *keys,
+                                        void *values, void *keys_alt, void *values_alt,
+                                        uint64_t n, const uint32_t *n_devptr, void *temp,
+                                        uint64_t temp_bytes, const zesort_options *opts,
+                                        ze_event_handle_t signal_event,
+                                        uint32_t num_wait_events,
+                                        ze_event_handle_t *wait_events, int *result_in_alt);
+
+/** zesort_ze_append_sort_copy with the caller's alternate buffers keys_alt
+ *  (values_alt, given exactly when values_in is): the passes ping-pong
+ *  between keys_out and keys_alt, the first reading keys_in, in the order
+ *  that makes the last pass write keys_out, so the result is ALWAYS in
+ *  keys_out (values_out), with no copy whatever the pass count; keys_alt
+ *  (values_alt) holds scratch (at most n elements written). temp:
+ *  zesort_ze_alt_temp_requirements(n, values_in != NULL) bytes.
+ *  Errors: as zesort_ze_append_sort_copy and zesort_ze_append_sort_alt. */
+zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist,
+                                             const void *keys_in, const void *values_in,
+                                             void *keys_out, void *values_out, void *keys_alt,
+                                             void *values_alt, uint64_t n,
+                                             const uint32_t *n_devptr, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events);
+
+/** zesort_ze_append_argsort with the caller's alternate buffers keys_alt (n
+ *  keys) and indices_alt (n indices of opts->value_type): the result is
+ *  ALWAYS in indices (and keys_out), as for the copy form. keys_out may be
+ *  NULL: the sorted keys' ping-pong partner then lives in temp
+ *  (zesort_ze_alt_temp_requirements(n, ZESORT_ARGSORT_NO_KEYS_OUT): n keys
+ *  more); with keys_out, zesort_ze_alt_temp_requirements(n,
+ *  ZESORT_WITH_VALUES).
+ *  Errors: as zesort_ze_append_argsort and zesort_ze_append_sort_alt. */
+zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
+                                           ze_command_list_handle_t cmdlist, const void *keys,
+                                           void *indices, void *keys_out, void *keys_alt,
+                                           void *indices_alt, uint64_t n,
+                                           const uint32_t *n_devptr, void *temp,
+                                           uint64_t temp_bytes, const zesort_options *opts,
+                                           ze_event_handle_t signal_event,
+                                           uint32_t num_wait_events,
+                                           ze_event_handle_t *wait_events);
 
 #ifdef __cplusplus
 }

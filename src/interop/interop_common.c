@@ -19,7 +19,7 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
     *shape = (zs_sort_shape){with_values == ZESORT_ARGSORT_NO_KEYS_OUT ? ZS_SORT_ARGSORT
                                                                        : ZS_SORT_IN_PLACE,
                              with_values != ZESORT_KEYS_ONLY,
-                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0};
+                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0, 0};
     return ZESORT_OK;
 }
 
@@ -55,6 +55,8 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
         return segments_plan(&req, shape, plan, err, fn);
     req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
     req.iota_values = shape->kind == ZS_SORT_ARGSORT;
+    /* the alternate buffers are the caller's: no copy home, the caller is told */
+    req.keep_result = shape->alt;
     if (req.host_scan) /* CM only: onesweep has no separate prefix step */
         return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
                             "the host scan needs a host round trip, which a sort recorded on "
@@ -68,7 +70,8 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
 int zs_interop_is_callers(const zs_sort_shape *shape, int b)
 {
     return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||
-           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS;
+           b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS ||
+           (shape->alt && (b == ZS_BUF_TMP || b == ZS_BUF_VALUES_TMP));
 }
 
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
@@ -82,6 +85,9 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
     case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT ? "keys" : "keys_in";
     case ZS_BUF_VALUES_IN: return "values_in";
     case ZS_BUF_SEG_OFFSETS: return "offsets";
+    case ZS_BUF_TMP: return shape->alt ? "keys_alt" : "temp";
+    case ZS_BUF_VALUES_TMP:
+        return !shape->alt ? "temp" : shape->kind == ZS_SORT_ARGSORT ? "indices_alt" : "values_alt";
     default: return "temp";
     }
 }
@@ -144,6 +150,37 @@ static zesort_status build_kernels(const zs_plan *plan, zesort_status (*build)(v
     return st;
 }
 
+zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                          int with_values, zs_flavor flavor, uint64_t align,
+                                          uint64_t min_align, uint64_t *bytes,
+                                          uint64_t *alignment, int *result_in_alt,
+                                          zs_error *err)
+{
+    if (result_in_alt)
+        *result_in_alt = 0;
+    if (!bytes)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", fn);
+    *bytes = 0;
+    if (alignment)
+        *alignment = min_align;
+    zs_sort_shape shape;
+    zs_plan plan;
+    zesort_status st = zs_sort_shape_of(with_values, &shape, err, fn);
+    shape.alt = 1;
+    if (st == ZESORT_OK)
+        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, fn);
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
+    /* with_values 2 is an argsort (out of place): its result is in its outputs */
+    if (result_in_alt)
+        *result_in_alt = plan.result == ZS_BUF_TMP;
+    zs_plan_free(&plan);
+    zs_error_clear(err);
+    return ZESORT_OK;
+}
+
 /* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
  * every kind of step the algorithm makes). AUTO never records the host scan,
  * so for AUTO a host-scan option skips the CM algorithms instead of failing. */
@@ -179,7 +216,7 @@ static zesort_status prepare_segments(const zesort_options *opts, int with_value
                                       zesort_status (*build)(void *, zs_kernel), void *user,
                                       zs_error *err)
 {
-    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, with_values == ZESORT_WITH_VALUES, 0, 1};
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, with_values == ZESORT_WITH_VALUES, 0, 1, 0};
     zs_plan plan;
     zesort_status st = zs_interop_plan(opts, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err,
                                        "prepare");

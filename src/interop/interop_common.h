@@ -34,6 +34,10 @@ typedef struct zs_sort_shape {
     int pairs;        /* values (argsort: indices) move with the keys */
     int keys_in_temp; /* argsort without keys_out: KEYS is temp memory */
     uint64_t segments; /* ZS_SORT_SEGMENTS: how many (segments + 1 offsets) */
+    int alt;           /* the caller's alternate buffers (keys_alt, values_alt) are
+                          the plan's TMP and VALUES_TMP: temp holds neither; in
+                          place, the result stays where the last pass wrote it
+                          (the plan's `result`) */
 } zs_sort_shape;
 
 /* The shape a with_values argument names (0, 1, or 2: an argsort without
@@ -54,7 +58,8 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
                               const char *fn);
 
 /* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
- * VALUES_IN, SEG_OFFSETS; not KEYS when shape->keys_in_temp), not temp memory. */
+ * VALUES_IN, SEG_OFFSETS; not KEYS when shape->keys_in_temp; TMP and
+ * VALUES_TMP when shape->alt), not temp memory. */
 int zs_interop_is_callers(const zs_sort_shape *shape, int b);
 
 /* Offsets in the caller's temp memory of the plan's buffers (not the
@@ -74,10 +79,22 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
                                            uint64_t min_align, uint64_t *bytes,
                                            uint64_t *alignment, zs_error *err);
 
+/* zs_interop_temp_requirements for a sort given the caller's alternate
+ * buffers (shape->alt): temp without the ping-pong partners; and, in
+ * *result_in_alt (when not NULL), 1 when an in-place sort of this shape
+ * leaves its result in the alternate buffers (an odd number of passes),
+ * else 0 (the copy forms always end in their outputs). */
+zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                          int with_values, zs_flavor flavor, uint64_t align,
+                                          uint64_t min_align, uint64_t *bytes,
+                                          uint64_t *alignment, int *result_in_alt,
+                                          zs_error *err);
+
 /* The name of a caller buffer in messages: "keys", "values" (in place, and
  * a segmented sort's), "keys_in", "values_in", "indices" (an argsort's
  * VALUES), "keys_out", "values_out" (out of place), "offsets" (a segmented
- * sort's). */
+ * sort's), "keys_alt", "values_alt", "indices_alt" (shape->alt: TMP and
+ * VALUES_TMP). */
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
 
 /* A segmented sort's offsets, read back by the API from the caller's device

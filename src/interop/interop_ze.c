@@ -6,8 +6,9 @@
  * the caller's own (KEYS, VALUES, and out of place KEYS_IN, VALUES_IN; an
  * argsort without keys_out keeps KEYS in temp) — TMP, TABLE, PARAMS,
  * SUMS0..3, VALUES_TMP, OS_HIST, OS_STATUS (zs_buffer order, unused ones
- * skipped) — each starting on a 256-byte boundary relative to the start of
- * temp (interop_common.c).
+ * skipped; the _alt appends bind TMP and VALUES_TMP to the caller's
+ * alternate buffers instead) — each starting on a 256-byte boundary
+ * relative to the start of temp (interop_common.c).
  *
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
@@ -45,6 +46,9 @@ struct zesort_ze_sorter {
     pthread_mutex_t lock;
     ze_result_t last_result; /* of the last failed driver call (SUCCESS: none) */
     zesort_algo last_algo;   /* of the last successful append (AUTO: none yet) */
+    int result_in_alt; /* the last successful sort left its result in TMP (the caller's
+                          alternate buffers): what the _alt calls report, read under
+                          the lock that set it */
 };
 
 /* Calls with no sorter (a failed zesort_ze_create, a NULL sorter) report here. */
@@ -457,6 +461,7 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
         zs_error_clear(&s->err);
         if (x.plan.nsteps > 0)
             zs_test_note_sort("level-zero-interop", zs_flavor_name(zs_ze_flavor(&s->kernels)));
+        s->result_in_alt = x.plan.result == ZS_BUF_TMP;
     }
     zs_plan_free(&x.plan);
     return st;
@@ -492,7 +497,7 @@ static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle
                                      uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                      const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;
     caller[ZS_BUF_VALUES] = values;
@@ -521,7 +526,7 @@ static zesort_status append_segments(zesort_ze_sorter *s, ze_command_list_handle
                                      uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                      const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;
     caller[ZS_BUF_VALUES] = values;
@@ -592,7 +597,7 @@ static zesort_status append_copy(zesort_ze_sorter *s, ze_command_list_handle_t l
                                  ze_event_handle_t signal, uint32_t nwait,
                                  ze_event_handle_t *wait, zs_ze_chain *ch, const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
     caller[ZS_BUF_VALUES_IN] = (void *)values_in;
@@ -636,7 +641,7 @@ static zesort_status append_argsort(zesort_ze_sorter *s, ze_command_list_handle_
                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                     const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
     caller[ZS_BUF_KEYS] = keys_out;
@@ -710,7 +715,7 @@ static zesort_status variant_shape(zesort_ze_sorter *s, zesort_ze_variant varian
     /* one segment has every command any number of segments has */
     *shape = (zs_sort_shape){kinds[variant], with_values != ZESORT_KEYS_ONLY,
                              with_values == ZESORT_ARGSORT_NO_KEYS_OUT,
-                             variant == ZESORT_ZE_VARIANT_SEGMENTS};
+                             variant == ZESORT_ZE_VARIANT_SEGMENTS, 0};
     return ZESORT_OK;
 }
 
@@ -775,4 +780,122 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
     return append_in_place(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
                            signal_event, num_wait_events, wait_events, &ch,
                            "zesort_ze_append_sort_chained");
+}
+
+/* ---- caller-supplied alternate buffers (issue 35, item 4) ---------------
+ * keys_alt and values_alt are the plan's TMP and VALUES_TMP (shape.alt), so
+ * temp holds only the tables; in place, the plan keeps its result where the
+ * last pass wrote it and the append reports which buffer that is. */
+
+zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt)
+{
+    const char *fn = "zesort_ze_alt_temp_requirements";
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st = zs_interop_alt_requirements(fn, opts, n, with_values,
+                                                   zs_ze_flavor(&sorter->kernels), TEMP_ALIGN,
+                                                   TEMP_MIN_ALIGN, bytes, alignment,
+                                                   result_in_alt, &sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+/* append_sort with the alternate buffers in caller[TMP], caller[VALUES_TMP]. */
+static zesort_status append_alt(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                const zs_sort_shape *shape, void *const *caller, uint64_t n,
+                                const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                const zesort_options *opts, ze_event_handle_t signal,
+                                uint32_t nwait, ze_event_handle_t *wait, int *result_in_alt,
+                                const char *fn)
+{
+    if (result_in_alt)
+        *result_in_alt = 0;
+    if (!s)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    /* a count of 0 keys: nothing can be sorted, only the ordering and the event */
+    const ze_args a = {list, shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, NULL, fn};
+    pthread_mutex_lock(&s->lock);
+    zs_ze_take_failure();
+    zesort_status st = append_locked(s, &a);
+    ze_result_t r = zs_ze_take_failure();
+    if (r != ZE_RESULT_SUCCESS)
+        s->last_result = r;
+    if (st == ZESORT_OK && result_in_alt)
+        *result_in_alt = s->result_in_alt;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
+                                        ze_command_list_handle_t cmdlist, void *keys,
+                                        void *values, void *keys_alt, void *values_alt,
+                                        uint64_t n, const uint32_t *n_devptr, void *temp,
+                                        uint64_t temp_bytes, const zesort_options *opts,
+                                        ze_event_handle_t signal_event,
+                                        uint32_t num_wait_events,
+                                        ze_event_handle_t *wait_events, int *result_in_alt)
+{
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL || values_alt != NULL, 0, 0,
+                                 1};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = values_alt;
+    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                      signal_event, num_wait_events, wait_events, result_in_alt,
+                      "zesort_ze_append_sort_alt");
+}
+
+zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist,
+                                             const void *keys_in, const void *values_in,
+                                             void *keys_out, void *values_out, void *keys_alt,
+                                             void *values_alt, uint64_t n,
+                                             const uint32_t *n_devptr, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY,
+                                 values_in != NULL || values_out != NULL || values_alt != NULL,
+                                 0, 0, 1};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = values_alt;
+    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                      signal_event, num_wait_events, wait_events, NULL,
+                      "zesort_ze_append_sort_copy_alt");
+}
+
+zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
+                                           ze_command_list_handle_t cmdlist, const void *keys,
+                                           void *indices, void *keys_out, void *keys_alt,
+                                           void *indices_alt, uint64_t n,
+                                           const uint32_t *n_devptr, void *temp,
+                                           uint64_t temp_bytes, const zesort_options *opts,
+                                           ze_event_handle_t signal_event,
+                                           uint32_t num_wait_events,
+                                           ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 1};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = indices_alt;
+    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                      signal_event, num_wait_events, wait_events, NULL,
+                      "zesort_ze_append_argsort_alt");
 }

@@ -193,11 +193,15 @@ static void ping_pong_swap(ping_pong *p, int pairs)
 }
 
 /* After an odd number of in-place passes the result is in the temporaries:
- * bring it home. */
+ * bring it home, or, keep_result, leave it there and say so (plan->result). */
 static int ping_pong_finish(zs_plan *plan, const ping_pong *p, const zs_plan_request *req)
 {
     if (p->keys_in == ZS_BUF_KEYS)
         return 0;
+    if (req->keep_result && p->keys_in == ZS_BUF_TMP) {
+        plan->result = ZS_BUF_TMP;
+        return 0;
+    }
     return push_copy(plan, p->keys_in, ZS_BUF_KEYS, req->n * req->key_bytes) ||
            (req->value_bytes &&
             push_copy(plan, p->values_in, ZS_BUF_VALUES, req->n * req->value_bytes));

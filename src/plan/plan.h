@@ -158,6 +158,10 @@ typedef struct zs_plan {
      * none; the caller's memory, which must outlive the run): the segmented
      * sort's offsets. Interop binds the caller's device memory instead. */
     const void *host_init[ZS_BUF_COUNT];
+    /* Where the sorted keys are after the plan: KEYS (always, unless the
+     * request's keep_result), or TMP (VALUES_TMP for the values): an odd
+     * number of in-place passes with keep_result. */
+    zs_buffer result;
 } zs_plan;
 
 /* Planner request. */
@@ -178,6 +182,11 @@ typedef struct zs_plan_request {
     int serial;         /* 1: kernels of the serial flavor (ZS_SERIAL): CM kernels
                            take a work-item per chunk, onesweep a work-item per
                            tile of ZS_OS_SERIAL_TILE keys */
+    int keep_result;    /* 1 (in place): no copy home after an odd number of
+                           passes; the result stays in TMP (VALUES_TMP) and the
+                           plan's `result` says so. For TMP bound to the
+                           caller's alternate buffers (interop), whose result
+                           is wherever the last pass wrote it. */
 } zs_plan_request;
 
 /* A segmented sort in place of KEYS (and VALUES) by one seg_sort launch: the

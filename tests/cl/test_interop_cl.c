@@ -590,8 +590,60 @@ static void plain_gpu_check(void)
     printf("plain-gpu: %d sorts, %d failures\n", sorts, failures);
 }
 
-/* test_interop_cl [segments | plain-gpu]: everything but the segmented sort,
- * or only it, or (plain-gpu) a shorter matrix of pipelines, copies, argsorts
+/* ---- issue 35, item 4: caller-supplied alternate buffers (interop_alt.h) */
+
+#include "interop_alt.h"
+
+static zesort_status alt_temp(uint64_t n, int with_values, const zesort_options *o,
+                              uint64_t *bytes, int *in_alt)
+{
+    return zesort_cl_alt_temp_requirements(ic_sorter, n, with_values, o, bytes, NULL, in_alt);
+}
+
+static zesort_status sort_alt(void *keys, void *values, void *keys_alt, void *values_alt,
+                              uint64_t n, void *count, void *temp, uint64_t tb,
+                              const zesort_options *o, int *in_alt)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_alt(ic_sorter, ic_queue, keys, values, keys_alt,
+                                              values_alt, n, count, temp, tb, o, 0, NULL, &ev,
+                                              in_alt), &ev);
+}
+
+static zesort_status copy_alt(void *keys_in, void *values_in, void *keys_out, void *values_out,
+                              void *keys_alt, void *values_alt, uint64_t n, void *count,
+                              void *temp, uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_copy_alt(ic_sorter, ic_queue, keys_in, values_in,
+                                                   keys_out, values_out, keys_alt, values_alt,
+                                                   n, count, temp, tb, o, 0, NULL, &ev), &ev);
+}
+
+static zesort_status argsort_alt(void *keys, void *indices, void *keys_out, void *keys_alt,
+                                 void *indices_alt, uint64_t n, void *count, void *temp,
+                                 uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_argsort_alt(ic_sorter, ic_queue, keys, indices, keys_out,
+                                                 keys_alt, indices_alt, n, count, temp, tb, o,
+                                                 0, NULL, &ev), &ev);
+}
+
+static void test_alt(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const interop_api base = {"opencl", ic_alloc, ic_release, ic_upload, ic_download,
+                                     ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+    static const interop_alt_api api = {&base, alt_temp, sort_alt, copy_alt, argsort_alt};
+    ic_sorter = s;
+    ic_queue = q;
+    alt_matrix(&api);
+    printf("alt: %d failures\n", failures);
+}
+
+/* test_interop_cl [segments | rules | alt | plain-gpu]: everything but the
+ * segmented sort, or only it, or the rules of a pipeline, or the alternate
+ * buffers, or (plain-gpu) a shorter matrix of pipelines, copies, argsorts
  * and segments with the device seen as a plain OpenCL 1.2 GPU
  * (common/test_hooks.h): the portable flavor built from source, held to that
  * GPU's limits. */
@@ -638,6 +690,8 @@ int main(int argc, char **argv)
         test_segments(s, ooo ? ooo : inorder);
     } else if (argc > 1 && strcmp(argv[1], "rules") == 0) {
         test_rules(s, ooo ? ooo : inorder);
+    } else if (argc > 1 && strcmp(argv[1], "alt") == 0) {
+        test_alt(s, ooo ? ooo : inorder);
     }
     if (argc > 1) {
         zesort_cl_destroy(s);

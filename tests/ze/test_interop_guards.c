@@ -32,6 +32,8 @@
  *               (interop_segments.h's matrix and refusals, and counts)
  *   rules       temp_bytes never decreases with n, for every option; the
  *               signal event's scope flags as docs/interop.md lists them
+ *   alt         caller-supplied alternate buffers (issue 35, item 4):
+ *               tests/common/interop_alt.h
  * Exit 77 when no Level Zero driver is present.
  */
 #include <level_zero/ze_api.h>
@@ -1052,6 +1054,54 @@ static void test_rules(zesort_ze_sorter *s, lane *l)
     printf("rules: %d failures\n", failures);
 }
 
+/* ---- issue 35, item 4: caller-supplied alternate buffers (interop_alt.h) */
+
+#include "interop_alt.h"
+
+static zesort_status alt_temp(uint64_t n, int with_values, const zesort_options *o,
+                              uint64_t *bytes, int *in_alt)
+{
+    return zesort_ze_alt_temp_requirements(ic_sorter, n, with_values, o, bytes, NULL, in_alt);
+}
+
+static zesort_status sort_alt(void *keys, void *values, void *keys_alt, void *values_alt,
+                              uint64_t n, void *count, void *temp, uint64_t tb,
+                              const zesort_options *o, int *in_alt)
+{
+    return ic_wait(zesort_ze_append_sort_alt(ic_sorter, ic_lane->list, keys, values, keys_alt,
+                                             values_alt, n, count, temp, tb, o, NULL, 0, NULL,
+                                             in_alt));
+}
+
+static zesort_status copy_alt(void *keys_in, void *values_in, void *keys_out, void *values_out,
+                              void *keys_alt, void *values_alt, uint64_t n, void *count,
+                              void *temp, uint64_t tb, const zesort_options *o)
+{
+    return ic_wait(zesort_ze_append_sort_copy_alt(ic_sorter, ic_lane->list, keys_in, values_in,
+                                                  keys_out, values_out, keys_alt, values_alt, n,
+                                                  count, temp, tb, o, NULL, 0, NULL));
+}
+
+static zesort_status argsort_alt(void *keys, void *indices, void *keys_out, void *keys_alt,
+                                 void *indices_alt, uint64_t n, void *count, void *temp,
+                                 uint64_t tb, const zesort_options *o)
+{
+    return ic_wait(zesort_ze_append_argsort_alt(ic_sorter, ic_lane->list, keys, indices,
+                                                keys_out, keys_alt, indices_alt, n, count, temp,
+                                                tb, o, NULL, 0, NULL));
+}
+
+static void test_alt(zesort_ze_sorter *s, lane *l)
+{
+    static const interop_api base = {"level-zero", ic_alloc, ic_release, ic_upload, ic_download,
+                                     ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+    static const interop_alt_api api = {&base, alt_temp, sort_alt, copy_alt, argsort_alt};
+    ic_sorter = s;
+    ic_lane = l;
+    alt_matrix(&api);
+    printf("alt: done\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -1092,6 +1142,8 @@ int main(int argc, char **argv)
         test_chained_segments(s, &l);
     if (!only || !strcmp(only, "rules"))
         test_rules(s, &l);
+    if (!only || !strcmp(only, "alt"))
+        test_alt(s, &l);
     zesort_ze_destroy(s);
     lane_close(&l);
     zeContextDestroy(ctx);
