@@ -13,8 +13,12 @@
  *   alive until the commands complete).
  *
  * Synchronisation
- *   zesort_cl_enqueue_sort*() only enqueue and return at once; they never
- *   block the host. The sort's first command waits for the num_wait_events
+ *   zesort_cl_enqueue_sort*() and zesort_cl_enqueue_argsort() only enqueue
+ *   and return at once; they never block the host (the segmented ones read
+ *   their offsets first: see zesort_cl_enqueue_sort_segments). Every one of
+ *   them, copy, argsort and segmented included, is recorded the same way
+ *   (the OpenCL counterpart of zesort_ze.h's chained forms): the sort's
+ *   first command waits for the num_wait_events
  *   events of wait_events; its own commands are ordered by events, so it
  *   works on in-order and out-of-order queues. On an in-order queue it also
  *   starts after every command enqueued before it (OpenCL's rule); on an
@@ -26,7 +30,9 @@
  *   more from source on a cold cache); zesort_cl_prepare() does that ahead
  *   of time, after which enqueues only enqueue.
  *   Keys, values, the count and temp must not be used by other commands until
- *   the sort has completed.
+ *   the sort has completed. Temp of zesort_cl_temp_bytes(max_n, with_values,
+ *   opts) bytes serves every sort of n <= max_n keys with those options and
+ *   with_values (the temp size never decreases with n).
  *
  * Threads
  *   A sorter is thread-safe: several threads may enqueue with one sorter at
@@ -126,7 +132,11 @@ zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, 
 
 /** Builds every program a later enqueue with these options (AUTO: every
  *  algorithm AUTO may pick) and with_values (as for zesort_cl_temp_bytes)
- *  needs: in-place and out-of-place sorts and argsorts alike. */
+ *  needs: in-place and out-of-place sorts, argsorts and (with_values
+ *  ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) segmented sorts alike, so that a
+ *  later enqueue builds nothing. Errors: those of the options
+ *  (INVALID_ARGUMENT, UNSUPPORTED), BACKEND / OUT_OF_*_MEMORY when a program
+ *  cannot be built. */
 zesort_status zesort_cl_prepare(zesort_cl_sorter *sorter, const zesort_options *opts,
                                 int with_values);
 
@@ -157,8 +167,9 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
  *  status word reports. One work-group per segment; fewer than 2^32 - 1
  *  segments; algorithm and scan options ignored. temp:
  *  zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
- *  values, offsets and temp must not overlap. Not covered by
- *  zesort_cl_prepare. */
+ *  values, offsets and temp must not overlap. zesort_cl_prepare (with
+ *  with_values ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its kernels
+ *  too; without it, the first segmented sort builds them. */
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, uint64_t n,
                                               cl_mem offsets, uint64_t num_segments, cl_mem temp,
@@ -194,6 +205,8 @@ typedef struct zesort_cl_segments {
  *  values as they were. Read the status after *event completes.
  *  keys, values, temp and the status must not overlap each other or the
  *  offsets and count (which may share bytes with one another).
+ *  zesort_cl_prepare (with with_values ZESORT_KEYS_ONLY or
+ *  ZESORT_WITH_VALUES) builds its kernels too.
  *  Errors: as zesort_cl_enqueue_sort, plus INVALID_ARGUMENT for segments
  *  NULL, an offset_type other than U64 or U32, both forms given, a NULL
  *  buffer the form needs (num_segments > 0), a buffer too small, overlap,
@@ -204,6 +217,23 @@ zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_comm
                                                uint64_t temp_bytes, const zesort_options *opts,
                                                cl_uint num_wait_events,
                                                const cl_event *wait_events, cl_event *event);
+
+/** zesort_cl_enqueue_sort_segments with the count read on the device, as
+ *  zesort_ze_append_sort_segments_indirect: one uint32 at offset 0 of count,
+ *  read when the sort runs and clamped to max_n; the segments are cut at the
+ *  count (nothing at or past it is written). The offsets too are read on the
+ *  device only, when the sort runs, and checked there against max_n (bad
+ *  ones leave the keys and values as they were, as for
+ *  zesort_cl_enqueue_sort_segments). temp: zesort_cl_temp_bytes(max_n,
+ *  values != NULL, opts).
+ *  Errors: as zesort_cl_enqueue_sort_segments, plus INVALID_ARGUMENT for
+ *  count NULL (when max_n > 0), holding fewer than 4 bytes or overlapping
+ *  another buffer. */
+zesort_status zesort_cl_enqueue_sort_segments_indirect(
+    zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
+    uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+    const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
+    cl_event *event);
 
 /** Out of place, as zesort_ze_append_sort_copy: sorts keys_in (values_in,
  *  or NULL) into keys_out (values_out, given exactly when values_in is);
@@ -238,6 +268,68 @@ zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_comma
                                               const zesort_options *opts,
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event);
+
+/* ---- Caller-supplied alternate buffers (as in zesort_ze.h) ----------------
+ * keys_alt (values_alt): cl_mem of n keys (values) at offset 0, the sort's
+ * ping-pong partners instead of temp memory, so that temp shrinks to the
+ * tables (zesort_cl_alt_temp_requirements; docs/interop.md has the figures).
+ * They follow the rules of keys and values (disjoint from every other
+ * buffer, temp and the count; left alone until the sort has completed); the
+ * sort writes only their first n elements (indirect: min(count, max_n)).
+ * A keys-only sort takes no values_alt (NULL). */
+
+/** zesort_cl_temp_requirements for the _alt enqueues, plus in *result_in_alt
+ *  (may be NULL) where zesort_cl_enqueue_sort_alt leaves the sorted keys: 1
+ *  in keys_alt (values_alt: an odd number of passes), 0 in keys (values),
+ *  as zesort_ze_alt_temp_requirements. Errors: as zesort_cl_temp_bytes
+ *  (INVALID_ARGUMENT also for bytes NULL). */
+zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt);
+
+/** zesort_cl_enqueue_sort (count NULL) or zesort_cl_enqueue_sort_indirect
+ *  (count set: n is then max_n) ping-ponging between keys and keys_alt
+ *  (values and values_alt, given exactly when values is) with no copy at the
+ *  end: *result_in_alt (when not NULL) is set when this call returns to 1
+ *  when the sorted keys (values) are in keys_alt (values_alt), 0 when in
+ *  keys (values), as zesort_ze_append_sort_alt describes (known at enqueue
+ *  time; the other buffer holds scratch; 0 on any error and for n 0). temp:
+ *  zesort_cl_alt_temp_requirements(n, values != NULL) bytes. Errors: as
+ *  zesort_cl_enqueue_sort (keys_alt or values_alt NULL, too small or
+ *  overlapping: INVALID_ARGUMENT), nothing enqueued. */
+zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                         cl_mem keys, cl_mem values, cl_mem keys_alt,
+                                         cl_mem values_alt, uint64_t n, cl_mem count,
+                                         cl_mem temp, uint64_t temp_bytes,
+                                         const zesort_options *opts, cl_uint num_wait_events,
+                                         const cl_event *wait_events, cl_event *event,
+                                         int *result_in_alt);
+
+/** zesort_cl_enqueue_sort_copy with the alternate buffers keys_alt
+ *  (values_alt, given exactly when values_in is): the result is ALWAYS in
+ *  keys_out (values_out), with no copy (the first pass writes keys_out or
+ *  keys_alt, whichever makes the last pass write keys_out). temp:
+ *  zesort_cl_alt_temp_requirements(n, values_in != NULL). */
+zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                              cl_mem values_out, cl_mem keys_alt,
+                                              cl_mem values_alt, uint64_t n, cl_mem count,
+                                              cl_mem temp, uint64_t temp_bytes,
+                                              const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event);
+
+/** zesort_cl_enqueue_argsort with the alternate buffers keys_alt (n keys)
+ *  and indices_alt (n indices): the result is ALWAYS in indices (and
+ *  keys_out). temp: zesort_cl_alt_temp_requirements(n, keys_out ?
+ *  ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT). */
+zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                            cl_mem keys, cl_mem indices, cl_mem keys_out,
+                                            cl_mem keys_alt, cl_mem indices_alt, uint64_t n,
+                                            cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                            const zesort_options *opts, cl_uint num_wait_events,
+                                            const cl_event *wait_events, cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -26,10 +26,17 @@
  *   The leading barrier is a full barrier of the list: the sort also waits
  *   for every command appended before it, related or not (so do the
  *   barriers between its passes). When every dependency of the sort is
- *   expressed by its wait events, zesort_ze_append_sort_chained() appends it
- *   without any barrier: its commands are ordered by events the caller
- *   provides, so unrelated commands of the list before and after it may run
- *   alongside it.
+ *   expressed by its wait events, the chained forms
+ *   (zesort_ze_append_sort_chained, _sort_copy_chained, _argsort_chained,
+ *   _sort_segments_chained) append it without any barrier: its commands are
+ *   ordered by events the caller provides, so unrelated commands of the list
+ *   before and after it may run alongside it.
+ *   signal_event is passed to exactly one command, the sort's last (after
+ *   every write of the sort); its scope flags are the caller's choice, by
+ *   who waits for it: none for a later command of the same list,
+ *   ZE_EVENT_SCOPE_FLAG_DEVICE for another list or queue,
+ *   ZE_EVENT_SCOPE_FLAG_HOST for the host (docs/interop.md, "The rules a
+ *   pipeline relies on").
  *   The first append that needs a kernel builds its module on the host
  *   (SPIR-V compilation may take a moment: over a second with a cold cache);
  *   zesort_ze_prepare() does that ahead of time, after which appends only
@@ -38,6 +45,9 @@
  *   used by other commands, until the sort has completed. Two sorts appended
  *   to one list may share one temporary buffer (the barriers order them);
  *   sorts running concurrently (other lists/queues) need separate ones.
+ *   Temp of zesort_ze_temp_bytes(max_n, with_values, opts) bytes serves every
+ *   sort of n <= max_n keys with those options and with_values, of every
+ *   variant: the temp size never decreases with n.
  *
  * Threads
  *   A sorter is thread-safe: several threads may append with one sorter at
@@ -95,6 +105,8 @@
  *   bytes plus tables (a few percent): one ping-pong buffer. An out-of-place
  *   sort needs no more temp than the in-place one (it reads the input and
  *   ping-pongs between the output and temp: the input is never written).
+ *   The _alt appends take the ping-pong buffer from the caller instead and
+ *   need only the tables (zesort_ze_alt_temp_requirements).
  *
  * Example (producer kernel -> sort -> consumer kernel, one command list):
  *
@@ -191,8 +203,9 @@ zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, 
 /** Builds, now, every module and kernel a later append with these options
  *  (NULL = defaults; AUTO: every algorithm AUTO may pick, for any n) and
  *  with_values (as for zesort_ze_temp_bytes; one preparation serves in-place
- *  and out-of-place sorts and argsorts alike) needs, so that the append only
- *  records.
+ *  and out-of-place sorts, argsorts and, for ZESORT_KEYS_ONLY and
+ *  ZESORT_WITH_VALUES, segmented sorts alike, chained or not) needs, so that
+ *  the append only records.
  *  Errors: those of the options (INVALID_ARGUMENT, UNSUPPORTED), and
  *  BACKEND / OUT_OF_*_MEMORY when a module cannot be built (the message has
  *  the build log). */
@@ -237,19 +250,21 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  [offsets[0], offsets[num_segments]) are not written; empty segments are
  *  allowed. offsets: num_segments + 1 uint64_t in device (or shared) memory
  *  of the sorter's context, read only on the device, when the sort runs
- *  (they are no longer also read on the host when the call is made):
- *  it is zesort_ze_append_sort_segmented with these offsets
- *  (ZESORT_OFFSET_U64) and no status word. Offsets that decrease or exceed
- *  n are therefore no longer refused here: the sort then leaves the keys
- *  and values as they were, which only zesort_ze_append_sort_segmented's
- *  status word reports. One work-group per segment sorts it in 4-bit passes
- *  within its own keys: fast for many short segments; a segment of
- *  millions of keys is one work-group's work (the host API sorts those with
- *  the global passes). Fewer than 2^32 - 1 segments; opts' algorithm and
- *  scan are ignored. temp: zesort_ze_temp_bytes(n, values != NULL, opts)
- *  bytes suffice. keys, values, offsets and temp must not overlap. Not
- *  covered by zesort_ze_prepare: the first segmented append builds its
- *  kernels.
+ *  (they are no longer also read on the host when the call is made): it is
+ *  zesort_ze_append_sort_segmented with these offsets (ZESORT_OFFSET_U64)
+ *  and no status word, so earlier commands of the list (or those of the
+ *  wait events) may write them. Offsets that decrease or exceed n are
+ *  therefore no longer refused here: the sort then leaves the keys and
+ *  values as they were, which only zesort_ze_append_sort_segmented's status
+ *  word reports. One work-group per segment sorts it in 4-bit passes within
+ *  its own keys: fast for many short segments; a segment of millions of
+ *  keys is one work-group's work (the host API sorts those with the global
+ *  passes). Fewer than 2^32 - 1 segments; opts' algorithm and scan are
+ *  ignored. temp: zesort_ze_temp_bytes(n, values != NULL, opts) bytes
+ *  suffice. keys, values, offsets and temp must not overlap.
+ *  zesort_ze_prepare (with with_values ZESORT_KEYS_ONLY or
+ *  ZESORT_WITH_VALUES) builds its kernels too; without it, the first
+ *  segmented append builds them.
  *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for offsets NULL
  *  with n > 0 and num_segments > 0, misaligned or overlapping offsets, and
  *  num_segments >= 2^32 - 1. */
@@ -306,7 +321,8 @@ typedef struct zesort_ze_segments {
  *  status must not overlap each other or the offsets and count (which may
  *  share bytes with one another). temp: zesort_ze_temp_bytes(n, values !=
  *  NULL, opts) bytes suffice. Fewer than 2^32 - 1 segments; opts' algorithm
- *  and scan are ignored; not covered by zesort_ze_prepare.
+ *  and scan are ignored; zesort_ze_prepare (with with_values
+ *  ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its kernels too.
  *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for segments
  *  NULL, an offset_type other than U64 or U32, both forms given, a NULL
  *  array the form needs (num_segments > 0), misaligned or overlapping
@@ -319,6 +335,24 @@ zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
                                               ze_event_handle_t signal_event,
                                               uint32_t num_wait_events,
                                               ze_event_handle_t *wait_events);
+
+/** zesort_ze_append_sort_segments with the count read on the device: n is
+ *  read from *n_devptr (one uint32_t, 4-byte aligned, in device or shared
+ *  memory) when the list executes, after the wait events, and clamped to
+ *  max_n, as in zesort_ze_append_sort_indirect. The segments are cut at that
+ *  count: each [offsets[i], min(offsets[i + 1], count)) is sorted, and no key
+ *  or value at or past the count is written. The offsets too are read on
+ *  the device only, when the sort runs, and checked there against max_n:
+ *  offsets that decrease or exceed max_n leave the keys and values as they
+ *  were (as zesort_ze_append_sort_segments). temp:
+ *  zesort_ze_temp_bytes(max_n, values != NULL, opts) bytes.
+ *  Errors: as zesort_ze_append_sort_segments, plus INVALID_ARGUMENT for
+ *  n_devptr NULL (when max_n > 0) or overlapping the other buffers. */
+zesort_status zesort_ze_append_sort_segments_indirect(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events);
 
 /** Out of place: appends a stable sort of the n keys at keys_in (and the
  *  values at values_in, or NULL) into keys_out (and values_out, given
@@ -383,6 +417,7 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
  *  signals the caller's signal_event). 0 for n == 0. The number depends on
  *  the algorithm, the key type, the bit range and n (the scan's depth), so
  *  ask for the n (max_n) that will be passed.
+ *  zesort_ze_chain_events_for sizes the chained forms of the other variants.
  *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE. */
 zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                      int indirect, const zesort_options *opts, uint32_t *count);
@@ -417,6 +452,178 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             ze_event_handle_t *wait_events,
                                             uint32_t num_chain_events,
                                             ze_event_handle_t *chain_events);
+
+/* The sorts that have a chained form, for zesort_ze_chain_events_for. */
+typedef enum zesort_ze_variant {
+    ZESORT_ZE_VARIANT_SORT = 0,      /* zesort_ze_append_sort_chained (in place) */
+    ZESORT_ZE_VARIANT_SORT_COPY = 1, /* zesort_ze_append_sort_copy_chained */
+    ZESORT_ZE_VARIANT_ARGSORT = 2,   /* zesort_ze_append_argsort_chained */
+    ZESORT_ZE_VARIANT_SEGMENTS = 3   /* zesort_ze_append_sort_segments_chained */
+} zesort_ze_variant;
+
+/** How many chain events the chained form of `variant` needs, in *count, for
+ *  a sort of n keys (max_n when a device-side count will be passed, indirect
+ *  1) with these options; as zesort_ze_chain_events, which is this function
+ *  for ZESORT_ZE_VARIANT_SORT. with_values: ZESORT_KEYS_ONLY or
+ *  ZESORT_WITH_VALUES (values given) for SORT, SORT_COPY and SEGMENTS;
+ *  ZESORT_WITH_VALUES (keys_out given) or ZESORT_ARGSORT_NO_KEYS_OUT for
+ *  ARGSORT. For SEGMENTS the count holds for any number of segments (a sort
+ *  of none, or of no keys, needs none). 0 for n == 0. Pass the same options,
+ *  n and indirectness to the append: the count depends on the algorithm,
+ *  the key type, the bit range and n (the scan's depth).
+ *  Errors: INVALID_ARGUMENT (NULL sorter or count, unknown variant,
+ *  with_values not allowed for it), UNSUPPORTED (options), TOO_LARGE. */
+zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_variant variant,
+                                         uint64_t n, int with_values, int indirect,
+                                         const zesort_options *opts, uint32_t *count);
+
+/** zesort_ze_append_sort_copy without barriers, ordered by the caller's
+ *  events exactly as zesort_ze_append_sort_chained (same rules for
+ *  wait_events, chain_events and signal_event). n_devptr: NULL, or the
+ *  device-side count (n is then max_n). Size the chain with
+ *  zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_SORT_COPY, n,
+ *  values_in != NULL, n_devptr != NULL).
+ *  Errors: those of zesort_ze_append_sort_copy and of the chain as in
+ *  zesort_ze_append_sort_chained. */
+zesort_status zesort_ze_append_sort_copy_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
+    const void *values_in, void *keys_out, void *values_out, uint64_t n,
+    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
+    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
+    uint32_t num_chain_events, ze_event_handle_t *chain_events);
+
+/** zesort_ze_append_argsort without barriers, ordered by the caller's events
+ *  as zesort_ze_append_sort_chained. Size the chain with
+ *  zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_ARGSORT, n, keys_out ?
+ *  ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT, n_devptr != NULL).
+ *  Errors: those of zesort_ze_append_argsort and of the chain. */
+zesort_status zesort_ze_append_argsort_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
+    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
+    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events);
+
+/** zesort_ze_append_sort_segments (n_devptr NULL) or
+ *  zesort_ze_append_sort_segments_indirect (n_devptr set: n is then max_n)
+ *  without barriers, ordered by the caller's events as
+ *  zesort_ze_append_sort_chained. The offsets are read on the device only,
+ *  when the sort runs (its first kernel checks them, as for
+ *  zesort_ze_append_sort_segments), so earlier commands of the chain's wait
+ *  events may write them. Size the chain with
+ *  zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_SEGMENTS, n, values != NULL,
+ *  n_devptr != NULL): the check, the sort, and with n_devptr the count's
+ *  fill and copy.
+ *  Errors: those of zesort_ze_append_sort_segments and of the chain. */
+zesort_status zesort_ze_append_sort_segments_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
+    ze_event_handle_t *chain_events);
+/* ---- Caller-supplied alternate buffers ------------------------------------
+ * A radix sort ping-pongs between two buffers per array. The appends above
+ * take the second one out of temp (n * (key size + value size) bytes); the
+ * _alt appends take it from the caller instead (CUB's DoubleBuffer): keys_alt
+ * (and values_alt) of the same size as keys (values), which the sort uses as
+ * scratch, and temp shrinks to the count tables and parameters (cm2, cm4) or
+ * the histograms and per-tile status words (onesweep): about n / 16 bytes
+ * (cm2), n / 4 (cm4), 1 byte a key for 32-bit keys alone and 2 for 64-bit
+ * keys or pairs (onesweep on a GPU), plus a few KB (onesweep: about 9 KB);
+ * see docs/interop.md for the figures. The alternate buffers follow the rules
+ * of keys and values (device or shared allocations of the sorter's context,
+ * aligned to their element size, disjoint from every other buffer, temp and
+ * the count; kept and left alone until the sort has completed); the sort
+ * writes only their first n elements (with an indirect count: the first
+ * min(count, max_n)). A keys-only sort takes no values_alt (NULL). */
+
+/** zesort_ze_temp_requirements for the _alt appends: in *bytes the temp a
+ *  sort of n keys (max_n for an indirect count) with these options needs
+ *  beside the caller's alternate buffers, in *alignment (may be NULL) the
+ *  alignment temp must have (ZESORT_ZE_TEMP_ALIGNMENT), and in
+ *  *result_in_alt (may be NULL) where zesort_ze_append_sort_alt will leave
+ *  the sorted keys: 1 in keys_alt (values_alt), when the sort makes an odd
+ *  number of passes, 0 in keys (values). This is the very value that append
+ *  reports (it depends on the algorithm AUTO picks for n, the key width and
+ *  the bit range, never on the data or an indirect count). with_values as
+ *  for zesort_ze_temp_bytes (ZESORT_ARGSORT_NO_KEYS_OUT: the sorted keys of
+ *  zesort_ze_append_argsort_alt without keys_out live in temp, n keys more).
+ *  0 bytes for n == 0.
+ *  Errors: as zesort_ze_temp_bytes (INVALID_ARGUMENT, also for bytes NULL;
+ *  UNSUPPORTED; TOO_LARGE). */
+zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt);
+
+/** zesort_ze_append_sort (n_devptr NULL) or zesort_ze_append_sort_indirect
+ *  (n_devptr set: n is then max_n) with the caller's alternate buffers:
+ *  keys_alt (n keys) and values_alt (n values, given exactly when values
+ *  is). The sort ping-pongs between keys and keys_alt (values and
+ *  values_alt) with no copy at the end, so the sorted keys end up in one of
+ *  the two: *result_in_alt (when not NULL) is set, when this call returns,
+ *  to 1 when they are in keys_alt (values_alt), 0 when in keys (values); the
+ *  other buffer then holds scratch. The answer is known when the sort is
+ *  appended (the pass count follows from the options and n), so commands
+ *  appended after it can be given the right buffer; a regular list executed
+ *  again leaves the result in the same buffer each time.
+ *  zesort_ze_alt_temp_requirements gives the same answer beforehand. Both
+ *  arise: an odd number of passes (e.g. cm4 on bits 0:12, onesweep on bits
+ *  0:24) ends in keys_alt, an even one (every algorithm over whole 32- or
+ *  64-bit keys) in keys. With an indirect count, elements of the result
+ *  buffer at or past the count are not written (keys past it keep the
+ *  input's, keys_alt its own earlier contents). n 0: nothing is written,
+ *  *result_in_alt is 0. temp: zesort_ze_alt_temp_requirements(n,
+ *  values != NULL) bytes.
+ *  Errors: as zesort_ze_append_sort / _indirect (keys_alt, or values_alt
+ *  when values is given, NULL, misaligned, overlapping another buffer or
+ *  not device memory: INVALID_ARGUMENT; temp_bytes below
+ *  zesort_ze_alt_temp_requirements: INVALID_ARGUMENT); on any error
+ *  *result_in_alt is 0 and nothing is appended. */
+zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
+                                        ze_command_list_handle_t cmdlist, void *keys,
+                                        void *values, void *keys_alt, void *values_alt,
+                                        uint64_t n, const uint32_t *n_devptr, void *temp,
+                                        uint64_t temp_bytes, const zesort_options *opts,
+                                        ze_event_handle_t signal_event,
+                                        uint32_t num_wait_events,
+                                        ze_event_handle_t *wait_events, int *result_in_alt);
+
+/** zesort_ze_append_sort_copy with the caller's alternate buffers keys_alt
+ *  (values_alt, given exactly when values_in is): the passes ping-pong
+ *  between keys_out and keys_alt, the first reading keys_in, in the order
+ *  that makes the last pass write keys_out, so the result is ALWAYS in
+ *  keys_out (values_out), with no copy whatever the pass count; keys_alt
+ *  (values_alt) holds scratch (at most n elements written). temp:
+ *  zesort_ze_alt_temp_requirements(n, values_in != NULL) bytes.
+ *  Errors: as zesort_ze_append_sort_copy and zesort_ze_append_sort_alt. */
+zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist,
+                                             const void *keys_in, const void *values_in,
+                                             void *keys_out, void *values_out, void *keys_alt,
+                                             void *values_alt, uint64_t n,
+                                             const uint32_t *n_devptr, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events);
+
+/** zesort_ze_append_argsort with the caller's alternate buffers keys_alt (n
+ *  keys) and indices_alt (n indices of opts->value_type): the result is
+ *  ALWAYS in indices (and keys_out), as for the copy form. keys_out may be
+ *  NULL: the sorted keys' ping-pong partner then lives in temp
+ *  (zesort_ze_alt_temp_requirements(n, ZESORT_ARGSORT_NO_KEYS_OUT): n keys
+ *  more); with keys_out, zesort_ze_alt_temp_requirements(n,
+ *  ZESORT_WITH_VALUES).
+ *  Errors: as zesort_ze_append_argsort and zesort_ze_append_sort_alt. */
+zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
+                                           ze_command_list_handle_t cmdlist, const void *keys,
+                                           void *indices, void *keys_out, void *keys_alt,
+                                           void *indices_alt, uint64_t n,
+                                           const uint32_t *n_devptr, void *temp,
+                                           uint64_t temp_bytes, const zesort_options *opts,
+                                           ze_event_handle_t signal_event,
+                                           uint32_t num_wait_events,
+                                           ze_event_handle_t *wait_events);
 
 #ifdef __cplusplus
 }

@@ -415,15 +415,20 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
  *     one work-group of ZS_LANES items: status[0] = 0 or a ZS_SEG_BAD_*
  *     code, status[1] = the first bad segment (the count for COUNT_OVER_MAX)
  *   seg_sort_ranges(keys, tmp, values, values_tmp, begins, ends, count,
- *                   status, max_segments, flags, bit_lo, bit_hi, key_flags)
+ *                   status, params, max_segments, flags, bit_lo, bit_hi,
+ *                   key_flags)
  *     work-group g sorts segments g, g + groups, ... in place (ZS_LANES
- *     items, serial flavor 1), nothing when status[0] != 0
+ *     items, serial flavor 1), nothing when status[0] != 0; with
+ *     ZS_SEG_F_N_COUNT each segment cut at the device-side key count
+ *     min(params[0], params[1]) (nothing at or past it is written)
  *
  * flags (plan.h has the same): ZS_SEG_F_U64 offsets are ulong, else uint;
  * ZS_SEG_F_BEGIN_END segment s is [begins[s], ends[s]), else [begins[s],
  * begins[s + 1]) (ends unused); ZS_SEG_F_COUNT the number of segments is
- * count[0], else max_segments (count unused). Unused buffers are bound to
- * some other buffer of the plan and never read. The buffers are passed as
+ * count[0], else max_segments (count unused); ZS_SEG_F_N_COUNT the keys
+ * are cut at min(params[0], params[1]) (params[1] is n; params unused
+ * without it). Unused buffers are bound to some other buffer of the plan and
+ * never read. The buffers are passed as
  * uint and read as ulong when ZS_SEG_F_U64: one kernel serves both widths.
  * The sort reads the offsets itself, after seg_check has accepted them: no
  * normalized copy (a later "describe segments" step may write one, beside
@@ -432,6 +437,7 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
 #define ZS_SEG_F_U64 1u
 #define ZS_SEG_F_BEGIN_END 2u
 #define ZS_SEG_F_COUNT 4u
+#define ZS_SEG_F_N_COUNT 8u
 /* the codes of zesort.h's zesort_segments_check */
 #define ZS_SEG_BAD_DECREASING 1u
 #define ZS_SEG_BAD_PAST_N 2u
@@ -510,8 +516,8 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
                               __global zs_value *values, __global zs_value *values_tmp,
                               __global const uint *begins, __global const uint *ends,
                               __global const uint *count, __global const uint *status,
-                              uint max_segments, uint flags, uint bit_lo, uint bit_hi,
-                              uint key_flags)
+                              __global const uint *params, uint max_segments, uint flags,
+                              uint bit_lo, uint bit_hi, uint key_flags)
 {
 #if ZS_SERIAL
     __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
@@ -523,10 +529,12 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
         return; /* uniform: seg_check refused the segments; the keys stay as they are */
     /* at most max_segments: seg_check refuses more */
     const uint segs = seg_count_of(count, max_segments, flags);
+    /* a device-side key count: the segments (checked against n) end there */
+    const uint cut = (flags & ZS_SEG_F_N_COUNT) ? min(params[0], params[1]) : UINT_MAX;
     for (uint s = get_group_id(0); s < segs; s += get_num_groups(0)) {
         ulong b64, e64;
         seg_bounds(begins, ends, s, flags, &b64, &e64);
-        const uint b = (uint)b64, e = (uint)e64; /* <= n < 2^32: checked */
+        const uint b = min((uint)b64, cut), e = min((uint)e64, cut); /* <= n < 2^32: checked */
         if (e <= b + 1u)
             continue; /* uniform: every lane reads the same offsets */
 #if ZS_SERIAL

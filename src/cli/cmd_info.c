@@ -7,6 +7,7 @@
  * docs/design.md §4), so the list never promises a device that is not there.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -140,6 +141,12 @@ int cli_cmd_info(int argc, char **argv)
 
     printf("version: %s\n", zesort_version());
     printf("backends: %s\n", usable[0] ? usable : "none");
+    /* the library's test hook (src/common/test_hooks.h) changes what the
+     * lines below say of OpenCL devices: say so, or they read as facts */
+    const char *plain_gpu = getenv("ZESORT_TEST_OPENCL_PLAIN_GPU");
+    if (plain_gpu && strcmp(plain_gpu, "1") == 0)
+        printf("test-hook: ZESORT_TEST_OPENCL_PLAIN_GPU=1: every OpenCL device plays a plain "
+               "OpenCL 1.2 GPU of another vendor\n");
     for (size_t i = 0; i < N_BACKENDS; ++i) {
         if (ctx[i])
             printf("device-%s: %s\n", zesort_backend_name(all_backends[i]),

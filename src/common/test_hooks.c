@@ -2,7 +2,8 @@
  * test_hooks.c — exists for tests only: the state behind the hooks of
  * test_hooks.h (not installed, not exported by the shared library). The
  * sort path only counts builds, notes each sort for ZESORT_TEST_SORT_LOG,
- * and (OpenCL backend) reads the extra build options a test set. Nothing
+ * and (OpenCL backend) reads the extra build options a test set and whether
+ * its devices are to look like plain OpenCL 1.2 GPUs. Nothing
  * here calls into the library's layers, so every layer may note here; the
  * test entry point that runs a pass on a context is debug_pass.c, above.
  */
@@ -71,3 +72,9 @@ void zs_test_note_sort(const char *api, const char *flavor)
 void zs_opencl_test_defines(const char *defines) { g_test_defines = defines; }
 
 const char *zs_test_opencl_defines(void) { return g_test_defines; }
+
+int zs_test_opencl_plain_gpu(void)
+{
+    const char *v = getenv("ZESORT_TEST_OPENCL_PLAIN_GPU");
+    return v && strcmp(v, "1") == 0;
+}

@@ -32,6 +32,27 @@ void zs_opencl_test_defines(const char *defines);
 /* What the OpenCL backend appends to its build options (NULL: nothing). */
 const char *zs_test_opencl_defines(void);
 
+/* ZESORT_TEST_OPENCL_PLAIN_GPU=1 in the environment (read at every question
+ * below, so a test may setenv before it opens a device; scripts and CLI tests
+ * set it like any variable): the OpenCL backend and the OpenCL interop
+ * (backends/opencl/opencl_common.c, which both build through) see every
+ * OpenCL device as a plain OpenCL 1.2 GPU of another vendor, as NVIDIA's
+ * driver presents one (issue 36): device type GPU, so zesort_create's
+ * default device, AUTO (OpenCL GPUs before the C fallback) and "all" devices
+ * take it as they would that GPU; no Intel sub-groups; no OpenCL C 3.0
+ * features; vendor not Intel, so no native binaries are tried; discrete (no
+ * CL_DEVICE_HOST_UNIFIED_MEMORY: results are read back and inputs uploaded,
+ * never mapped or borrowed, whatever their size). The device
+ * therefore runs the portable flavor, built from the embedded source with
+ * -cl-std=CL1.2. Its limits are enforced at every launch, failing it as that
+ * GPU would: more than ZS_PLAIN_GPU_MAX_WG work-items in a work-group
+ * (CL_INVALID_WORK_GROUP_SIZE), a kernel's CL_KERNEL_LOCAL_MEM_SIZE over
+ * ZS_PLAIN_GPU_LOCAL_BYTES (CL_OUT_OF_RESOURCES). PoCL on the CPU plays the
+ * GPU in the tests (tests/unit/test_plain_gpu.c, tests/cl, tests/cli). */
+#define ZS_PLAIN_GPU_MAX_WG 1024u
+#define ZS_PLAIN_GPU_LOCAL_BYTES (48u * 1024u)
+int zs_test_opencl_plain_gpu(void);
+
 /* Every module / program build attempt of the library (zeModuleCreate,
  * clBuildProgram) counts one: tests check that an append after a prepare
  * builds nothing. Thread-safe. */

@@ -37,6 +37,9 @@ struct zesort_cl_sorter {
     zs_error err;
     cl_int last_result;
     zesort_algo last_algo;
+    int result_in_alt; /* the last successful sort left its result in TMP (the caller's
+                          alternate buffers): what the _alt calls report, read under
+                          the lock that set it */
 };
 
 static _Thread_local zs_error thread_err = {"no error"};
@@ -384,6 +387,7 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_ev
         zs_error_clear(&s->err);
         if (x.plan.nsteps > 0)
             zs_test_note_sort("opencl-interop", zs_flavor_name(s->cl.flavor));
+        s->result_in_alt = x.plan.result == ZS_BUF_TMP;
     }
     zs_plan_free(&x.plan);
     return st;
@@ -414,7 +418,7 @@ static zesort_status enqueue_in_place(zesort_cl_sorter *s, cl_command_queue queu
                                       cl_uint nwait, const cl_event *wait, cl_event *event,
                                       const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0, 0};
     cl_mem caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;
     caller[ZS_BUF_VALUES] = values;
@@ -432,6 +436,28 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                             num_wait_events, wait_events, event, "zesort_cl_enqueue_sort");
 }
 
+/* A segmented sort through enqueue: direct (count NULL) or with a
+ * device-side count (n is then max_n). */
+static zesort_status enqueue_segments(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
+                                      cl_mem values, uint64_t n, cl_mem count, cl_mem offsets,
+                                      uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+                                      const zesort_options *opts, cl_uint nwait,
+                                      const cl_event *wait, cl_event *event, const char *fn)
+{
+    if (n == 0) /* nothing can be sorted: the offsets are checked against n = 0 */
+        count = NULL;
+    /* the offsets are read on the device only (seg_check, against n = max_n);
+     * with a device-side key count seg_sort_ranges cuts the segments there */
+    const zs_seg_shape shape = zs_interop_seg_offsets_shape(num_segments, values != NULL,
+                                                            count != NULL);
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = offsets;
+    return enqueue(s, queue, &shape.base, caller, n, count, temp, temp_bytes, opts, nwait, wait,
+                   event, fn);
+}
+
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, uint64_t n,
                                               cl_mem offsets, uint64_t num_segments, cl_mem temp,
@@ -439,13 +465,37 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = offsets;
-    return enqueue(sorter, queue, &shape, caller, n, NULL, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_segments");
+    return enqueue_segments(sorter, queue, keys, values, n, NULL, offsets, num_segments, temp,
+                            temp_bytes, opts, num_wait_events, wait_events, event,
+                            "zesort_cl_enqueue_sort_segments");
+}
+
+/* The indirect variants' count must be given when max_n > 0. */
+static zesort_status need_count(zesort_cl_sorter *s, cl_mem count, uint64_t max_n,
+                                cl_event *event, const char *fn)
+{
+    if (!s || count || max_n == 0)
+        return ZESORT_OK;
+    if (event)
+        *event = NULL;
+    pthread_mutex_lock(&s->lock);
+    zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL", fn);
+    pthread_mutex_unlock(&s->lock);
+    return ZESORT_ERROR_INVALID_ARGUMENT;
+}
+
+zesort_status zesort_cl_enqueue_sort_segments_indirect(
+    zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
+    uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
+    const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
+    cl_event *event)
+{
+    const char *fn = "zesort_cl_enqueue_sort_segments_indirect";
+    zesort_status st = need_count(sorter, count, max_n, event, fn);
+    return st != ZESORT_OK ? st
+                           : enqueue_segments(sorter, queue, keys, values, max_n, count, offsets,
+                                              num_segments, temp, temp_bytes, opts,
+                                              num_wait_events, wait_events, event, fn);
 }
 
 /* A segments descriptor refused before the append: its message is the
@@ -505,7 +555,7 @@ zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_q
                                           const zesort_options *opts, cl_uint num_wait_events,
                                           const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0, 0};
     cl_mem caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = keys_in;
     caller[ZS_BUF_VALUES_IN] = values_in;
@@ -521,7 +571,7 @@ zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_que
                                         const zesort_options *opts, cl_uint num_wait_events,
                                         const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 0};
     cl_mem caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS_IN] = keys;
     caller[ZS_BUF_KEYS] = keys_out;
@@ -537,15 +587,118 @@ zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event)
 {
-    if (sorter && !count && max_n > 0) {
-        if (event)
-            *event = NULL;
-        pthread_mutex_lock(&sorter->lock);
-        zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_cl_enqueue_sort_indirect: count is NULL");
-        pthread_mutex_unlock(&sorter->lock);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
-    }
+    zesort_status st = need_count(sorter, count, max_n, event, "zesort_cl_enqueue_sort_indirect");
+    if (st != ZESORT_OK)
+        return st;
     return enqueue_in_place(sorter, queue, keys, values, max_n, max_n ? count : NULL, temp,
                             temp_bytes, opts, num_wait_events, wait_events, event,
                             "zesort_cl_enqueue_sort_indirect");
+}
+
+/* ---- caller-supplied alternate buffers (issue 35, item 4) ---------------
+ * keys_alt and values_alt are the plan's TMP and VALUES_TMP (shape.alt): no
+ * sub-buffers of temp for them; in place, the result stays where the last
+ * pass wrote it and the enqueue reports which buffer that is. */
+
+zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt)
+{
+    const char *fn = "zesort_cl_alt_temp_requirements";
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st = zs_interop_alt_requirements(fn, opts, n, with_values, sorter->cl.flavor,
+                                                   sorter->align, sorter->align, bytes,
+                                                   alignment, result_in_alt, &sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+/* enqueue with the alternate buffers in caller[TMP], caller[VALUES_TMP]. */
+static zesort_status enqueue_alt(zesort_cl_sorter *s, cl_command_queue queue,
+                                 const zs_sort_shape *shape, cl_mem const *caller, uint64_t n,
+                                 cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                 const zesort_options *opts, cl_uint nwait, const cl_event *wait,
+                                 cl_event *event, int *result_in_alt, const char *fn)
+{
+    if (result_in_alt)
+        *result_in_alt = 0;
+    if (!s) {
+        if (event)
+            *event = NULL;
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    }
+    const cl_args a = {queue, shape, caller, n, n ? count : NULL, temp, temp_bytes, opts, nwait,
+                       wait, fn};
+    pthread_mutex_lock(&s->lock);
+    zesort_status st = enqueue_locked(s, &a, event);
+    if (st == ZESORT_OK && result_in_alt)
+        *result_in_alt = s->result_in_alt;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                         cl_mem keys, cl_mem values, cl_mem keys_alt,
+                                         cl_mem values_alt, uint64_t n, cl_mem count,
+                                         cl_mem temp, uint64_t temp_bytes,
+                                         const zesort_options *opts, cl_uint num_wait_events,
+                                         const cl_event *wait_events, cl_event *event,
+                                         int *result_in_alt)
+{
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL || values_alt != NULL, 0, 0,
+                                 1};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = values_alt;
+    return enqueue_alt(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
+                       num_wait_events, wait_events, event, result_in_alt,
+                       "zesort_cl_enqueue_sort_alt");
+}
+
+zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                              cl_mem values_out, cl_mem keys_alt,
+                                              cl_mem values_alt, uint64_t n, cl_mem count,
+                                              cl_mem temp, uint64_t temp_bytes,
+                                              const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY,
+                                 values_in != NULL || values_out != NULL || values_alt != NULL,
+                                 0, 0, 1};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = keys_in;
+    caller[ZS_BUF_VALUES_IN] = values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = values_alt;
+    return enqueue_alt(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
+                       num_wait_events, wait_events, event, NULL,
+                       "zesort_cl_enqueue_sort_copy_alt");
+}
+
+zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                            cl_mem keys, cl_mem indices, cl_mem keys_out,
+                                            cl_mem keys_alt, cl_mem indices_alt, uint64_t n,
+                                            cl_mem count, cl_mem temp, uint64_t temp_bytes,
+                                            const zesort_options *opts, cl_uint num_wait_events,
+                                            const cl_event *wait_events, cl_event *event)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 1};
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = keys;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = indices_alt;
+    return enqueue_alt(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
+                       num_wait_events, wait_events, event, NULL,
+                       "zesort_cl_enqueue_argsort_alt");
 }

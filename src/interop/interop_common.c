@@ -18,15 +18,21 @@ zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *
     *shape = (zs_sort_shape){with_values == ZESORT_ARGSORT_NO_KEYS_OUT ? ZS_SORT_ARGSORT
                                                                        : ZS_SORT_IN_PLACE,
                              with_values != ZESORT_KEYS_ONLY,
-                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0};
+                             with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0, 0};
     return ZESORT_OK;
 }
 
 uint32_t zs_interop_seg_flags(const zs_sort_shape *shape)
 {
-    if (shape->kind == ZS_SORT_SEGMENTS_DEVICE)
-        return ((const zs_seg_shape *)shape)->flags;
-    return ZS_SEG_F_U64;
+    return shape->kind == ZS_SORT_SEGMENTS_DEVICE ? ((const zs_seg_shape *)shape)->flags : 0u;
+}
+
+zs_seg_shape zs_interop_seg_offsets_shape(uint64_t num_segments, int pairs,
+                                          int key_count_on_device)
+{
+    return (zs_seg_shape){.base = {.kind = ZS_SORT_SEGMENTS_DEVICE, .pairs = pairs,
+                                   .segments = num_segments},
+                          .flags = ZS_SEG_F_U64 | (key_count_on_device ? ZS_SEG_F_N_COUNT : 0u)};
 }
 
 zesort_status zs_interop_seg_shape(zs_error *err, const char *fn, int given, int offset_type,
@@ -74,7 +80,7 @@ static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_sha
 
 int zs_interop_read_only(const zs_sort_shape *shape, int b)
 {
-    return (shape->kind == ZS_SORT_SEGMENTS || shape->kind == ZS_SORT_SEGMENTS_DEVICE) &&
+    return shape->kind == ZS_SORT_SEGMENTS_DEVICE &&
            (b == ZS_BUF_SEG_OFFSETS || b == ZS_BUF_SEG_ENDS || b == ZS_BUF_SEG_COUNT);
 }
 
@@ -108,10 +114,12 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
     zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
     if (st != ZESORT_OK)
         return st;
-    if (shape->kind == ZS_SORT_SEGMENTS || shape->kind == ZS_SORT_SEGMENTS_DEVICE)
+    if (shape->kind == ZS_SORT_SEGMENTS_DEVICE)
         return segments_plan(&req, shape, plan, err, fn);
     req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
     req.iota_values = shape->kind == ZS_SORT_ARGSORT;
+    /* the alternate buffers are the caller's: no copy home, the caller is told */
+    req.keep_result = shape->alt;
     if (req.host_scan) /* CM only: onesweep has no separate prefix step */
         return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
                             "the host scan needs a host round trip, which a sort recorded on "
@@ -129,14 +137,15 @@ int zs_interop_is_callers(const zs_sort_shape *shape, int b)
                ((const zs_seg_shape *)shape)->status_callers;
     return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||
            b == ZS_BUF_KEYS_IN || b == ZS_BUF_VALUES_IN || b == ZS_BUF_SEG_OFFSETS ||
-           b == ZS_BUF_SEG_ENDS || b == ZS_BUF_SEG_COUNT;
+           b == ZS_BUF_SEG_ENDS || b == ZS_BUF_SEG_COUNT ||
+           (shape->alt && (b == ZS_BUF_TMP || b == ZS_BUF_VALUES_TMP));
 }
 
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
 {
     /* a segmented sort's keys and values are sorted where they are */
-    const int in_place = shape->kind == ZS_SORT_IN_PLACE || shape->kind == ZS_SORT_SEGMENTS ||
-                         shape->kind == ZS_SORT_SEGMENTS_DEVICE;
+    const int in_place =
+        shape->kind == ZS_SORT_IN_PLACE || shape->kind == ZS_SORT_SEGMENTS_DEVICE;
     const int begin_end = (zs_interop_seg_flags(shape) & ZS_SEG_F_BEGIN_END) != 0;
     switch (b) {
     case ZS_BUF_KEYS: return in_place ? "keys" : "keys_out";
@@ -148,6 +157,9 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
     case ZS_BUF_SEG_ENDS: return "end_offsets";
     case ZS_BUF_SEG_COUNT: return "the segment count";
     case ZS_BUF_SEG_STATUS: return "status";
+    case ZS_BUF_TMP: return shape->alt ? "keys_alt" : "temp";
+    case ZS_BUF_VALUES_TMP:
+        return !shape->alt ? "temp" : shape->kind == ZS_SORT_ARGSORT ? "indices_alt" : "values_alt";
     default: return "temp";
     }
 }
@@ -199,6 +211,48 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
     return st;
 }
 
+/* Builds every kernel the plan launches. */
+static zesort_status build_kernels(const zs_plan *plan, zesort_status (*build)(void *, zs_kernel),
+                                   void *user)
+{
+    zesort_status st = ZESORT_OK;
+    for (size_t i = 0; st == ZESORT_OK && i < plan->nsteps; i++)
+        if (plan->steps[i].kind == ZS_STEP_KERNEL)
+            st = build(user, plan->steps[i].kernel);
+    return st;
+}
+
+zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                          int with_values, zs_flavor flavor, uint64_t align,
+                                          uint64_t min_align, uint64_t *bytes,
+                                          uint64_t *alignment, int *result_in_alt,
+                                          zs_error *err)
+{
+    if (result_in_alt)
+        *result_in_alt = 0;
+    if (!bytes)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", fn);
+    *bytes = 0;
+    if (alignment)
+        *alignment = min_align;
+    zs_sort_shape shape;
+    zs_plan plan;
+    zesort_status st = zs_sort_shape_of(with_values, &shape, err, fn);
+    shape.alt = 1;
+    if (st == ZESORT_OK)
+        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, fn);
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
+    /* with_values 2 is an argsort (out of place): its result is in its outputs */
+    if (result_in_alt)
+        *result_in_alt = plan.result == ZS_BUF_TMP;
+    zs_plan_free(&plan);
+    zs_error_clear(err);
+    return ZESORT_OK;
+}
+
 /* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
  * every kind of step the algorithm makes). AUTO never records the host scan,
  * so for AUTO a host-scan option skips the CM algorithms instead of failing. */
@@ -222,9 +276,28 @@ static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, 
         return ZESORT_OK;
     if (st != ZESORT_OK)
         return st;
-    for (size_t i = 0; st == ZESORT_OK && i < plan.nsteps; i++)
-        if (plan.steps[i].kind == ZS_STEP_KERNEL)
-            st = build(user, plan.steps[i].kernel);
+    st = build_kernels(&plan, build, user);
+    zs_plan_free(&plan);
+    return st;
+}
+
+/* Builds the segmented sort's kernels for these options (key type, value
+ * type; algorithm and scan play no part): a keys-only or pairs shape's
+ * device-side plan, seg_check and seg_sort_ranges (the offsets' width, form
+ * and count are arguments of the same kernels, not other programs). */
+static zesort_status prepare_segments(const zesort_options *opts, int with_values,
+                                      zs_flavor flavor,
+                                      zesort_status (*build)(void *, zs_kernel), void *user,
+                                      zs_error *err)
+{
+    const zs_seg_shape shape =
+        zs_interop_seg_offsets_shape(1, with_values == ZESORT_WITH_VALUES, 0);
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, UINT64_C(1) << 20, &shape.base, flavor, &plan, NULL,
+                                       err, "prepare");
+    if (st != ZESORT_OK)
+        return st;
+    st = build_kernels(&plan, build, user);
     zs_plan_free(&plan);
     return st;
 }
@@ -233,14 +306,19 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err)
 {
-    if (opts && opts->algo != ZESORT_ALGO_AUTO)
-        return prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
-    /* AUTO picks one of these two */
-    zesort_status st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build,
-                                    user, err);
-    return st == ZESORT_OK ? prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build,
-                                          user, err)
-                           : st;
+    zesort_status st;
+    if (opts && opts->algo != ZESORT_ALGO_AUTO) {
+        st = prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
+    } else { /* AUTO picks one of these two */
+        st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build, user, err);
+        if (st == ZESORT_OK)
+            st = prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build, user, err);
+    }
+    /* the segmented sort of these keys (and values) too: after prepare, no
+     * append or enqueue builds anything (docs/interop.md, "Prepare") */
+    if (st == ZESORT_OK && with_values != ZESORT_ARGSORT_NO_KEYS_OUT)
+        st = prepare_segments(opts, with_values, flavor, build, user, err);
+    return st;
 }
 
 zesort_status zs_interop_check_waits(zs_error *err, const char *fn, uint32_t nwait, int wait_given,

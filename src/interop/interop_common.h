@@ -21,10 +21,9 @@ typedef enum zs_sort_kind {
     ZS_SORT_COPY,     /* keys_in (values_in), never written, into keys_out (values_out) */
     ZS_SORT_ARGSORT,  /* keys_in into indices (the plan's VALUES) and keys_out: KEYS, the
                          caller's or, without keys_out, temp memory */
-    ZS_SORT_SEGMENTS, /* each segment of keys (and values) in place; the offsets are the
-                         caller's device memory (the plan's SEG_OFFSETS): S + 1 uint64,
-                         checked on the device, the status word in temp */
-    ZS_SORT_SEGMENTS_DEVICE /* the same, in the form of a zs_seg_shape (below) */
+    ZS_SORT_SEGMENTS_DEVICE /* each segment of keys (and values) in place; the offsets
+                               are the caller's device memory, read on the device only
+                               (seg_check, seg_sort_ranges): a zs_seg_shape (below) */
 } zs_sort_kind;
 
 /* A sort's shape: the with_values argument of the temp-size queries,
@@ -34,7 +33,11 @@ typedef struct zs_sort_shape {
     zs_sort_kind kind;
     int pairs;        /* values (argsort: indices) move with the keys */
     int keys_in_temp; /* argsort without keys_out: KEYS is temp memory */
-    uint64_t segments; /* ZS_SORT_SEGMENTS: how many (segments + 1 offsets) */
+    uint64_t segments; /* ZS_SORT_SEGMENTS_DEVICE: how many (or the most a count says) */
+    int alt;           /* the caller's alternate buffers (keys_alt, values_alt) are
+                          the plan's TMP and VALUES_TMP: temp holds neither; in
+                          place, the result stays where the last pass wrote it
+                          (the plan's `result`) */
 } zs_sort_shape;
 
 /* A segmented sort of kind ZS_SORT_SEGMENTS_DEVICE: its shape (base.segments:
@@ -57,8 +60,13 @@ zesort_status zs_interop_seg_shape(zs_error *err, const char *fn, int given, int
                                    int offsets_given, int begin_end_given, int count_given,
                                    uint64_t num_segments, int pairs, zs_seg_shape *out);
 
-/* The form of a segmented shape's segments (ZS_SEG_F_*; kind
- * ZS_SORT_SEGMENTS: S + 1 uint64 offsets, 8-byte). */
+/* The shape of the S + 1 uint64 offsets form (zesort_*_sort_segments and
+ * their indirect and chained forms: the status word in temp), with
+ * ZS_SEG_F_N_COUNT when the key count is on the device (key_count_on_device). */
+zs_seg_shape zs_interop_seg_offsets_shape(uint64_t num_segments, int pairs,
+                                          int key_count_on_device);
+
+/* The form of a segmented shape's segments (ZS_SEG_F_*). */
 uint32_t zs_interop_seg_flags(const zs_sort_shape *shape);
 
 /* 1 when caller buffer b is only read by a segmented sort and may share bytes
@@ -95,7 +103,8 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
 
 /* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
  * VALUES_IN, SEG_OFFSETS, SEG_ENDS, SEG_COUNT, and SEG_STATUS when
- * status_callers; not KEYS when shape->keys_in_temp), not temp memory. */
+ * status_callers; not KEYS when shape->keys_in_temp; TMP and VALUES_TMP when
+ * shape->alt), not temp memory. */
 int zs_interop_is_callers(const zs_sort_shape *shape, int b);
 
 /* Offsets in the caller's temp memory of the plan's buffers (not the
@@ -115,16 +124,29 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
                                            uint64_t min_align, uint64_t *bytes,
                                            uint64_t *alignment, zs_error *err);
 
+/* zs_interop_temp_requirements for a sort given the caller's alternate
+ * buffers (shape->alt): temp without the ping-pong partners; and, in
+ * *result_in_alt (when not NULL), 1 when an in-place sort of this shape
+ * leaves its result in the alternate buffers (an odd number of passes),
+ * else 0 (the copy forms always end in their outputs). */
+zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *opts, uint64_t n,
+                                          int with_values, zs_flavor flavor, uint64_t align,
+                                          uint64_t min_align, uint64_t *bytes,
+                                          uint64_t *alignment, int *result_in_alt,
+                                          zs_error *err);
+
 /* The name of a caller buffer in messages: "keys", "values" (in place, and
  * a segmented sort's), "keys_in", "values_in", "indices" (an argsort's
- * VALUES), "keys_out", "values_out" (out of place), "offsets" (a segmented
- * sort's). */
+ * VALUES), "keys_out", "values_out" (out of place), "offsets",
+ * "begin_offsets", "end_offsets", "the segment count", "status" (a segmented
+ * sort's), "keys_alt", "values_alt", "indices_alt" (shape->alt: TMP and
+ * VALUES_TMP). */
 const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
 
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and
- * with_values (zs_sort_shape_of) needs, in place, out of place or argsort
- * (what zesort_*_prepare promise). */
+ * with_values (zs_sort_shape_of) needs, in place, out of place, argsort or
+ * (with_values 0 or 1) segmented (what zesort_*_prepare promise). */
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err);

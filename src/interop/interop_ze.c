@@ -6,15 +6,18 @@
  * the caller's own (KEYS, VALUES, and out of place KEYS_IN, VALUES_IN; an
  * argsort without keys_out keeps KEYS in temp) — TMP, TABLE, PARAMS,
  * SUMS0..3, VALUES_TMP, OS_HIST, OS_STATUS (zs_buffer order, unused ones
- * skipped) — each starting on a 256-byte boundary relative to the start of
- * temp (interop_common.c).
+ * skipped; the _alt appends bind TMP and VALUES_TMP to the caller's
+ * alternate buffers instead) — each starting on a 256-byte boundary
+ * relative to the start of temp (interop_common.c).
  *
  * The steps are appended by the Level Zero recorder (ze_recorder.c) in
  * barrier mode: the sort needs no event pool of its own, and a barrier also
  * orders it after earlier commands of the list and before later ones, which
- * is what a pipeline expects. zesort_ze_append_sort_chained uses its event
- * mode instead, on events the caller provides, so that the sort depends only
- * on its wait events.
+ * is what a pipeline expects. The chained appends (every variant:
+ * zesort_ze_append_*_chained) put the recorder in event mode on events the
+ * caller provides (zs_ze_record_chained), so that the sort depends only on
+ * its wait events: every variant goes through append_sort, and only the
+ * recording knows whether it is chained.
  */
 #include "zesort_ze.h"
 
@@ -43,6 +46,9 @@ struct zesort_ze_sorter {
     pthread_mutex_t lock;
     ze_result_t last_result; /* of the last failed driver call (SUCCESS: none) */
     zesort_algo last_algo;   /* of the last successful append (AUTO: none yet) */
+    int result_in_alt; /* the last successful sort left its result in TMP (the caller's
+                          alternate buffers): what the _alt calls report, read under
+                          the lock that set it */
 };
 
 /* Calls with no sorter (a failed zesort_ze_create, a NULL sorter) report here. */
@@ -178,25 +184,6 @@ zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *
     return st;
 }
 
-/* A driver call made outside the recorder failed while appending. */
-static zesort_status append_failed(zesort_ze_sorter *s, const char *what, ze_result_t r)
-{
-    zesort_status st = zs_ze_status(r);
-    zs_ze_note_failure(r);
-    return zs_error_set(&s->err,
-                        st == ZESORT_ERROR_OUT_OF_HOST_MEMORY ||
-                                st == ZESORT_ERROR_OUT_OF_DEVICE_MEMORY ? st : ZESORT_ERROR_BACKEND,
-                        "%s failed: %s (0x%x) (the command list may hold a partial sort: reset it)",
-                        what, zs_ze_result_name(r), (unsigned)r);
-}
-
-static zesort_status barrier(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                             ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait)
-{
-    ze_result_t r = zeCommandListAppendBarrier(list, signal, nwait, nwait ? wait : NULL);
-    return r == ZE_RESULT_SUCCESS ? ZESORT_OK : append_failed(s, "zeCommandListAppendBarrier", r);
-}
-
 /* Caller memory must be a Level Zero device or shared allocation of the
  * sorter's context that holds [p, p + bytes): a GPU faults on anything else
  * (malloc'd memory, a host allocation, another context's memory), long after
@@ -252,56 +239,18 @@ static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shap
     return st;
 }
 
-/* The caller's events of a chained append: command i signals events[i] and
- * the next command waits on it; the last command signals the caller's
- * signal event instead. */
-typedef struct event_chain {
-    ze_event_handle_t *events;
-    uint32_t count;        /* events given */
-    uint32_t total, used;  /* commands of the sort, commands recorded */
-    ze_event_handle_t signal;
-} event_chain;
-
 /* Commands a sort appends in chained mode (the recorder's, plus the count
- * fill, the indirect count copy and the seeding copies of step 2 and 3). */
+ * fill, the indirect count copy and the seeding copies of step 2 and 3; a
+ * plan without params, a segmented sort of no device-side key count, has
+ * no fill). */
 static uint32_t command_count(const zs_plan *plan, int indirect)
 {
     if (plan->nsteps == 0)
         return 0;
-    uint32_t count = 1 + zs_ze_record_count(plan);
+    uint32_t count = (plan->buffer_bytes[ZS_BUF_PARAMS] > 0) + zs_ze_record_count(plan);
     for (size_t i = 0; indirect && i < plan->nsteps; i++)
         count += plan->steps[i].kind == ZS_STEP_COPY && plan->steps[i].bytes > 0;
     return count + (indirect ? 1 : 0);
-}
-
-static zesort_status chain_next(void *user, ze_event_handle_t *out)
-{
-    event_chain *c = user;
-    *out = c->used + 1 == c->total ? c->signal : c->events[c->used];
-    c->used++;
-    return ZESORT_OK;
-}
-
-static void chain_unused(void *user)
-{
-    ((event_chain *)user)->used--;
-}
-
-static zesort_status check_chain(zesort_ze_sorter *s, const event_chain *c, const char *fn)
-{
-    uint32_t need = c->total ? c->total - 1 : 0;
-    if (c->count < need)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: this sort needs %u chain events, %u given (see "
-                            "zesort_ze_chain_events)", fn, need, c->count);
-    if (need > 0 && !c->events)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: chain_events is NULL", fn);
-    for (uint32_t i = 0; i < need; i++)
-        if (!c->events[i] || c->events[i] == c->signal)
-            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                "%s: chain_events[%u] is %s", fn, i,
-                                c->events[i] ? "the signal event" : "NULL");
-    return ZESORT_OK;
 }
 
 /* The caller's buffers of a sort, checked before any driver call: given,
@@ -374,7 +323,7 @@ typedef struct ze_args {
     ze_event_handle_t signal;
     uint32_t nwait;
     ze_event_handle_t *wait;
-    event_chain *ch;
+    zs_ze_chain *ch;
     const char *fn;
 } ze_args;
 
@@ -406,16 +355,9 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
     const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, TEMP_ALIGN, offsets);
     zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->n_devptr,
                                        a->temp, a->temp_bytes, need, a->fn);
-    if (st == ZESORT_OK && a->ch) {
-        a->ch->total = command_count(&x->plan, a->n_devptr != NULL);
-        a->ch->signal = a->signal;
-        x->rec.next_event = chain_next;
-        x->rec.unused_event = chain_unused;
-        x->rec.user = a->ch;
-        x->rec.first_nwait = a->nwait;
-        x->rec.first_wait = a->wait;
-        st = check_chain(s, a->ch, a->fn);
-    }
+    if (st == ZESORT_OK && a->ch) /* whatever the kind of sort: its plan's commands */
+        st = zs_ze_record_chained(&x->rec, a->ch, command_count(&x->plan, a->n_devptr != NULL),
+                                  a->signal, a->nwait, a->wait, a->fn);
     /* (a segmented sort of no keys may still check its segments: its status) */
     if (st == ZESORT_OK && (a->n > 0 || x->plan.nsteps > 0))
         st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
@@ -430,16 +372,12 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 }
 
 /* The commands of the sort, in order. */
-static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
+static zesort_status record(const ze_args *a, ze_sort *x)
 {
-    zesort_status st = ZESORT_OK;
     zs_ze_recorder *r = &x->rec;
-    /* 1. Barrier mode: wait for the caller's events (a barrier with wait
-     *    events waits for nothing else: the barrier before each command,
-     *    which has none, orders the sort after the list's earlier commands).
-     *    Chained: the first command waits for the caller's events. */
-    if (!a->ch)
-        st = barrier(s, a->list, NULL, a->nwait, a->wait);
+    /* 1. Barrier mode: a barrier waits for the caller's events; chained:
+     *    the first command does (ze_recorder.h). */
+    zesort_status st = zs_ze_record_open(r, a->nwait, a->wait);
     /* 2. The kernels read n as min(params[0], params[1]): params[0] is the
      *    count (n, or a copy of the caller's count), params[1] (and the
      *    unused rest) the plan's n = max_n, so a count above max_n is
@@ -469,11 +407,10 @@ static zesort_status record(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
     if (st == ZESORT_OK)
         st = zs_ze_record_plan(r, &x->plan, x->buffers);
     /* 5. The caller's event: barrier mode, a closing barrier signals it after
-     *    the last pass; chained, the last command signalled it, and a sort
-     *    with no command signals it once the wait events are (a barrier with
-     *    wait events waits for nothing else). */
-    if (st == ZESORT_OK && (!a->ch || (a->ch->total == 0 && a->signal)))
-        st = barrier(s, a->list, a->signal, a->ch ? a->nwait : 0, a->wait);
+     *    the last pass; chained, the last command signalled it (a sort with
+     *    no command: once the wait events are). */
+    if (st == ZESORT_OK)
+        st = zs_ze_record_close(r, a->signal);
     return st;
 }
 
@@ -490,12 +427,13 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
         return st;
     st = prepare(s, a, &x);
     if (st == ZESORT_OK)
-        st = record(s, a, &x);
+        st = record(a, &x);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
         zs_error_clear(&s->err);
         if (x.plan.nsteps > 0)
             zs_test_note_sort("level-zero-interop", zs_flavor_name(zs_ze_flavor(&s->kernels)));
+        s->result_in_alt = x.plan.result == ZS_BUF_TMP;
     }
     zs_plan_free(&x.plan);
     return st;
@@ -505,7 +443,7 @@ static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t l
                                  const zs_sort_shape *shape, void *const *caller, uint64_t n,
                                  const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
                                  const zesort_options *opts, ze_event_handle_t signal,
-                                 uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                 uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                  const char *fn)
 {
     if (!s) {
@@ -528,10 +466,10 @@ static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle
                                      void *keys, void *values, uint64_t n,
                                      const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
                                      const zesort_options *opts, ze_event_handle_t signal,
-                                     uint32_t nwait, ze_event_handle_t *wait, event_chain *ch,
+                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
                                      const char *fn)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0};
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
     caller[ZS_BUF_KEYS] = keys;
     caller[ZS_BUF_VALUES] = values;
@@ -550,6 +488,31 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                            "zesort_ze_append_sort");
 }
 
+/* A segmented sort through append_sort: direct or with a device-side count
+ * (n_devptr: n is then max_n), barrier ordered or chained (ch). */
+static zesort_status append_segments(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                     void *keys, void *values, uint64_t n,
+                                     const uint32_t *n_devptr, const uint64_t *offsets,
+                                     uint64_t num_segments, void *temp, uint64_t temp_bytes,
+                                     const zesort_options *opts, ze_event_handle_t signal,
+                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
+                                     const char *fn)
+{
+    /* a count of 0 keys: nothing can be sorted, the offsets checked against n = 0 */
+    if (n == 0)
+        n_devptr = NULL;
+    /* the offsets are read on the device only (seg_check, against n = max_n);
+     * with a device-side key count seg_sort_ranges cuts the segments there */
+    const zs_seg_shape shape = zs_interop_seg_offsets_shape(num_segments, values != NULL,
+                                                            n_devptr != NULL);
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
+    return append_sort(s, list, &shape.base, caller, n, n_devptr, temp, temp_bytes, opts, signal,
+                       nwait, wait, ch, fn);
+}
+
 zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
                                              void *values, uint64_t n, const uint64_t *offsets,
@@ -559,14 +522,67 @@ zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_SEGMENTS, values != NULL, 0, num_segments};
+    return append_segments(sorter, cmdlist, keys, values, n, NULL, offsets, num_segments, temp,
+                           temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
+                           "zesort_ze_append_sort_segments");
+}
+
+/* The indirect variants' count must be given when max_n > 0. */
+static zesort_status need_count(zesort_ze_sorter *s, const void *n_devptr, uint64_t max_n,
+                                const char *fn)
+{
+    if (!s || n_devptr || max_n == 0)
+        return ZESORT_OK;
+    pthread_mutex_lock(&s->lock);
+    zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: n_devptr is NULL", fn);
+    pthread_mutex_unlock(&s->lock);
+    return ZESORT_ERROR_INVALID_ARGUMENT;
+}
+
+zesort_status zesort_ze_append_sort_segments_indirect(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events)
+{
+    const char *fn = "zesort_ze_append_sort_segments_indirect";
+    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
+    return st != ZESORT_OK ? st
+                           : append_segments(sorter, cmdlist, keys, values, max_n, n_devptr,
+                                             offsets, num_segments, temp, temp_bytes, opts,
+                                             signal_event, num_wait_events, wait_events, NULL,
+                                             fn);
+}
+
+zesort_status zesort_ze_append_sort_segments_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
+    ze_event_handle_t *chain_events)
+{
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
+    return append_segments(sorter, cmdlist, keys, values, n, n_devptr, offsets, num_segments,
+                           temp, temp_bytes, opts, signal_event, num_wait_events, wait_events,
+                           &ch, "zesort_ze_append_sort_segments_chained");
+}
+
+/* An out-of-place sort through append_sort, barrier ordered or chained. */
+static zesort_status append_copy(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                 const void *keys_in, const void *values_in, void *keys_out,
+                                 void *values_out, uint64_t n, const uint32_t *n_devptr,
+                                 void *temp, uint64_t temp_bytes, const zesort_options *opts,
+                                 ze_event_handle_t signal, uint32_t nwait,
+                                 ze_event_handle_t *wait, zs_ze_chain *ch, const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0, 0};
     void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
-    return append_sort(sorter, cmdlist, &shape, caller, n, NULL, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events, NULL,
-                       "zesort_ze_append_sort_segments");
+    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, ch, fn);
 }
 
 /* A segments descriptor refused before the append: its message is the
@@ -627,15 +643,39 @@ zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
                                          ze_event_handle_t signal_event, uint32_t num_wait_events,
                                          ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
-    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out;
-    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
-                       opts, signal_event, num_wait_events, wait_events, NULL,
+    return append_copy(sorter, cmdlist, keys_in, values_in, keys_out, values_out, n, n_devptr,
+                       temp, temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
                        "zesort_ze_append_sort_copy");
+}
+
+zesort_status zesort_ze_append_sort_copy_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
+    const void *values_in, void *keys_out, void *values_out, uint64_t n,
+    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
+    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
+    uint32_t num_chain_events, ze_event_handle_t *chain_events)
+{
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
+    return append_copy(sorter, cmdlist, keys_in, values_in, keys_out, values_out, n, n_devptr,
+                       temp, temp_bytes, opts, signal_event, num_wait_events, wait_events, &ch,
+                       "zesort_ze_append_sort_copy_chained");
+}
+
+/* An argsort through append_sort, barrier ordered or chained. */
+static zesort_status append_argsort(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                    const void *keys, void *indices, void *keys_out, uint64_t n,
+                                    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                    const zesort_options *opts, ze_event_handle_t signal,
+                                    uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
+                                    const char *fn)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 0};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, ch, fn);
 }
 
 zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
@@ -645,14 +685,21 @@ zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list
                                        ze_event_handle_t signal_event, uint32_t num_wait_events,
                                        ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = indices;
-    return append_sort(sorter, cmdlist, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes,
-                       opts, signal_event, num_wait_events, wait_events, NULL,
-                       "zesort_ze_append_argsort");
+    return append_argsort(sorter, cmdlist, keys, indices, keys_out, n, n_devptr, temp,
+                          temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
+                          "zesort_ze_append_argsort");
+}
+
+zesort_status zesort_ze_append_argsort_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
+    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
+    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events)
+{
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
+    return append_argsort(sorter, cmdlist, keys, indices, keys_out, n, n_devptr, temp,
+                          temp_bytes, opts, signal_event, num_wait_events, wait_events, &ch,
+                          "zesort_ze_append_argsort_chained");
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
@@ -665,12 +712,9 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events)
 {
-    if (sorter && !n_devptr && max_n > 0) {
-        pthread_mutex_lock(&sorter->lock);
-        zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "zesort_ze_append_sort_indirect: n_devptr is NULL");
-        pthread_mutex_unlock(&sorter->lock);
-        return ZESORT_ERROR_INVALID_ARGUMENT;
-    }
+    zesort_status st = need_count(sorter, n_devptr, max_n, "zesort_ze_append_sort_indirect");
+    if (st != ZESORT_OK)
+        return st;
     if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
         n_devptr = NULL;
     return append_in_place(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes,
@@ -678,29 +722,55 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                            "zesort_ze_append_sort_indirect");
 }
 
-zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
-                                     int indirect, const zesort_options *opts, uint32_t *count)
+/* The shape of a chained variant's sort for a with_values argument
+ * (zesort_ze_chain_events_for): out->base, or for the segmented variant the
+ * whole device-side form (with the key count on the device when indirect). */
+static zesort_status variant_shape(zesort_ze_sorter *s, zesort_ze_variant variant,
+                                   int with_values, int indirect, zs_seg_shape *out,
+                                   const char *fn)
+{
+    const int argsort = variant == ZESORT_ZE_VARIANT_ARGSORT;
+    if ((unsigned)variant > ZESORT_ZE_VARIANT_SEGMENTS)
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: variant %d is not a zesort_ze_variant", fn, (int)variant);
+    if (with_values < (argsort ? ZESORT_WITH_VALUES : ZESORT_KEYS_ONLY) ||
+        with_values > (argsort ? ZESORT_ARGSORT_NO_KEYS_OUT : ZESORT_WITH_VALUES))
+        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: with_values is %d: %s", fn, with_values,
+                            argsort ? "an argsort takes ZESORT_WITH_VALUES (with keys_out) or "
+                                      "ZESORT_ARGSORT_NO_KEYS_OUT"
+                                    : "ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES");
+    /* one segment has every command any number of segments has: seg_check,
+     * seg_sort_ranges (and the key count's fill and copy when indirect) */
+    if (variant == ZESORT_ZE_VARIANT_SEGMENTS) {
+        *out = zs_interop_seg_offsets_shape(1, with_values != ZESORT_KEYS_ONLY, indirect);
+        return ZESORT_OK;
+    }
+    static const zs_sort_kind kinds[] = {ZS_SORT_IN_PLACE, ZS_SORT_COPY, ZS_SORT_ARGSORT};
+    *out = (zs_seg_shape){.base = {kinds[variant], with_values != ZESORT_KEYS_ONLY,
+                                   with_values == ZESORT_ARGSORT_NO_KEYS_OUT, 0, 0}};
+    return ZESORT_OK;
+}
+
+static zesort_status chain_events(zesort_ze_sorter *sorter, zesort_ze_variant variant,
+                                  uint64_t n, int with_values, int indirect,
+                                  const zesort_options *opts, uint32_t *count, const char *fn)
 {
     if (!sorter)
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "zesort_ze_chain_events: sorter is NULL");
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     pthread_mutex_lock(&sorter->lock);
     zesort_status st;
     if (!count) {
-        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                          "zesort_ze_chain_events: count is NULL");
+        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL", fn);
     } else {
         *count = 0;
         zs_plan plan;
-        zs_sort_shape shape;
-        st = zs_sort_shape_of(with_values, &shape, &sorter->err, "zesort_ze_chain_events");
-        if (st == ZESORT_OK && shape.kind != ZS_SORT_IN_PLACE) /* the chained append's kind */
-            st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                              "zesort_ze_chain_events: with_values is %d: a chained sort is in "
-                              "place (ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES)", with_values);
+        zs_seg_shape shape;
+        st = variant_shape(sorter, variant, with_values, indirect && n > 0, &shape, fn);
         if (st == ZESORT_OK)
-            st = build_plan(sorter, n, &shape, opts, &plan, NULL, "zesort_ze_chain_events");
+            st = build_plan(sorter, n, &shape.base, opts, &plan, NULL, fn);
         if (st == ZESORT_OK) {
+            /* the commands record() appends, whatever the kind of sort */
             uint32_t commands = command_count(&plan, indirect && n > 0);
             *count = commands ? commands - 1 : 0;
             zs_plan_free(&plan);
@@ -709,6 +779,21 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
     }
     pthread_mutex_unlock(&sorter->lock);
     return st;
+}
+
+zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                     int indirect, const zesort_options *opts, uint32_t *count)
+{
+    return chain_events(sorter, ZESORT_ZE_VARIANT_SORT, n, with_values, indirect, opts, count,
+                        "zesort_ze_chain_events");
+}
+
+zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_variant variant,
+                                         uint64_t n, int with_values, int indirect,
+                                         const zesort_options *opts, uint32_t *count)
+{
+    return chain_events(sorter, variant, n, with_values, indirect, opts, count,
+                        "zesort_ze_chain_events_for");
 }
 
 zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
@@ -722,10 +807,128 @@ zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             uint32_t num_chain_events,
                                             ze_event_handle_t *chain_events)
 {
-    event_chain ch = {.events = chain_events, .count = num_chain_events};
+    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
     if (n == 0) /* indirect with max_n 0: nothing can be sorted */
         n_devptr = NULL;
     return append_in_place(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
                            signal_event, num_wait_events, wait_events, &ch,
                            "zesort_ze_append_sort_chained");
+}
+
+/* ---- caller-supplied alternate buffers (issue 35, item 4) ---------------
+ * keys_alt and values_alt are the plan's TMP and VALUES_TMP (shape.alt), so
+ * temp holds only the tables; in place, the plan keeps its result where the
+ * last pass wrote it and the append reports which buffer that is. */
+
+zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t n,
+                                              int with_values, const zesort_options *opts,
+                                              uint64_t *bytes, uint64_t *alignment,
+                                              int *result_in_alt)
+{
+    const char *fn = "zesort_ze_alt_temp_requirements";
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st = zs_interop_alt_requirements(fn, opts, n, with_values,
+                                                   zs_ze_flavor(&sorter->kernels), TEMP_ALIGN,
+                                                   TEMP_MIN_ALIGN, bytes, alignment,
+                                                   result_in_alt, &sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+/* append_sort with the alternate buffers in caller[TMP], caller[VALUES_TMP]. */
+static zesort_status append_alt(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                const zs_sort_shape *shape, void *const *caller, uint64_t n,
+                                const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+                                const zesort_options *opts, ze_event_handle_t signal,
+                                uint32_t nwait, ze_event_handle_t *wait, int *result_in_alt,
+                                const char *fn)
+{
+    if (result_in_alt)
+        *result_in_alt = 0;
+    if (!s)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    /* a count of 0 keys: nothing can be sorted, only the ordering and the event */
+    const ze_args a = {list, shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
+                       signal, nwait, wait, NULL, fn};
+    pthread_mutex_lock(&s->lock);
+    zs_ze_take_failure();
+    zesort_status st = append_locked(s, &a);
+    ze_result_t r = zs_ze_take_failure();
+    if (r != ZE_RESULT_SUCCESS)
+        s->last_result = r;
+    if (st == ZESORT_OK && result_in_alt)
+        *result_in_alt = s->result_in_alt;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
+                                        ze_command_list_handle_t cmdlist, void *keys,
+                                        void *values, void *keys_alt, void *values_alt,
+                                        uint64_t n, const uint32_t *n_devptr, void *temp,
+                                        uint64_t temp_bytes, const zesort_options *opts,
+                                        ze_event_handle_t signal_event,
+                                        uint32_t num_wait_events,
+                                        ze_event_handle_t *wait_events, int *result_in_alt)
+{
+    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL || values_alt != NULL, 0, 0,
+                                 1};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS] = keys;
+    caller[ZS_BUF_VALUES] = values;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = values_alt;
+    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                      signal_event, num_wait_events, wait_events, result_in_alt,
+                      "zesort_ze_append_sort_alt");
+}
+
+zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist,
+                                             const void *keys_in, const void *values_in,
+                                             void *keys_out, void *values_out, void *keys_alt,
+                                             void *values_alt, uint64_t n,
+                                             const uint32_t *n_devptr, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_COPY,
+                                 values_in != NULL || values_out != NULL || values_alt != NULL,
+                                 0, 0, 1};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = values_alt;
+    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                      signal_event, num_wait_events, wait_events, NULL,
+                      "zesort_ze_append_sort_copy_alt");
+}
+
+zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
+                                           ze_command_list_handle_t cmdlist, const void *keys,
+                                           void *indices, void *keys_out, void *keys_alt,
+                                           void *indices_alt, uint64_t n,
+                                           const uint32_t *n_devptr, void *temp,
+                                           uint64_t temp_bytes, const zesort_options *opts,
+                                           ze_event_handle_t signal_event,
+                                           uint32_t num_wait_events,
+                                           ze_event_handle_t *wait_events)
+{
+    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 1};
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = indices;
+    caller[ZS_BUF_TMP] = keys_alt;
+    caller[ZS_BUF_VALUES_TMP] = indices_alt;
+    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                      signal_event, num_wait_events, wait_events, NULL,
+                      "zesort_ze_append_argsort_alt");
 }

@@ -200,11 +200,15 @@ static void ping_pong_swap(ping_pong *p, int pairs)
 }
 
 /* After an odd number of in-place passes the result is in the temporaries:
- * bring it home. */
+ * bring it home, or, keep_result, leave it there and say so (plan->result). */
 static int ping_pong_finish(zs_plan *plan, const ping_pong *p, const zs_plan_request *req)
 {
     if (p->keys_in == ZS_BUF_KEYS)
         return 0;
+    if (req->keep_result && p->keys_in == ZS_BUF_TMP) {
+        plan->result = ZS_BUF_TMP;
+        return 0;
+    }
     return push_copy(plan, p->keys_in, ZS_BUF_KEYS, req->n * req->key_bytes) ||
            (req->value_bytes &&
             push_copy(plan, p->values_in, ZS_BUF_VALUES, req->n * req->value_bytes));
@@ -414,21 +418,26 @@ int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t
     if (!sorts)
         return 0;
     plan_data_buffers(req, out);
-    out->buffer_bytes[ZS_BUF_PARAMS] = 0; /* n is not read: the offsets are checked */
+    /* params only for a device-side key count: [0] the count, [1] n (the
+     * recording fills them, as for every plan); otherwise n is not read (the
+     * offsets are checked against it) and the argument names SEG_STATUS */
+    const int n_count = (flags & ZS_SEG_F_N_COUNT) != 0;
+    out->buffer_bytes[ZS_BUF_PARAMS] = n_count ? 2 * sizeof(uint32_t) : 0;
+    const zs_buffer params = n_count ? ZS_BUF_PARAMS : ZS_BUF_SEG_STATUS;
     /* keys-only programs are given the key buffers as values (ignored) */
     const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
     const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
     const zs_arg *c = out->steps[0].args; /* seg_check's: begins, ends, count, status */
     zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp), c[0], c[1],
-                  c[2], c[3], val(max_segments), val(flags), val(req->bit_lo), val(req->bit_hi),
-                  val(req->key_flags)};
+                  c[2], c[3], buf(params), val(max_segments), val(flags), val(req->bit_lo),
+                  val(req->bit_hi), val(req->key_flags)};
     /* a work-group per segment, by stride over more: about ZS_SEG_STRIDE_KEYS keys each */
     const uint64_t per_group = ZS_SEG_STRIDE_KEYS(req->serial != 0);
     uint64_t groups = (req->n + per_group - 1) / per_group;
     groups = groups < max_segments ? groups : max_segments;
     if (push_kernel(out, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
                                              ZS_SEG_SORT_RANGES),
-                    groups, req->serial ? 1 : ZS_LANES, 13, a) == 0)
+                    groups, req->serial ? 1 : ZS_LANES, 14, a) == 0)
         return 0;
     zs_plan_free(out);
     return -1;

@@ -36,9 +36,11 @@
  *       one work-group of ZS_LANES items: validates segments that only the
  *       device reads, writes the status word (zs_plan_segments_device)
  *     seg_sort_ranges(keys, tmp, values, values_tmp, begins, ends, count,
- *                     status, max_segments, flags, bit_lo, bit_hi, key_flags)
+ *                     status, params, max_segments, flags, bit_lo, bit_hi,
+ *                     key_flags)
  *       a work-group (ZS_LANES items; serial: 1) per segment, by stride;
- *       nothing when status[0] != 0
+ *       nothing when status[0] != 0; with a device-side key count, each
+ *       segment cut at min(params[0], params[1])
  *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
@@ -151,7 +153,7 @@ typedef enum zs_step_kind {
     ZS_STEP_COPY       /* copy `bytes` from buffer src to buffer dst */
 } zs_step_kind;
 
-#define ZS_MAX_ARGS 13
+#define ZS_MAX_ARGS 14 /* seg_sort_ranges */
 typedef struct zs_step {
     zs_step_kind kind;
     zs_kernel kernel;
@@ -173,6 +175,10 @@ typedef struct zs_plan {
      * none; the caller's memory, which must outlive the run): the segmented
      * sort's offsets. Interop binds the caller's device memory instead. */
     const void *host_init[ZS_BUF_COUNT];
+    /* Where the sorted keys are after the plan: KEYS (always, unless the
+     * request's keep_result), or TMP (VALUES_TMP for the values): an odd
+     * number of in-place passes with keep_result. */
+    zs_buffer result;
 } zs_plan;
 
 /* Planner request. */
@@ -193,6 +199,11 @@ typedef struct zs_plan_request {
     int serial;         /* 1: kernels of the serial flavor (ZS_SERIAL): CM kernels
                            take a work-item per chunk, onesweep a work-item per
                            tile of ZS_OS_SERIAL_TILE keys */
+    int keep_result;    /* 1 (in place): no copy home after an odd number of
+                           passes; the result stays in TMP (VALUES_TMP) and the
+                           plan's `result` says so. For TMP bound to the
+                           caller's alternate buffers (interop), whose result
+                           is wherever the last pass wrote it. */
 } zs_plan_request;
 
 /* A segmented sort in place of KEYS (and VALUES) by one seg_sort launch: the
@@ -210,6 +221,7 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
 #define ZS_SEG_F_U64 1u       /* offsets are uint64, else uint32 */
 #define ZS_SEG_F_BEGIN_END 2u /* begins and ends (SEG_OFFSETS, SEG_ENDS), else S + 1 offsets */
 #define ZS_SEG_F_COUNT 4u     /* the count is read from SEG_COUNT, else max_segments */
+#define ZS_SEG_F_N_COUNT 8u   /* a device-side key count: segments cut at min(PARAMS[0..1]) */
 
 /* Segments that only the device reads (the interop's segmented sorts,
  * issue 35): a seg_check launch (one work-group) validates them and writes
@@ -219,8 +231,12 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * the count may say (sizes the grid). req: n (< 2^32), key and value bytes,
  * key_flags, bits, serial; in place only. Buffers a form does not use are
  * not planned (0 bytes): their arguments name SEG_STATUS, which is never
- * read through them. With n == 0 or no segment only seg_check is planned
- * (when check_only_status: the caller reads the status; else nothing).
+ * read through them. Offsets are checked against n; with ZS_SEG_F_N_COUNT
+ * the plan has PARAMS (two words: the recording writes the device-side key
+ * count in [0] and n in [1], as for every other plan) and seg_sort_ranges
+ * cuts each segment at min(PARAMS[0], PARAMS[1]); without it, no PARAMS.
+ * With n == 0 or no segment only seg_check is planned (when
+ * check_only_status: the caller reads the status; else nothing).
  * Returns 0, or -1 when out of host memory. */
 int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
                             int check_only_status, zs_plan *out);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "expect.h"
 #include "pipeline_hash.h"
@@ -342,6 +343,21 @@ static void test_prepare(cl_command_queue q)
     EXPECT(align >= 256 && (align & (align - 1)) == 0, "alignment %llu", (unsigned long long)align);
     sort_case c = {.type = ZESORT_KEY_F32, .pairs = 1, .n = 3000};
     run_case(s, q, &c);
+    {   /* and a segmented sort of the same keys and values (issue 35, item 5) */
+        const uint64_t off[] = {0, 1000, 3000};
+        cl_mem keys = buf(3000 * 4), vals = buf(3000 * 4), offs = buf(sizeof off), temp = buf(tb);
+        CL_OK(clEnqueueWriteBuffer(q, offs, CL_TRUE, 0, sizeof off, off, 0, NULL, NULL));
+        cl_event ev = NULL;
+        EXPECT(zesort_cl_enqueue_sort_segments(s, q, keys, vals, 3000, offs, 2, temp, tb, &o, 0,
+                                               NULL, &ev) == ZESORT_OK,
+               "%s", zesort_cl_last_error(s));
+        if (ev) {
+            CL_OK(clWaitForEvents(1, &ev));
+            clReleaseEvent(ev);
+        }
+        clReleaseMemObject(keys), clReleaseMemObject(vals), clReleaseMemObject(offs);
+        clReleaseMemObject(temp);
+    }
     EXPECT(zs_test_builds() == b0, "a sort after prepare built %lu programs", zs_test_builds() - b0);
     EXPECT(zesort_cl_last_algo(s) != ZESORT_ALGO_AUTO, "AUTO's choice not reported");
     zesort_cl_destroy(s);
@@ -524,21 +540,211 @@ static void test_segments_no_wait(zesort_cl_sorter *s, cl_command_queue q)
     printf("segments, no wait: %.3f s in the enqueue, %d failures\n", waited, failures);
 }
 
+static zesort_status seg_sort_indirect(void *keys, void *values, void *count, uint64_t max_n,
+                                       void *offsets, uint64_t segments, void *temp, uint64_t tb,
+                                       const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_segments_indirect(ic_sorter, ic_queue, keys, values,
+                                                            count, max_n, offsets, segments, temp,
+                                                            tb, o, 0, NULL, &ev), &ev);
+}
+
+#include "interop_rules.h"
+
 static void test_segments(zesort_cl_sorter *s, cl_command_queue q)
 {
     static const interop_segments_api api = {"opencl", ic_alloc, ic_release, ic_upload,
                                              ic_download, ic_temp_bytes, seg_sort, ic_error,
-                                             seg_sort_dev};
+                                             seg_sort_dev, seg_sort_indirect};
     ic_sorter = s;
     ic_queue = q;
     interop_segments(&api);
     interop_segments_device(&api);
     test_segments_no_wait(s, q);
+    seg_indirect_cases(&api);
 }
 
-/* test_interop_cl [segments]: everything but the segmented sort, or only it. */
+/* ---- issue 35: every variant ordered by its wait list ------------------ */
+
+/* The user event a gated enqueue waits on. */
+static cl_event gate;
+
+static cl_uint gate_open(void)
+{
+    cl_int err;
+    gate = clCreateUserEvent(ctx, &err);
+    CL_OK(err);
+    return 1;
+}
+
+/* After an enqueue that waited on the gate: the sort must not complete
+ * before the gate opens (its first command waits for the wait list, on an
+ * out-of-order queue too); then it runs, and the host waits for *ev. */
+static zesort_status gate_release(zesort_status st, cl_event *ev)
+{
+    if (st == ZESORT_OK) {
+        CL_OK(clFlush(ic_queue));
+        for (int i = 0; i < 20; i++) { /* time in which an ungated sort would finish */
+            cl_int status = CL_QUEUED;
+            CL_OK(clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                                 NULL));
+            EXPECT(status != CL_COMPLETE, "a sort completed before its wait event");
+            if (status == CL_COMPLETE)
+                break;
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    }
+    CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    CL_OK(clReleaseEvent(gate));
+    return ic_wait(st, ev);
+}
+
+static zesort_status gated_sort(void *keys, void *values, uint64_t n, void *temp, uint64_t tb,
+                                const zesort_options *o)
+{
+    cl_event ev = NULL;
+    const cl_uint nwait = gate_open();
+    return gate_release(zesort_cl_enqueue_sort(ic_sorter, ic_queue, keys, values, n, temp, tb, o,
+                                               nwait, &gate, &ev), &ev);
+}
+
+static zesort_status gated_copy(void *keys_in, void *values_in, void *keys_out, void *values_out,
+                                uint64_t n, void *count, void *temp, uint64_t tb,
+                                const zesort_options *o)
+{
+    cl_event ev = NULL;
+    const cl_uint nwait = gate_open();
+    return gate_release(zesort_cl_enqueue_sort_copy(ic_sorter, ic_queue, keys_in, values_in,
+                                                    keys_out, values_out, n, count, temp, tb, o,
+                                                    nwait, &gate, &ev), &ev);
+}
+
+static zesort_status gated_argsort(void *keys, void *indices, void *keys_out, uint64_t n,
+                                   void *count, void *temp, uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    const cl_uint nwait = gate_open();
+    return gate_release(zesort_cl_enqueue_argsort(ic_sorter, ic_queue, keys, indices, keys_out, n,
+                                                  count, temp, tb, o, nwait, &gate, &ev), &ev);
+}
+
+/* Issue 35 on OpenCL, where every enqueue is ordered by events alone: each
+ * variant at every size, direct and with a device-side count, in temp for
+ * the largest n, gated by a wait event on `q`; the temp rule; segmented
+ * sorts with a device-side count. */
+static void test_rules(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const interop_api api = {"opencl gated", ic_alloc, ic_release, ic_upload, ic_download,
+                                    ic_temp_bytes, gated_sort, gated_copy, gated_argsort,
+                                    ic_error};
+    /* not gated: test_segments_no_wait has a segmented enqueue behind a user
+     * event (its offsets are read on the device only, so it returns at once) */
+    static const interop_segments_api seg = {"opencl", ic_alloc, ic_release, ic_upload,
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                             seg_sort_dev, seg_sort_indirect};
+    ic_sorter = s;
+    ic_queue = q;
+    rules_temp_monotonic(&api);
+    rules_sizes(&api);
+    seg_indirect_cases(&seg);
+}
+
+/* ---- issue 36: on "any OpenCL GPU" (the plain-GPU test hook) -------- */
+
+static char plain_log[64];
+
+/* The hook on before the sorter exists (it decides the flavor at create),
+ * and a fresh sort log (ZESORT_TEST_SORT_LOG) to read afterwards. */
+static void plain_gpu_begin(void)
+{
+    setenv("ZESORT_TEST_OPENCL_PLAIN_GPU", "1", 1);
+    snprintf(plain_log, sizeof plain_log, "/tmp/zesort-cl-plain-gpu-%ld.log", (long)getpid());
+    unlink(plain_log);
+    setenv("ZESORT_TEST_SORT_LOG", plain_log, 1);
+}
+
+/* Every sort appended was the portable flavor's, and there were some. */
+static void plain_gpu_check(void)
+{
+    FILE *f = fopen(plain_log, "r");
+    char line[128];
+    int sorts = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        EXPECT(strcmp(line, "opencl-interop portable\n") == 0, "sort %d ran as %s", sorts + 1,
+               line);
+        sorts++;
+    }
+    if (f)
+        fclose(f);
+    unlink(plain_log);
+    EXPECT(sorts >= 10, "only %d sorts noted in the sort log", sorts);
+    printf("plain-gpu: %d sorts, %d failures\n", sorts, failures);
+}
+
+/* ---- issue 35, item 4: caller-supplied alternate buffers (interop_alt.h) */
+
+#include "interop_alt.h"
+
+static zesort_status alt_temp(uint64_t n, int with_values, const zesort_options *o,
+                              uint64_t *bytes, int *in_alt)
+{
+    return zesort_cl_alt_temp_requirements(ic_sorter, n, with_values, o, bytes, NULL, in_alt);
+}
+
+static zesort_status sort_alt(void *keys, void *values, void *keys_alt, void *values_alt,
+                              uint64_t n, void *count, void *temp, uint64_t tb,
+                              const zesort_options *o, int *in_alt)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_alt(ic_sorter, ic_queue, keys, values, keys_alt,
+                                              values_alt, n, count, temp, tb, o, 0, NULL, &ev,
+                                              in_alt), &ev);
+}
+
+static zesort_status copy_alt(void *keys_in, void *values_in, void *keys_out, void *values_out,
+                              void *keys_alt, void *values_alt, uint64_t n, void *count,
+                              void *temp, uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_sort_copy_alt(ic_sorter, ic_queue, keys_in, values_in,
+                                                   keys_out, values_out, keys_alt, values_alt,
+                                                   n, count, temp, tb, o, 0, NULL, &ev), &ev);
+}
+
+static zesort_status argsort_alt(void *keys, void *indices, void *keys_out, void *keys_alt,
+                                 void *indices_alt, uint64_t n, void *count, void *temp,
+                                 uint64_t tb, const zesort_options *o)
+{
+    cl_event ev = NULL;
+    return ic_wait(zesort_cl_enqueue_argsort_alt(ic_sorter, ic_queue, keys, indices, keys_out,
+                                                 keys_alt, indices_alt, n, count, temp, tb, o,
+                                                 0, NULL, &ev), &ev);
+}
+
+static void test_alt(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const interop_api base = {"opencl", ic_alloc, ic_release, ic_upload, ic_download,
+                                     ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+    static const interop_alt_api api = {&base, alt_temp, sort_alt, copy_alt, argsort_alt};
+    ic_sorter = s;
+    ic_queue = q;
+    alt_matrix(&api);
+    printf("alt: %d failures\n", failures);
+}
+
+/* test_interop_cl [segments | rules | alt | plain-gpu]: everything but the
+ * segmented sort, or only it, or the rules of a pipeline, or the alternate
+ * buffers, or (plain-gpu) a shorter matrix of pipelines, copies, argsorts
+ * and segments with the device seen as a plain OpenCL 1.2 GPU
+ * (common/test_hooks.h): the portable flavor built from source, held to that
+ * GPU's limits. */
 int main(int argc, char **argv)
 {
+    const int plain_gpu = argc > 1 && strcmp(argv[1], "plain-gpu") == 0;
+    if (plain_gpu)
+        plain_gpu_begin();
     cl_platform_id plat;
     cl_uint np = 0;
     if (clGetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0 ||
@@ -568,8 +774,19 @@ int main(int argc, char **argv)
     if (!ooo) {
         printf("note: no out-of-order queue (%d): in-order only\n", (int)err);
     }
-    if (argc > 1 && strcmp(argv[1], "segments") == 0) {
+    if (plain_gpu) {
+        test_pipelines(s, ooo ? ooo : inorder, 0);
+        test_copy_argsort(s, inorder);
+        test_segments(s, inorder);
+        plain_gpu_check();
+    } else if (argc > 1 && strcmp(argv[1], "segments") == 0) {
         test_segments(s, ooo ? ooo : inorder);
+    } else if (argc > 1 && strcmp(argv[1], "rules") == 0) {
+        test_rules(s, ooo ? ooo : inorder);
+    } else if (argc > 1 && strcmp(argv[1], "alt") == 0) {
+        test_alt(s, ooo ? ooo : inorder);
+    }
+    if (argc > 1) {
         zesort_cl_destroy(s);
         clReleaseCommandQueue(inorder);
         if (ooo)

@@ -52,6 +52,11 @@ typedef struct interop_segments_api {
     zesort_status (*sort_dev)(void *keys, void *values, uint64_t n, const seg_dev *d,
                               void *copy_dst, void *copy_src, size_t copy_bytes, void *temp,
                               uint64_t tb, const zesort_options *o);
+    /* the same with a device-side count (a buffer holding one uint32; n is
+     * then max_n), or NULL: for interop_rules.h's seg_indirect_cases */
+    zesort_status (*sort_indirect)(void *keys, void *values, void *count, uint64_t max_n,
+                                   void *offsets, uint64_t segments, void *temp, uint64_t tb,
+                                   const zesort_options *o);
 } interop_segments_api;
 
 /* Device copies of one case's arrays. */

@@ -121,6 +121,76 @@ zesort_status zs_ze_record_fill(zs_ze_recorder *r, void *dst, uint32_t pattern, 
                : append_failed(r, res, "%s", "zeCommandListAppendMemoryFill", 0, 0);
 }
 
+/* The chain's next event: the last command signals the caller's event, so
+ * that it follows every write of the sort. */
+static zesort_status chain_next(void *user, ze_event_handle_t *out)
+{
+    zs_ze_chain *c = user;
+    *out = c->used + 1 == c->total ? c->signal : c->events[c->used];
+    c->used++;
+    return ZESORT_OK;
+}
+
+/* An append failed: its event was never used. */
+static void chain_unused(void *user)
+{
+    ((zs_ze_chain *)user)->used--;
+}
+
+zesort_status zs_ze_record_chained(zs_ze_recorder *r, zs_ze_chain *ch, uint32_t total,
+                                   ze_event_handle_t signal, uint32_t nwait,
+                                   ze_event_handle_t *wait, const char *fn)
+{
+    ch->total = total;
+    ch->used = 0;
+    ch->signal = signal;
+    r->next_event = chain_next;
+    r->unused_event = chain_unused;
+    r->user = ch;
+    r->chain = ch;
+    r->last = NULL;
+    r->first_nwait = nwait;
+    r->first_wait = wait;
+    const uint32_t need = total ? total - 1 : 0;
+    if (ch->count < need)
+        return zs_error_set(r->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: this sort needs %u chain events, %u given (see "
+                            "zesort_ze_chain_events_for)", fn, need, ch->count);
+    if (need > 0 && !ch->events)
+        return zs_error_set(r->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: chain_events is NULL",
+                            fn);
+    for (uint32_t i = 0; i < need; i++)
+        if (!ch->events[i] || ch->events[i] == signal)
+            return zs_error_set(r->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: chain_events[%u] is %s", fn, i,
+                                ch->events[i] ? "the signal event" : "NULL");
+    return ZESORT_OK;
+}
+
+/* A barrier of the recording's own (not one of order()'s). */
+static zesort_status barrier(zs_ze_recorder *r, ze_event_handle_t signal, uint32_t nwait,
+                             ze_event_handle_t *wait)
+{
+    ze_result_t res = zeCommandListAppendBarrier(r->list, signal, nwait, nwait ? wait : NULL);
+    return res == ZE_RESULT_SUCCESS
+               ? ZESORT_OK
+               : append_failed(r, res, "%s", "zeCommandListAppendBarrier", 0, 0);
+}
+
+zesort_status zs_ze_record_open(zs_ze_recorder *r, uint32_t nwait, ze_event_handle_t *wait)
+{
+    return r->chain ? ZESORT_OK : barrier(r, NULL, nwait, wait);
+}
+
+zesort_status zs_ze_record_close(zs_ze_recorder *r, ze_event_handle_t signal)
+{
+    if (!r->chain)
+        return barrier(r, signal, 0, NULL);
+    /* chained: a barrier with wait events waits for nothing else */
+    return r->chain->total == 0 && signal ? barrier(r, signal, r->first_nwait, r->first_wait)
+                                    : ZESORT_OK;
+}
+
 uint32_t zs_ze_record_count(const zs_plan *plan)
 {
     uint32_t count = 0;

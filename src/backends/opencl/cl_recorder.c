@@ -93,10 +93,17 @@ zesort_status zs_cl_record_kernel(zs_cl_recorder *r, const zs_step *step, void *
             return zs_cl_record_failed(r, "clSetKernelArg", err);
     }
     size_t local = step->local, global = (size_t)step->groups * step->local;
+    char why[128];
+    cl_int err = zs_cl_launch_limits(k, r->kernels->device, local, why, sizeof why);
+    if (err != CL_SUCCESS) {
+        char what[192];
+        snprintf(what, sizeof what, "clEnqueueNDRangeKernel (%s: %s)",
+                 zs_kernel_name(step->kernel), why);
+        return zs_cl_record_failed(r, what, err);
+    }
     cl_order o;
     order(r, &o);
-    cl_int err = clEnqueueNDRangeKernel(r->queue, k, 1, NULL, &global, &local, o.nwait, o.wait,
-                                        o.ev);
+    err = clEnqueueNDRangeKernel(r->queue, k, 1, NULL, &global, &local, o.nwait, o.wait, o.ev);
     return enqueued(r, err, o.ev, "clEnqueueNDRangeKernel", NULL);
 }
 

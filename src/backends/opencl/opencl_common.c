@@ -33,6 +33,8 @@ zesort_status zs_cl_fail(zs_error *e, const char *what, cl_int err)
  * (cl_intel_required_subgroup_size, which intel_reqd_sub_group_size(32) needs). */
 static int has_intel_sg32(cl_device_id dev)
 {
+    if (zs_test_opencl_plain_gpu())
+        return 0; /* test_hooks.h: a plain OpenCL 1.2 GPU has none */
     char ext[8192] = "";
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
     if (!strstr(ext, "cl_intel_subgroups"))
@@ -48,13 +50,30 @@ static int has_intel_sg32(cl_device_id dev)
     return 0;
 }
 
-int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
+int zs_cl_device_is_gpu(cl_device_id dev)
 {
+    if (zs_test_opencl_plain_gpu())
+        return 1; /* test_hooks.h: every device plays a GPU */
     cl_device_type type = 0;
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    return (type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+/* A CPU device (the serial flavor's): never under the plain-GPU test hook. */
+static int is_cpu_device(cl_device_id dev)
+{
+    if (zs_test_opencl_plain_gpu())
+        return 0;
+    cl_device_type type = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len)
+{
     const zs_device_facts facts = {.api = ZS_API_OPENCL,
                                    .has_sg32 = has_intel_sg32(dev),
-                                   .is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0};
+                                   .is_cpu = is_cpu_device(dev)};
     return zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), out, msg, msg_len);
 }
 
@@ -66,7 +85,8 @@ static int try_native(cl_context context, cl_device_id device, zs_flavor flavor,
                       cl_program *out)
 {
     cl_uint vendor = 0;
-    clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+    if (!zs_test_opencl_plain_gpu()) /* test_hooks.h: another vendor's GPU */
+        clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
     if (vendor != 0x8086)
         return 0;
     size_t cursor = 0;
@@ -89,12 +109,14 @@ static int try_native(cl_context context, cl_device_id device, zs_flavor flavor,
 }
 
 /* 1 when the device's OpenCL C has the 3.0 feature __opencl_c_subgroups (an
- * OpenCL 3.0 device: the query fails on older ones). */
+ * OpenCL 3.0 device: the query fails on older ones, which reads as 0; the
+ * plain OpenCL 1.2 GPU of the test hook is not asked). */
 static int has_cl3_subgroups(cl_device_id device)
 {
     cl_name_version features[256];
     size_t bytes = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features,
+    if (zs_test_opencl_plain_gpu() ||
+        clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features,
                         &bytes) != CL_SUCCESS)
         return 0;
     for (size_t i = 0; i < bytes / sizeof features[0]; ++i)
@@ -153,6 +175,30 @@ static zesort_status build_program(cl_context context, cl_device_id device, zs_f
     }
     *slot = p;
     return ZESORT_OK;
+}
+
+cl_int zs_cl_launch_limits(cl_kernel kernel, cl_device_id device, size_t local, char *why,
+                           size_t why_len)
+{
+    if (!zs_test_opencl_plain_gpu())
+        return CL_SUCCESS; /* a real device's driver checks its own limits */
+    if (local > ZS_PLAIN_GPU_MAX_WG) {
+        snprintf(why, why_len, "a work-group of %zu work-items, over the device's %u", local,
+                 ZS_PLAIN_GPU_MAX_WG);
+        return CL_INVALID_WORK_GROUP_SIZE;
+    }
+    cl_ulong bytes = 0;
+    cl_int err = clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes,
+                                          &bytes, NULL);
+    if (err != CL_SUCCESS) {
+        snprintf(why, why_len, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE) failed");
+        return err;
+    }
+    if (bytes <= ZS_PLAIN_GPU_LOCAL_BYTES)
+        return CL_SUCCESS;
+    snprintf(why, why_len, "%llu bytes of local memory, over the device's %u",
+             (unsigned long long)bytes, ZS_PLAIN_GPU_LOCAL_BYTES);
+    return CL_OUT_OF_RESOURCES;
 }
 
 zesort_status zs_cl_kernel(zs_cl_kernels *k, zs_kernel id, cl_kernel *out, zs_error *e,

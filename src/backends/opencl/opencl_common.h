@@ -33,6 +33,20 @@ zesort_status zs_cl_fail(zs_error *e, const char *what, cl_int err);
  * overrides). Returns 0, or -1 with a message in msg. */
 int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_len);
 
+/* 1 for a GPU device (CL_DEVICE_TYPE), and for every device under the
+ * plain-GPU test hook (common/test_hooks.h): the device lists' kind. */
+int zs_cl_device_is_gpu(cl_device_id dev);
+
+/* Whether a launch of `kernel` with `local` work-items a work-group fits the
+ * device: CL_SUCCESS, except under the plain-GPU test hook (test_hooks.h),
+ * which holds every launch to the limits of that GPU (at most
+ * ZS_PLAIN_GPU_MAX_WG work-items, ZS_PLAIN_GPU_LOCAL_BYTES of local memory)
+ * and returns the error its driver would (CL_INVALID_WORK_GROUP_SIZE,
+ * CL_OUT_OF_RESOURCES), with the limit passed in `why`. The recorder asks
+ * before every kernel launch. */
+cl_int zs_cl_launch_limits(cl_kernel kernel, cl_device_id device, size_t local, char *why,
+                           size_t why_len);
+
 /* Programs and kernels of one (context, device) in one flavor, built on
  * first use. The context and device are borrowed, never released here. */
 typedef struct zs_cl_kernels {
