@@ -126,7 +126,7 @@ START_TEST(matrix)
         for (int desc = 0; desc < 2; desc++)
             for (size_t r = 0; r < 3; r++)
                 for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-                    if (sizes[s] < 65536 || t > ZESORT_KEY_F64) /* 65537: the counting sort */
+                    if (sizes[s] < 65536 || t > ZESORT_KEY_F64) /* 65537: every u16 value */
                         run_case(sizes[s], (zesort_key_type)t, desc, ranges[r][0], ranges[r][1],
                                  (int)(s % 3));
     }
