@@ -13,7 +13,7 @@
  *     PART    patterns   every one of the 65536 f16 and bf16 bit patterns,
  *                        shuffled, once and five times, and every u16 / i16
  *                        and u8 / i8 value likewise: ascending and descending, keys only,
- *                        u32 and u64 values, argsort, out of place; hand
+ *                        u32 and u64 values, argsort, out of place, two segments; hand
  *                        checks of where NaNs, infinities and zeros land
  *             sizes      every narrow type, sizes 0 .. 1000003, keys only
  *                        and pairs, both orders, bit ranges
@@ -239,6 +239,21 @@ static void run_all(const void *keys, uint64_t n, const spec *s, int with_all)
         st = zesort_argsort(g_ctx, keys, vals, work, n, &o);
         ck_assert_msg(st == ZESORT_OK, "%s argsort: %s", what, zesort_last_error(g_ctx));
         check_out(what, keys, perm, work, vals, 1, n, kb, vb);
+        /* segmented: two segments, each sorted on its own */
+        const uint64_t off[3] = {0, n / 3, n};
+        memcpy(work, keys, n * kb);
+        memcpy(vals, vin, n * vb);
+        st = zesort_sort_segments(g_ctx, work, vals, n, off, 2, &o);
+        ck_assert_msg(st == ZESORT_OK, "%s segments: %s", what, zesort_last_error(g_ctx));
+        for (int g = 0; g < 2; g++) {
+            const char *sk = (const char *)keys + off[g] * kb;
+            uint64_t *sp = permutation(sk, off[g + 1] - off[g], s);
+            for (uint64_t i = 0; i < off[g + 1] - off[g]; i++)
+                sp[i] += off[g]; /* positions in the whole array: values and keys */
+            check_out(what, keys, sp, (const char *)work + off[g] * kb,
+                      (const char *)vals + off[g] * vb, 0, off[g + 1] - off[g], kb, vb);
+            free(sp);
+        }
     }
     free(perm), free(work), free(vin), free(vals);
 }
