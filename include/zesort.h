@@ -79,15 +79,27 @@ typedef enum zesort_scan {
     ZESORT_SCAN_HOST = 1
 } zesort_scan;
 
-/** Key type. Signed keys sort by value; floats by IEEE-754 totalOrder:
- *  -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs by payload). */
+/** Key type. Signed keys (two's complement) sort by value; floats by
+ *  IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN
+ *  (NaNs by payload). Keys are arrays of the type's width, aligned to it.
+ *  The narrow types (U8 to BF16, added in 1.x: appended, the values above
+ *  unchanged) are sorted by the C fallback (ZESORT_BACKEND_CPU, and AUTO,
+ *  which sorts them on the host even where it picked a device); the device
+ *  backends and the interop APIs refuse them with ZESORT_ERROR_UNSUPPORTED
+ *  until their kernels read narrow keys. */
 typedef enum zesort_key_type {
     ZESORT_KEY_U32 = 0,
     ZESORT_KEY_I32 = 1,
     ZESORT_KEY_F32 = 2,
     ZESORT_KEY_U64 = 3,
     ZESORT_KEY_I64 = 4,
-    ZESORT_KEY_F64 = 5
+    ZESORT_KEY_F64 = 5,
+    ZESORT_KEY_U8 = 6,   /* uint8_t */
+    ZESORT_KEY_I8 = 7,   /* int8_t */
+    ZESORT_KEY_U16 = 8,  /* uint16_t */
+    ZESORT_KEY_I16 = 9,  /* int16_t */
+    ZESORT_KEY_F16 = 10, /* IEEE-754 binary16 (_Float16), as its 16 bits */
+    ZESORT_KEY_BF16 = 11 /* bfloat16 (the top 16 bits of an f32), as its 16 bits */
 } zesort_key_type;
 
 /** Width of the values moved with the keys (zesort_sort's values, the
@@ -110,7 +122,7 @@ typedef struct zesort_options {
     unsigned bit_lo, bit_hi;  /* sort only by bits [bit_lo, bit_hi) of the ordered key (the
                                  key mapped to unsigned order: sign bit flipped for signed
                                  keys, all bits of negative floats flipped); bit_hi == 0
-                                 (the default) means the key's width, 32 or 64 */
+                                 (the default) means the key's width, 8, 16, 32 or 64 */
     zesort_value_type value_type; /* values / argsort indices: default U32 */
 } zesort_options;
 
@@ -299,20 +311,22 @@ zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_rep
 void zesort_destroy(zesort_context *ctx);
 
 /** Sorts n keys held in host memory, in place: `keys` points to n elements of
- *  opts->key_type (uint32_t, int32_t, float, uint64_t, int64_t or double).
+ *  opts->key_type (uint32_t, int32_t, float, uint64_t, int64_t, double, or
+ *  the narrow uint8_t, int8_t, uint16_t, int16_t, binary16, bfloat16).
  *  `values` is NULL (keys only) or an array of n values of opts->value_type
  *  (uint32_t by default, or any 8-byte type with ZESORT_VALUE_U64) moved
  *  along with the keys. Every sort is stable, descending included (equal
  *  keys keep their input order). opts may be NULL (defaults). On error both
  *  arrays are unchanged.
  *  The arrays, as for the interop APIs and on every backend: keys aligned to
- *  the key size (4 or 8 bytes), values to the value size, and keys (n * key
+ *  the key size (1, 2, 4 or 8 bytes), values to the value size, and keys (n * key
  *  size bytes) and values (n * value size bytes) sharing no byte; otherwise
  *  INVALID_ARGUMENT, arrays untouched. (Misaligned keys are refused rather
  *  than copied: an aligned array costs the caller nothing, a hidden copy of
  *  a large array costs its size in memory.)
  *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays, a bad
- *  value_type), UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
+ *  value_type), UNSUPPORTED (also: a narrow key type on a context whose
+ *  backend was named level-zero or opencl), TOO_LARGE, OUT_OF_HOST_MEMORY,
  *  OUT_OF_DEVICE_MEMORY, BACKEND. */
 zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
                           const zesort_options *opts);

@@ -87,7 +87,8 @@ int cli_wants_help(int argc, char **argv)
     return 0;
 }
 
-static const char *const key_type_names[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+static const char *const key_type_names[] = {"u32", "i32", "f32", "u64", "i64", "f64",
+                                             "u8",  "i8",  "u16", "i16", "f16", "bf16"};
 
 const char *cli_key_type_name(zesort_key_type type)
 {

@@ -200,7 +200,7 @@ static int parse_value_flag(bench_request *req, const char *f, const char *v)
             return rc;
     } else if (strcmp(f, "--type") == 0) {
         if (cli_parse_key_type(v, &req->type))
-            return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
+            return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16)", v);
     } else if (strcmp(f, "--value-type") == 0) {
         if (cli_parse_value_type(v, &req->value_type))
             return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);

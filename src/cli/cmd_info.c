@@ -90,7 +90,7 @@ static void print_capabilities(zesort_context *ctx)
     }
     printf("algorithms: %s\n", list[0] ? list : "none");
     list[0] = '\0';
-    for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; ++t) {
+    for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_BF16; ++t) {
         if (accepts(ctx, ZESORT_ALGO_AUTO, (zesort_key_type)t))
             append(list, sizeof list, cli_key_type_name((zesort_key_type)t));
     }

@@ -123,7 +123,7 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
             if (cli_parse_key_type(v, &req->opts.key_type))
-                return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64)", v);
+                return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16)", v);
         } else if (strcmp(f, "--algo") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;

@@ -11,7 +11,22 @@
 
 size_t cli_key_size(zesort_key_type type)
 {
-    return (type == ZESORT_KEY_U64 || type == ZESORT_KEY_I64 || type == ZESORT_KEY_F64) ? 8 : 4;
+    switch (type) {
+    case ZESORT_KEY_U64: case ZESORT_KEY_I64: case ZESORT_KEY_F64: return 8;
+    case ZESORT_KEY_U8: case ZESORT_KEY_I8: return 1;
+    case ZESORT_KEY_U16: case ZESORT_KEY_I16: case ZESORT_KEY_F16: case ZESORT_KEY_BF16: return 2;
+    default: return 4;
+    }
+}
+
+/* 0 unsigned, 1 signed, 2 float: how a key's bits map to its order. */
+static int key_kind(zesort_key_type type)
+{
+    switch (type) {
+    case ZESORT_KEY_I32: case ZESORT_KEY_I64: case ZESORT_KEY_I8: case ZESORT_KEY_I16: return 1;
+    case ZESORT_KEY_F32: case ZESORT_KEY_F64: case ZESORT_KEY_F16: case ZESORT_KEY_BF16: return 2;
+    default: return 0;
+    }
 }
 
 unsigned cli_key_bits(zesort_key_type type)
@@ -31,7 +46,14 @@ static uint64_t splitmix64(uint64_t *state)
 void cli_random_keys(void *keys, uint64_t n, zesort_key_type type, uint64_t seed)
 {
     uint64_t state = seed;
-    if (cli_key_size(type) == 4) {
+    const size_t size = cli_key_size(type);
+    if (size < 4) { /* the top bits of each draw, little-endian */
+        unsigned char *k = keys;
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint64_t r = splitmix64(&state) >> (64 - 8 * size);
+            memcpy(k + i * size, &r, size);
+        }
+    } else if (size == 4) {
         uint32_t *k = keys;
         for (uint64_t i = 0; i < n; ++i)
             k[i] = (uint32_t)(splitmix64(&state) >> 32);
@@ -99,6 +121,11 @@ void cli_make_keys(void *keys, uint64_t first, uint64_t count, uint64_t n, zesor
 static uint64_t raw_bits(const void *keys, uint64_t i, size_t size)
 {
     const unsigned char *p = (const unsigned char *)keys + i * size;
+    if (size < 4) {
+        uint64_t v = 0; /* little-endian: the low bytes */
+        memcpy(&v, p, size);
+        return v;
+    }
     if (size == 4) {
         uint32_t v;
         memcpy(&v, p, 4);
@@ -113,14 +140,12 @@ uint64_t cli_key_order(const void *keys, uint64_t i, zesort_key_type type)
 {
     size_t size = cli_key_size(type);
     uint64_t v = raw_bits(keys, i, size);
-    uint64_t sign = size == 4 ? UINT64_C(0x80000000) : UINT64_C(0x8000000000000000);
-    uint64_t all = size == 4 ? UINT64_C(0xFFFFFFFF) : UINT64_MAX;
-    switch (type) {
-    case ZESORT_KEY_I32:
-    case ZESORT_KEY_I64:
+    uint64_t sign = UINT64_C(1) << (8 * size - 1);
+    uint64_t all = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+    switch (key_kind(type)) {
+    case 1:
         return v ^ sign;
-    case ZESORT_KEY_F32:
-    case ZESORT_KEY_F64:
+    case 2:
         return (v & sign) ? (~v & all) : (v | sign);
     default:
         return v;
@@ -160,6 +185,14 @@ CMP(cmp_f32, uint32_t, FLT32)
 CMP(cmp_u64, uint64_t, ID)
 CMP(cmp_i64, uint64_t, FLIP64S)
 CMP(cmp_f64, uint64_t, FLT64)
+#define FLIP8S(x) ((uint8_t)((x) ^ 0x80u))
+#define FLIP16S(x) ((uint16_t)((x) ^ 0x8000u))
+#define FLT16(x) ((uint16_t)(((x) & 0x8000u) ? ~(unsigned)(x) : ((x) | 0x8000u)))
+CMP(cmp_u8, uint8_t, ID)
+CMP(cmp_i8, uint8_t, FLIP8S)
+CMP(cmp_u16, uint16_t, ID)
+CMP(cmp_i16, uint16_t, FLIP16S)
+CMP(cmp_f16, uint16_t, FLT16)
 
 void cli_reference_sort(void *keys, uint64_t n, zesort_key_type type)
 {
@@ -170,6 +203,11 @@ void cli_reference_sort(void *keys, uint64_t n, zesort_key_type type)
     case ZESORT_KEY_U64: cmp = cmp_u64; break;
     case ZESORT_KEY_I64: cmp = cmp_i64; break;
     case ZESORT_KEY_F64: cmp = cmp_f64; break;
+    case ZESORT_KEY_U8: cmp = cmp_u8; break;
+    case ZESORT_KEY_I8: cmp = cmp_i8; break;
+    case ZESORT_KEY_U16: cmp = cmp_u16; break;
+    case ZESORT_KEY_I16: cmp = cmp_i16; break;
+    case ZESORT_KEY_F16: case ZESORT_KEY_BF16: cmp = cmp_f16; break; /* same order of 16 bits */
     default: cmp = cmp_u32; break;
     }
     qsort(keys, (size_t)n, cli_key_size(type), cmp);

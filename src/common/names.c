@@ -1,11 +1,13 @@
 /*
  * names.c — the names of the public enums (zesort.h): zesort_status_name,
- * zesort_backend_name, zesort_algo_name and their parsers. Public functions
+ * zesort_backend_name, zesort_algo_name and their parsers, and the key
+ * types' names for messages (names.h). Public functions
  * at the bottom of the library: every layer names a status or a backend in
  * its messages (dispatch/group.c, the CLI), and nothing here calls anything.
  */
 #include <string.h>
 
+#include "common/names.h"
 #include "zesort.h"
 
 const char *zesort_status_name(zesort_status s)
@@ -25,6 +27,14 @@ const char *zesort_status_name(zesort_status s)
 
 static const char *const backend_names[] = {"auto", "level-zero", "opencl", "cpu"};
 static const char *const algo_names[] = {"auto", "cm2", "cm4", "onesweep"};
+static const char *const key_type_names[] = {"u32", "i32", "f32", "u64", "i64", "f64",
+                                             "u8",  "i8",  "u16", "i16", "f16", "bf16"};
+
+const char *zs_key_type_name(zesort_key_type t)
+{
+    return (unsigned)t < sizeof key_type_names / sizeof key_type_names[0] ? key_type_names[t]
+                                                                          : "unknown";
+}
 
 const char *zesort_backend_name(zesort_backend b)
 {

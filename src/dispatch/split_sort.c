@@ -79,6 +79,8 @@ typedef struct splitter {
                 v32[to] = iota ? (uint32_t)(first + i) : i32[i];                                  \
         }                                                                                         \
     }
+ZS_SPLIT_KERNELS(8, uint8_t)
+ZS_SPLIT_KERNELS(16, uint16_t)
 ZS_SPLIT_KERNELS(32, uint32_t)
 ZS_SPLIT_KERNELS(64, uint64_t)
 
@@ -221,11 +223,22 @@ static void count_member(void *arg, unsigned m, unsigned members)
     chunk_of(j, m, &lo, &hi);
     uint64_t *h = j->hist + (size_t)m * j->bins;
     memset(h, 0, j->bins * sizeof *h);
-    if (j->kb == 8)
-        count_64((const uint64_t *)j->keys + lo, hi - lo, j->flt, j->c, j->shift, j->bins - 1u, h);
-    else
+    switch (j->kb) {
+    case 1:
+        count_8((const uint8_t *)j->keys + lo, hi - lo, j->flt, (uint8_t)j->c, j->shift,
+                (uint8_t)(j->bins - 1u), h);
+        break;
+    case 2:
+        count_16((const uint16_t *)j->keys + lo, hi - lo, j->flt, (uint16_t)j->c, j->shift,
+                 (uint16_t)(j->bins - 1u), h);
+        break;
+    case 4:
         count_32((const uint32_t *)j->keys + lo, hi - lo, j->flt, (uint32_t)j->c, j->shift,
                  j->bins - 1u, h);
+        break;
+    default:
+        count_64((const uint64_t *)j->keys + lo, hi - lo, j->flt, j->c, j->shift, j->bins - 1u, h);
+    }
 }
 
 static void scatter_member(void *arg, unsigned m, unsigned members)
@@ -236,12 +249,23 @@ static void scatter_member(void *arg, unsigned m, unsigned members)
     chunk_of(j, m, &lo, &hi);
     uint64_t *at = j->hist + (size_t)m * j->bins;
     const void *v = j->values && !j->iota ? (const char *)j->values + lo * j->vb : NULL;
-    if (j->kb == 8)
-        scatter_64((const uint64_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt, j->c,
-                   j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
-    else
+    switch (j->kb) {
+    case 1:
+        scatter_8((const uint8_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
+                  (uint8_t)j->c, j->shift, (uint8_t)(j->bins - 1u), j->map, at, j->ko, j->vo);
+        break;
+    case 2:
+        scatter_16((const uint16_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
+                   (uint16_t)j->c, j->shift, (uint16_t)(j->bins - 1u), j->map, at, j->ko, j->vo);
+        break;
+    case 4:
         scatter_32((const uint32_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
                    (uint32_t)j->c, j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
+        break;
+    default:
+        scatter_64((const uint64_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt, j->c,
+                   j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
+    }
 }
 
 /* fn on every member: the team's threads, or the caller alone. */
@@ -289,7 +313,7 @@ static unsigned partition(const splitter *s, const void *keys, const void *value
     const zs_plan_request *req = s->req;
     const unsigned kb = req->key_bytes;
     const unsigned d = bit_hi - req->bit_lo < ZS_SPLIT_BITS ? bit_hi - req->bit_lo : ZS_SPLIT_BITS;
-    const uint64_t all = kb == 8 ? UINT64_MAX : UINT32_MAX;
+    const uint64_t all = kb == 8 ? UINT64_MAX : (UINT64_C(1) << (kb * 8u)) - 1u;
     digit_job j = {keys, values, iota, (req->key_flags & 3u) == 2u, n,
                    ((req->key_flags & 3u) ? (uint64_t)1 << (kb * 8u - 1u) : 0) ^
                        ((req->key_flags & 4u) ? all : 0),

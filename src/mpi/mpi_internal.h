@@ -100,7 +100,7 @@ typedef struct zm_order {
     zesort_key_type type;
     unsigned lo, width; /* width 1..64 */
     int descending;
-    size_t key_size;    /* 4 or 8 */
+    size_t key_size;    /* 1, 2, 4 or 8 */
 } zm_order;
 
 /* The order opts describe (opts already checked by zesort_check). */

@@ -11,12 +11,31 @@
 
 #include "mpi_internal.h"
 
+/* Bytes of a key, and its kind: 0 unsigned, 1 signed, 2 float. */
+static size_t key_size_of(zesort_key_type t)
+{
+    switch (t) {
+    case ZESORT_KEY_U64: case ZESORT_KEY_I64: case ZESORT_KEY_F64: return 8;
+    case ZESORT_KEY_U8: case ZESORT_KEY_I8: return 1;
+    case ZESORT_KEY_U16: case ZESORT_KEY_I16: case ZESORT_KEY_F16: case ZESORT_KEY_BF16: return 2;
+    default: return 4;
+    }
+}
+
+static int kind_of(zesort_key_type t)
+{
+    switch (t) {
+    case ZESORT_KEY_I32: case ZESORT_KEY_I64: case ZESORT_KEY_I8: case ZESORT_KEY_I16: return 1;
+    case ZESORT_KEY_F32: case ZESORT_KEY_F64: case ZESORT_KEY_F16: case ZESORT_KEY_BF16: return 2;
+    default: return 0;
+    }
+}
+
 zm_order zm_order_of(const zesort_options *opts)
 {
     zm_order o;
     o.type = opts->key_type;
-    o.key_size = (o.type == ZESORT_KEY_U32 || o.type == ZESORT_KEY_I32 ||
-                  o.type == ZESORT_KEY_F32) ? 4 : 8;
+    o.key_size = key_size_of(o.type);
     unsigned bits = (unsigned)o.key_size * 8;
     unsigned hi = opts->bit_hi == 0 ? bits : opts->bit_hi;
     o.lo = opts->bit_lo;
@@ -25,29 +44,18 @@ zm_order zm_order_of(const zesort_options *opts)
     return o;
 }
 
+/* The ordered key of keys[i] (little-endian, any width). */
 static uint64_t ordered(zesort_key_type type, const void *keys, uint64_t i)
 {
-    uint32_t u32;
-    uint64_t u64;
-    switch (type) {
-    case ZESORT_KEY_I32:
-        memcpy(&u32, (const char *)keys + i * 4, 4);
-        return u32 ^ UINT32_C(0x80000000);
-    case ZESORT_KEY_F32:
-        memcpy(&u32, (const char *)keys + i * 4, 4);
-        return (u32 >> 31) ? (uint32_t)~u32 : (u32 | UINT32_C(0x80000000));
-    case ZESORT_KEY_U64:
-        memcpy(&u64, (const char *)keys + i * 8, 8);
-        return u64;
-    case ZESORT_KEY_I64:
-        memcpy(&u64, (const char *)keys + i * 8, 8);
-        return u64 ^ (UINT64_C(1) << 63);
-    case ZESORT_KEY_F64:
-        memcpy(&u64, (const char *)keys + i * 8, 8);
-        return (u64 >> 63) ? ~u64 : (u64 | (UINT64_C(1) << 63));
-    default: /* U32 */
-        memcpy(&u32, (const char *)keys + i * 4, 4);
-        return u32;
+    const size_t size = key_size_of(type);
+    uint64_t k = 0;
+    memcpy(&k, (const char *)keys + i * size, size);
+    const uint64_t sign = UINT64_C(1) << (8 * size - 1);
+    const uint64_t all = size == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * size)) - 1;
+    switch (kind_of(type)) {
+    case 1: return k ^ sign;
+    case 2: return (k & sign) ? ~k & all : k | sign;
+    default: return k;
     }
 }
 

@@ -186,7 +186,7 @@ typedef struct zs_plan_request {
     int radix_bits;     /* 2 or 4: CM passes; ZS_OS_BITS (8): onesweep */
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
-    unsigned key_bytes; /* 4 or 8 */
+    unsigned key_bytes; /* 4 or 8 (1 or 2: narrow keys, the C fallback only) */
     unsigned value_bytes; /* 0: keys only; 4 or 8: values of that size move with the keys */
     int iota_values;    /* 1 (with value_bytes): the values are the keys' input
                            positions, made by the first pass (argsort); nothing
@@ -194,6 +194,7 @@ typedef struct zs_plan_request {
     int out_of_place;   /* 1: the input is KEYS_IN (VALUES_IN), never written; the
                            passes alternate so that the last one writes KEYS */
     uint32_t key_flags; /* kernel key_flags: kind | descending << 2 */
+    int key_type;       /* the zesort_key_type key_bytes and key_flags came from (messages) */
     unsigned bit_lo;    /* digits cover bits [bit_lo, bit_hi) of the ordered key */
     unsigned bit_hi;
     int serial;         /* 1: kernels of the serial flavor (ZS_SERIAL): CM kernels
@@ -240,6 +241,10 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * Returns 0, or -1 when out of host memory. */
 int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
                             int check_only_status, zs_plan *out);
+
+/* Whether the kernels (any plan) sort keys of key_bytes: 4 and 8; the
+ * narrow keys (1, 2) are the C fallback's until the kernels read them. */
+int zs_plan_key_supported(unsigned key_bytes);
 
 /* key_flags of the kernels for a key type and order. */
 uint32_t zs_key_flags(int key_type, int descending);

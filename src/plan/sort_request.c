@@ -32,7 +32,13 @@ zesort_options zs_options_or_default(const zesort_options *opts)
 
 unsigned zs_key_bytes(zesort_key_type t)
 {
-    return t == ZESORT_KEY_U64 || t == ZESORT_KEY_I64 || t == ZESORT_KEY_F64 ? 8u : 4u;
+    switch (t) {
+    case ZESORT_KEY_U64: case ZESORT_KEY_I64: case ZESORT_KEY_F64: return 8u;
+    case ZESORT_KEY_U8: case ZESORT_KEY_I8: return 1u;
+    case ZESORT_KEY_U16: case ZESORT_KEY_I16: case ZESORT_KEY_F16: case ZESORT_KEY_BF16:
+        return 2u;
+    default: return 4u;
+    }
 }
 
 unsigned zs_value_bytes(zesort_value_type t)
@@ -77,7 +83,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                               zs_error *err)
 {
     const zesort_options o = zs_options_or_default(opts);
-    if ((unsigned)o.key_type > ZESORT_KEY_F64 || (unsigned)o.algo > ZESORT_ALGO_ONESWEEP ||
+    if ((unsigned)o.key_type > ZESORT_KEY_BF16 || (unsigned)o.algo > ZESORT_ALGO_ONESWEEP ||
         (unsigned)o.scan > ZESORT_SCAN_HOST || (unsigned)o.value_type > ZESORT_VALUE_U64) {
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "invalid enum value in zesort_options (key type %d, algo %d, scan "
@@ -106,6 +112,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
     req->key_bytes = kb / 8;
     req->value_bytes = pairs ? zs_value_bytes(o.value_type) : 0u;
     req->key_flags = zs_key_flags((int)o.key_type, o.descending);
+    req->key_type = (int)o.key_type;
     req->bit_lo = lo;
     req->bit_hi = hi;
     req->serial = flavor == ZS_FLAVOR_SERIAL;

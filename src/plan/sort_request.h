@@ -37,7 +37,7 @@ zesort_status zs_make_host_request(const zesort_options *opts, uint64_t n, int p
 /* *opts, or the defaults for opts NULL: a copy the caller may change. */
 zesort_options zs_options_or_default(const zesort_options *opts);
 
-/* Bytes of one key of type t (4 or 8). */
+/* Bytes of one key of type t (1, 2, 4 or 8). */
 unsigned zs_key_bytes(zesort_key_type t);
 /* Bytes of one value of type t (4 or 8). */
 unsigned zs_value_bytes(zesort_value_type t);

@@ -740,6 +740,37 @@ static void test_alt(zesort_cl_sorter *s, cl_command_queue q)
  * and segments with the device seen as a plain OpenCL 1.2 GPU
  * (common/test_hooks.h): the portable flavor built from source, held to that
  * GPU's limits. */
+/* The narrow key types: refused (UNSUPPORTED, a message naming the type)
+ * by the temp query, prepare and every enqueue, nothing enqueued. */
+static void test_narrow(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const char *const names[] = {"u8", "i8", "u16", "i16", "f16", "bf16"};
+    cl_int err;
+    cl_mem keys = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    CL_OK(err);
+    cl_mem temp = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 << 20, NULL, &err);
+    CL_OK(err);
+    for (int t = ZESORT_KEY_U8; t <= ZESORT_KEY_BF16; t++) {
+        zesort_options o;
+        zesort_options_default(&o);
+        o.key_type = (zesort_key_type)t;
+        uint64_t tb = 7;
+        EXPECT(zesort_cl_temp_bytes(s, 1000, 0, &o, &tb) == ZESORT_ERROR_UNSUPPORTED, "%s temp",
+               names[t - ZESORT_KEY_U8]);
+        EXPECT(strstr(zesort_cl_last_error(s), names[t - ZESORT_KEY_U8]), "%s: message %s",
+               names[t - ZESORT_KEY_U8], zesort_cl_last_error(s));
+        EXPECT(zesort_cl_prepare(s, &o, 1) == ZESORT_ERROR_UNSUPPORTED, "%s prepare",
+               names[t - ZESORT_KEY_U8]);
+        cl_event ev = NULL;
+        EXPECT(zesort_cl_enqueue_sort(s, q, keys, NULL, 1000, temp, 1 << 20, &o, 0, NULL, &ev) ==
+                   ZESORT_ERROR_UNSUPPORTED && ev == NULL,
+               "%s enqueue", names[t - ZESORT_KEY_U8]);
+    }
+    clReleaseMemObject(keys);
+    clReleaseMemObject(temp);
+    printf("narrow: done\n");
+}
+
 int main(int argc, char **argv)
 {
     const int plain_gpu = argc > 1 && strcmp(argv[1], "plain-gpu") == 0;
@@ -785,6 +816,8 @@ int main(int argc, char **argv)
         test_rules(s, ooo ? ooo : inorder);
     } else if (argc > 1 && strcmp(argv[1], "alt") == 0) {
         test_alt(s, ooo ? ooo : inorder);
+    } else if (argc > 1 && strcmp(argv[1], "narrow") == 0) {
+        test_narrow(s, inorder);
     }
     if (argc > 1) {
         zesort_cl_destroy(s);

@@ -17,11 +17,14 @@ import random
 import struct
 import sys
 
-FMT = {"u32": "I", "i32": "I", "f32": "I", "u64": "Q", "i64": "Q", "f64": "Q"}
+FMT = {"u32": "I", "i32": "I", "f32": "I", "u64": "Q", "i64": "Q", "f64": "Q",
+       "u8": "B", "i8": "B", "u16": "H", "i16": "H", "f16": "H", "bf16": "H"}
+SIGNED = ("i32", "i64", "i8", "i16")
+FLOATS = ("f32", "f64", "f16", "bf16")
 
 
 def width(t):
-    return 8 if FMT[t] == "Q" else 4
+    return struct.calcsize("<" + FMT[t])
 
 
 def order(t, v):
@@ -29,9 +32,9 @@ def order(t, v):
     bits = width(t) * 8
     sign = 1 << (bits - 1)
     allbits = (1 << bits) - 1
-    if t in ("i32", "i64"):
+    if t in SIGNED:
         return v ^ sign
-    if t in ("f32", "f64"):
+    if t in FLOATS:
         return (~v & allbits) if v & sign else (v | sign)
     return v
 
@@ -54,8 +57,12 @@ def gen(t, n, seed, path, dups):
     keys = [rnd.getrandbits(bits) for _ in range(n)]
     if dups:  # few distinct keys: stability matters
         keys = [rnd.getrandbits(3) * 0x01010101 % (1 << bits) for _ in range(n)]
-    if t in ("f32", "f64") and n >= 16:
-        if t == "f32":
+    if t in FLOATS and n >= 16:
+        if t == "f16":
+            special = [0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01, 0x3C00, 0xBC00]
+        elif t == "bf16":
+            special = [0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFFC0, 0x7F81, 0x3F80, 0xBF80]
+        elif t == "f32":
             special = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
                        0xFFC00000, 0x7F800001, 0x3F800000, 0xBF800000]
         else:

@@ -61,7 +61,7 @@ expect "sort: unknown flag before operands" 2 sort --frob keys.bin out.bin
 expect "sort: missing operands" 2 sort
 expect "sort: missing OUTPUT" 2 sort keys.bin
 expect "sort: extra operand" 2 sort keys.bin out.bin extra.bin
-expect "sort: bad --type" 2 sort keys.bin out.bin --type u16
+expect "sort: bad --type" 2 sort keys.bin out.bin --type u24
 expect "sort: bad --algo" 2 sort keys.bin out.bin --algo cm8
 expect "sort: bad --backend" 2 sort keys.bin out.bin --backend cuda
 expect "sort: bad --scan" 2 sort keys.bin out.bin --scan gpu
@@ -85,7 +85,7 @@ expect "bench: bad --algo in list" 2 bench --algo cm2,cm8
 expect "bench: --repeat 0" 2 bench --repeat 0
 expect "bench: --repeat without value" 2 bench --repeat
 expect "bench: bad --scan" 2 bench --scan gpu
-expect "bench: bad --type" 2 bench --type u16
+expect "bench: bad --type" 2 bench --type u24
 expect "info: extra operand" 2 info extra
 expect "info: unknown flag" 2 info --frob
 expect "demo: unknown flag" 2 demo --frob
@@ -450,5 +450,49 @@ for type in u64 i64 f64; do
     expect "sort: --bits 0:65 on $type" 2 sort keys.bin out.bin --type "$type" --bits 0:65
 done
 expect "sort: --bits 0:40 on f32" 2 sort keys.bin out.bin --type f32 --bits 0:40
+
+# ---------------------------------------------------------------------------
+echo "# the narrow types: sorted by the C fallback (cpu, and auto wherever it"
+echo "# runs), refused by a device backend named (exit 2, no output)"
+for type in u8 i8 u16 i16 f16 bf16; do
+    case $type in u8 | i8) range=2:7 ;; *) range=3:13 ;; esac
+    for backend in cpu auto; do
+        name="$backend --type $type"
+        "${KF[@]}" gen "$type" 3000 5 tin.bin --dups
+        run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --descending \
+            --backend "$backend"
+        if [ "$rc" -eq 0 ] && check "$type" tin.bin tout.bin --descending --values tvals.bin tvout.bin; then
+            ok "$name --values --descending"
+        else
+            bad "$name --values --descending: exit $rc $(cat "$T/check_err" 2>/dev/null)"
+        fi
+        "${KF[@]}" gen "$type" 3000 6 tin.bin
+        run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --bits "$range" \
+            --backend "$backend"
+        if [ "$rc" -eq 0 ] && check "$type" tin.bin tout.bin --bits "$range" --values tvals.bin tvout.bin; then
+            ok "$name --values --bits $range"
+        else
+            bad "$name --values --bits $range: exit $rc $(cat "$T/check_err" 2>/dev/null)"
+        fi
+    done
+    for backend in "${backends[@]}"; do
+        [ "$backend" = cpu ] && continue
+        ZENV=()
+        [ "$backend" = level-zero ] && ZENV=(ZE_ENABLE_ALT_DRIVERS="$ZE_DRIVER"
+            ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1)
+        rm -f tout.bin
+        run sort tin.bin tout.bin --type "$type" --backend "$backend"
+        if [ "$rc" -eq 2 ] && one_error_line && grep -q "not supported yet.*$type" "$T/err" &&
+            [ ! -e tout.bin ]; then
+            ok "$backend --type $type: not supported yet (exit 2)"
+        else
+            bad "$backend --type $type: exit $rc"
+        fi
+    done
+    ZENV=()
+done
+run info
+grep -q '^key-types: u32,i32,f32,u64,i64,f64,u8,i8,u16,i16,f16,bf16$' "$T/out" &&
+    ok "info: key-types has the narrow types" || bad "info: key-types: $(grep key-types "$T/out")"
 
 report_summary

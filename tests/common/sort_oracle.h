@@ -14,7 +14,18 @@
 
 #include "zesort.h"
 
-static unsigned oracle_key_bytes(zesort_key_type t) { return t >= ZESORT_KEY_U64 ? 8u : 4u; }
+static unsigned oracle_key_bytes(zesort_key_type t)
+{
+    static const unsigned char bytes[] = {4, 4, 4, 8, 8, 8, 1, 1, 2, 2, 2, 2};
+    return bytes[t];
+}
+
+/* 0 unsigned, 1 signed (two's complement), 2 float (totalOrder). */
+static int oracle_kind(zesort_key_type t)
+{
+    static const unsigned char kind[] = {0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 2, 2};
+    return kind[t];
+}
 
 /* The ordered key (README, "Orders") of the key at p, as an unsigned value. */
 static uint64_t oracle_ordered(const void *p, zesort_key_type t, int descending)
@@ -24,7 +35,7 @@ static uint64_t oracle_ordered(const void *p, zesort_key_type t, int descending)
     memcpy(&k, p, oracle_key_bytes(t));
     const uint64_t sign = UINT64_C(1) << (bits - 1);
     const uint64_t all = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-    const int kind = (int)t % 3;
+    const int kind = oracle_kind(t);
     if (kind == 1)
         k ^= sign;
     else if (kind == 2)

@@ -92,18 +92,21 @@ static void matrix(zesort_context *ctx)
     static const uint64_t sizes[] = {0, 1, 2, 3, 5, 17, 100, 1000, 4099, 20011};
     static const uint64_t chunks[] = {1u << 30, 13, 1u << 30, 64, 1u << 30};
     int k = 0;
-    for (int ti = 0; ti < 6; ti++)
+    /* the narrow types (U8 .. BF16) on the C fallback, which sorts them */
+    const int ntypes = zesort_context_backend(ctx) == ZESORT_BACKEND_CPU ? 12 : 6;
+    for (int ti = 0; ti < ntypes; ti++)
         for (int in = 0; in < IN_COUNT; in++)
             for (int lay = 0; lay < LAY_COUNT; lay++, k++) {
                 mpi_case c;
                 memset(&c, 0, sizeof c);
                 zesort_mpi_options_default(&c.opts);
-                c.opts.sort.key_type = types[ti];
+                const zesort_key_type t = ti < 6 ? types[ti] : (zesort_key_type)(ZESORT_KEY_U8 + ti - 6);
+                c.opts.sort.key_type = t;
                 c.opts.sort.descending = k % 3 == 1;
-                unsigned bits = oracle_key_bytes(types[ti]) * 8;
+                unsigned bits = oracle_key_bytes(t) * 8;
                 if (k % 4 == 3) { /* a bit range inside the key */
-                    c.opts.sort.bit_lo = 4;
-                    c.opts.sort.bit_hi = bits - 8;
+                    c.opts.sort.bit_lo = bits >= 32 ? 4 : 1;
+                    c.opts.sort.bit_hi = bits >= 32 ? bits - 8 : bits - 2;
                 }
                 c.vb = (unsigned[]){0, 4, 8}[k % 3 == 2 ? 0 : (k / 2) % 3];
                 c.opts.sort.value_type = c.vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;

@@ -47,6 +47,8 @@ typedef struct ktype {
 static const ktype types[] = {
     {"u32", ZESORT_KEY_U32, 4, 0}, {"i32", ZESORT_KEY_I32, 4, 1}, {"f32", ZESORT_KEY_F32, 4, 2},
     {"u64", ZESORT_KEY_U64, 8, 0}, {"i64", ZESORT_KEY_I64, 8, 1}, {"f64", ZESORT_KEY_F64, 8, 2},
+    {"u8", ZESORT_KEY_U8, 1, 0},    {"i8", ZESORT_KEY_I8, 1, 1},    {"u16", ZESORT_KEY_U16, 2, 0},
+    {"i16", ZESORT_KEY_I16, 2, 1},  {"f16", ZESORT_KEY_F16, 2, 2},  {"bf16", ZESORT_KEY_BF16, 2, 2},
 };
 #define NTYPES (sizeof types / sizeof types[0])
 
@@ -66,17 +68,22 @@ static uint64_t wmask(unsigned w) { return w == 64 ? UINT64_MAX : (UINT64_C(1) <
 
 static uint64_t get_key(const void *keys, unsigned bytes, uint64_t i)
 {
-    if (bytes == 8)
-        return ((const uint64_t *)keys)[i];
-    return ((const uint32_t *)keys)[i];
+    switch (bytes) {
+    case 1: return ((const uint8_t *)keys)[i];
+    case 2: return ((const uint16_t *)keys)[i];
+    case 4: return ((const uint32_t *)keys)[i];
+    default: return ((const uint64_t *)keys)[i];
+    }
 }
 
 static void set_key(void *keys, unsigned bytes, uint64_t i, uint64_t v)
 {
-    if (bytes == 8)
-        ((uint64_t *)keys)[i] = v;
-    else
-        ((uint32_t *)keys)[i] = (uint32_t)v;
+    switch (bytes) {
+    case 1: ((uint8_t *)keys)[i] = (uint8_t)v; break;
+    case 2: ((uint16_t *)keys)[i] = (uint16_t)v; break;
+    case 4: ((uint32_t *)keys)[i] = (uint32_t)v; break;
+    default: ((uint64_t *)keys)[i] = v; break;
+    }
 }
 
 /* Special float values (and their integer patterns for the other kinds):
@@ -91,8 +98,17 @@ static uint64_t special(const ktype *t, uint64_t r)
                                    UINT64_C(0xFFF8000000000000), UINT64_C(0x7FF0000000000001),
                                    UINT64_MAX, 1, UINT64_C(0x8000000000000001),
                                    UINT64_C(0x3FF0000000000000), UINT64_C(0xBFF0000000000000)};
+    /* binary16 and bfloat16: the same values */
+    static const uint16_t f16[] = {0x0000u, 0x8000u, 0x7C00u, 0xFC00u, 0x7E00u, 0xFE00u,
+                                   0x7C01u, 0xFFFFu, 0x0001u, 0x8001u, 0x3C00u, 0xBC00u};
+    static const uint16_t bf16[] = {0x0000u, 0x8000u, 0x7F80u, 0xFF80u, 0x7FC0u, 0xFFC0u,
+                                    0x7F81u, 0xFFFFu, 0x0001u, 0x8001u, 0x3F80u, 0xBF80u};
     if (r % 3 == 0) /* a random key between the specials */
         return r >> 7;
+    if (t->api == ZESORT_KEY_BF16)
+        return bf16[(r >> 8) % 12];
+    if (t->bytes <= 2)
+        return f16[(r >> 8) % 12];
     return t->bytes == 8 ? f64[(r >> 8) % 12] : f32[(r >> 8) % 12];
 }
 
@@ -189,6 +205,12 @@ static void check_sorted(const char *what, const void *in, const void *out, cons
  * across digit boundaries, the top bits, one bit. */
 static unsigned ranges(unsigned w, unsigned lo[6], unsigned hi[6])
 {
+    if (w <= 16) { /* everything, the low half, across the middle, the top bits, one bit */
+        const unsigned nl[] = {0, 0, 3, w - 5, w - 1}, nh[] = {w, w / 2, w - 3, w, w};
+        for (unsigned i = 0; i < 5; i++)
+            lo[i] = nl[i], hi[i] = nh[i];
+        return 5;
+    }
     const unsigned l[] = {0, 0, 3, w - 12, w - 1, 20}, h[] = {w, 8, 17, w, w, w - 3};
     const unsigned count = w == 64 ? 6 : 5;
     for (unsigned i = 0; i < count; i++)
@@ -297,7 +319,7 @@ START_TEST(large_api)
             api_one(ctx, t, 262147, t->kind == 2 ? D_SPECIAL : D_HIGH, 0, 1, 0, w);
             api_one(ctx, t, 1 << 20, D_UNIFORM, 0, 1, 0, w);
             api_one(ctx, t, 1000003, D_LOW, 1, 0, 0, w);
-            api_one(ctx, t, 1000003, D_UNIFORM, 0, 1, 5, w - 9);
+            api_one(ctx, t, 1000003, D_UNIFORM, 0, 1, w > 16 ? 5 : 1, w > 16 ? w - 9 : w - 1);
         }
         /* one multi-million sort per thread count */
         api_one(ctx, &types[th], quick ? 2000003 : 4194319, D_UNIFORM, th == 1, 1, 0,
@@ -307,7 +329,7 @@ START_TEST(large_api)
             zs_test_cpu_vqsort(vq);
             for (size_t ti = 0; ti < NTYPES; ti++) {
                 const unsigned w = types[ti].bytes * 8;
-                api_one(ctx, &types[ti], 1000003, ti == 2 || ti == 5 ? D_SPECIAL : D_UNIFORM,
+                api_one(ctx, &types[ti], 1000003, types[ti].kind == 2 ? D_SPECIAL : D_UNIFORM,
                         (int)ti % 2, 0, 0, w);
                 api_one(ctx, &types[ti], 300007, D_FEW, 1 - (int)ti % 2, 0, 0, w);
             }

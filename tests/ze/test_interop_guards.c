@@ -1214,6 +1214,38 @@ static void test_alt(zesort_ze_sorter *s, lane *l)
     printf("alt: done\n");
 }
 
+/* The narrow key types: refused (UNSUPPORTED, a message naming the type)
+ * by the temp query, prepare and every append, nothing appended. */
+static void test_narrow(zesort_ze_sorter *s, lane *l)
+{
+    static const char *const names[] = {"u8", "i8", "u16", "i16", "f16", "bf16"};
+    void *keys = shared_alloc(4096), *temp = shared_alloc(1 << 20);
+    uint64_t *off = shared_alloc(3 * 8);
+    off[0] = 0, off[1] = 10, off[2] = 1000;
+    for (int t = ZESORT_KEY_U8; t <= ZESORT_KEY_BF16; t++) {
+        const char *name = names[t - ZESORT_KEY_U8];
+        zesort_options o;
+        zesort_options_default(&o);
+        o.key_type = (zesort_key_type)t;
+        uint64_t tb = 7;
+        EXPECT(zesort_ze_temp_bytes(s, 1000, 0, &o, &tb) == ZESORT_ERROR_UNSUPPORTED, "%s temp",
+               name);
+        EXPECT(strstr(zesort_ze_last_error(s), name), "%s: message %s", name,
+               zesort_ze_last_error(s));
+        EXPECT(zesort_ze_prepare(s, &o, 1) == ZESORT_ERROR_UNSUPPORTED, "%s prepare", name);
+        EXPECT(zesort_ze_append_sort(s, l->list, keys, NULL, 1000, temp, 1 << 20, &o, NULL, 0,
+                                     NULL) == ZESORT_ERROR_UNSUPPORTED,
+               "%s append", name);
+        EXPECT(zesort_ze_append_sort_segments(s, l->list, keys, NULL, 1000, off, 2, temp,
+                                              1 << 20, &o, NULL, 0, NULL) ==
+                   ZESORT_ERROR_UNSUPPORTED,
+               "%s segments", name);
+    }
+    lane_sync(l); /* nothing was appended: the list runs empty */
+    zeMemFree(ctx, keys), zeMemFree(ctx, temp), zeMemFree(ctx, off);
+    printf("narrow: done\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -1258,6 +1290,8 @@ int main(int argc, char **argv)
         test_rules(s, &l);
     if (!only || !strcmp(only, "alt"))
         test_alt(s, &l);
+    if (!only || !strcmp(only, "narrow"))
+        test_narrow(s, &l);
     zesort_ze_destroy(s);
     lane_close(&l);
     zeContextDestroy(ctx);

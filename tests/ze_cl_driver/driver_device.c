@@ -390,7 +390,10 @@ ze_result_t ZE_APICALL zecl_zeDeviceGetSubDevices(ze_device_handle_t hDevice, ui
 ze_result_t ZE_APICALL zecl_zeDeviceGetProperties(ze_device_handle_t d, ze_device_properties_t *p)
 {
     int v12 = p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
-    p->type = ZE_DEVICE_TYPE_CPU; /* PoCL runs on the host CPU: say so */
+    /* PoCL runs on the host CPU: say so, unless a test has the driver play a
+     * GPU (what zesort's AUTO backend takes) */
+    const char *type = getenv("ZE_CL_DRIVER_DEVICE_TYPE");
+    p->type = type && strcmp(type, "gpu") == 0 ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
     p->vendorId = d->vendor_id;
     p->deviceId = 0;
     p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED; /* device memory is host memory */

@@ -1,12 +1,14 @@
 /*
  * backend_cpu.c — the C fallback's sort (backend_cpu.h): checks its
- * arguments, picks the team size, and sorts by one of two strategies:
+ * arguments, picks the team size, and sorts by one of three strategies:
+ * counts (cpu_counting.c) for keys-only sorts of narrow keys by all bits;
  * partitions then vqsorted ranges (cpu_vq_sort.c) for keys-only sorts by
- * all bits where that was measured faster (cpu_calibrate.c), else the
- * stable radix passes (cpu_radix.c). Its knobs' defaults: cpu_config.c.
+ * all bits of 4- and 8-byte keys where that was measured faster
+ * (cpu_calibrate.c); else the stable radix passes (cpu_radix.c). Its knobs' defaults: cpu_config.c.
  */
 #include "backends/cpu/backend_cpu.h"
 
+#include "backends/cpu/cpu_counting.h"
 #include "backends/cpu/cpu_radix.h"
 #include "backends/cpu/cpu_vq_sort.h"
 #include "backends/cpu/cpu_vqsort.h"
@@ -23,6 +25,8 @@ zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_byt
 
 static int use_vqsort(const zs_cpu_config *cfg, unsigned key_bytes, uint64_t n)
 {
+    if (key_bytes < 4) /* the counting sort or the radix passes: a pass or two */
+        return 0;
     if (n > UINT32_MAX) /* only it can (zs_cpu_max_keys) */
         return 1;
     if (cfg->vqsort > 0)
@@ -51,10 +55,15 @@ zesort_status zs_cpu_sort_with(void *keys, void *values, uint64_t n, unsigned ke
     if (n < 2 || bit_lo >= bit_hi)
         return ZESORT_OK;
     if (n > zs_cpu_max_keys(values != NULL, key_bytes, bit_lo, bit_hi) ||
-        (key_bytes != 4 && key_bytes != 8) || bit_hi > key_bytes * 8u ||
-        (values && value_bytes != 4 && value_bytes != 8))
+        (key_bytes != 1 && key_bytes != 2 && key_bytes != 4 && key_bytes != 8) ||
+        bit_hi > key_bytes * 8u || (values && value_bytes != 4 && value_bytes != 8))
         return ZESORT_ERROR_INVALID_ARGUMENT;
     const unsigned threads = team_size(cfg, n);
+    /* narrow keys-only sorts by all bits: equal keys are the same bits, so
+     * their counts are the sorted array (cpu_counting.h) */
+    if (!values && bit_lo == 0 && bit_hi == key_bytes * 8u &&
+        (key_bytes == 1 || (key_bytes == 2 && n >= ZS_CPU_COUNT16_MIN_KEYS)))
+        return zs_cpu_counting_sort(keys, n, key_bytes, key_flags, threads, cfg->create_limit);
     /* keys-only sorts by all bits: equal keys are the same bits, so vqsort
      * (not stable) may sort them, where it sorts faster than the passes */
     if (!values && bit_lo == 0 && bit_hi == key_bytes * 8u && use_vqsort(cfg, key_bytes, n))

@@ -3,7 +3,8 @@
  * the host, so the library always works, with or without a GPU or OpenCL.
  * Keys-only sorts by all bits (where stability cannot be seen) may instead
  * run partitions then vqsorted ranges (cpu_vq_sort.h), where Highway's vqsort was
- * measured faster for the key width on this CPU (cpu_calibrate.c).
+ * measured faster for the key width on this CPU (cpu_calibrate.c; 4- and
+ * 8-byte keys), or, for 1- and 2-byte keys, a counting sort (cpu_counting.h).
  *
  * Threads: one per online core by default; the environment variable
  * ZESORT_THREADS=N (a decimal integer, 1 <= N <= 256) overrides it, read at
@@ -38,7 +39,7 @@
  * against 4.08 at 512K: the same threshold holds. */
 #define ZS_CPU_MIN_KEYS_PER_THREAD 131072u
 
-/* Sorts n keys of key_bytes (4|8) in place, values (NULL or n of value_bytes,
+/* Sorts n keys of key_bytes (1|2|4|8) in place, values (NULL or n of value_bytes,
  * 4|8) along,
  * stable, by bits [bit_lo, bit_hi) of the ordered key (key_flags as the
  * kernels': kind | descending << 2). OUT_OF_HOST_MEMORY leaves both unchanged.
@@ -48,9 +49,9 @@ zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_byt
                           unsigned bit_hi);
 
 /* The most keys one zs_cpu_sort may take: any number that fits in size_t for
- * keys-only sorts by all bits where vqsort is available (its partitions
- * count in size_t and need no temporary copy), UINT32_MAX otherwise (the
- * radix passes' counts); beyond it the API splits the sort into parts
+ * keys-only sorts of 4- or 8-byte keys by all bits where vqsort is
+ * available (its partitions count in size_t and need no temporary copy),
+ * UINT32_MAX otherwise (the radix passes' and the counting sort's counts); beyond it the API splits the sort into parts
  * (src/dispatch/split_sort.h). */
 uint64_t zs_cpu_max_keys(int with_values, unsigned key_bytes, unsigned bit_lo, unsigned bit_hi);
 

@@ -43,7 +43,8 @@ void zs_cpu_config_default(zs_cpu_config *cfg)
 uint64_t zs_cpu_max_keys(int with_values, unsigned key_bytes, unsigned bit_lo, unsigned bit_hi)
 {
     /* the vqsort path counts in size_t, the radix passes in uint32_t */
-    if (!with_values && bit_lo == 0 && bit_hi == key_bytes * 8u && zs_vq_target())
+    if (!with_values && key_bytes >= 4 && bit_lo == 0 && bit_hi == key_bytes * 8u &&
+        zs_vq_target())
         return SIZE_MAX;
     const uint64_t test_max = g_test_radix_max;
     return test_max && test_max < UINT32_MAX ? test_max : UINT32_MAX;

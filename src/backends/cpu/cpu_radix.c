@@ -1,6 +1,6 @@
 /*
  * cpu_radix.c — the C fallback's radix passes: a stable radix sort on the
- * keys themselves (4- or 8-byte, values of 4 or 8 bytes moved along),
+ * keys themselves (1-, 2-, 4- or 8-byte, values of 4 or 8 bytes moved along),
  * multi-threaded (backend_cpu.c chooses between them and vqsort).
  *
  * One read of the input counts every digit (per thread, over contiguous
@@ -41,6 +41,16 @@
  * 1024 buckets of ~32): see the README's "Measured results". */
 #define ZS_CPU_SMALL_BUCKET 64u
 
+#define ZS_K uint8_t
+#define ZS_SFX 8
+#include "backends/cpu/cpu_radix_kernels.h"
+#undef ZS_K
+#undef ZS_SFX
+#define ZS_K uint16_t
+#define ZS_SFX 16
+#include "backends/cpu/cpu_radix_kernels.h"
+#undef ZS_K
+#undef ZS_SFX
 #define ZS_K uint32_t
 #define ZS_SFX 32
 #include "backends/cpu/cpu_radix_kernels.h"
@@ -51,6 +61,54 @@
 #include "backends/cpu/cpu_radix_kernels.h"
 #undef ZS_K
 #undef ZS_SFX
+
+/* The loops of cpu_radix_kernels.h for a key width of kb bytes (1, 2, 4, 8):
+ * one switch per call, outside the loops. */
+static void hist_all(unsigned kb, const void *keys, size_t b, size_t e, unsigned ndig,
+                     const unsigned *shift, const unsigned *mask, unsigned bins, uint32_t *h,
+                     int flt)
+{
+    switch (kb) {
+    case 1: zs_hist_all8(keys, b, e, ndig, shift, mask, bins, h, flt); break;
+    case 2: zs_hist_all16(keys, b, e, ndig, shift, mask, bins, h, flt); break;
+    case 4: zs_hist_all32(keys, b, e, ndig, shift, mask, bins, h, flt); break;
+    default: zs_hist_all64(keys, b, e, ndig, shift, mask, bins, h, flt); break;
+    }
+}
+
+static void count_digit(unsigned kb, const void *keys, size_t b, size_t e, unsigned shift,
+                        unsigned mask, uint32_t *h, int flt)
+{
+    switch (kb) {
+    case 1: zs_count8(keys, b, e, shift, mask, h, flt); break;
+    case 2: zs_count16(keys, b, e, shift, mask, h, flt); break;
+    case 4: zs_count32(keys, b, e, shift, mask, h, flt); break;
+    default: zs_count64(keys, b, e, shift, mask, h, flt); break;
+    }
+}
+
+static void scatter(unsigned kb, const void *sk, const void *sv, void *dk, void *dv, unsigned vb,
+                    size_t b, size_t e, unsigned shift, unsigned mask, uint32_t *off, int flt)
+{
+    switch (kb) {
+    case 1: zs_scatter8(sk, sv, dk, dv, vb, b, e, shift, mask, off, flt); break;
+    case 2: zs_scatter16(sk, sv, dk, dv, vb, b, e, shift, mask, off, flt); break;
+    case 4: zs_scatter32(sk, sv, dk, dv, vb, b, e, shift, mask, off, flt); break;
+    default: zs_scatter64(sk, sv, dk, dv, vb, b, e, shift, mask, off, flt); break;
+    }
+}
+
+static void small_sort(unsigned kb, const void *src, const void *vsrc, void *dst, void *vdst,
+                       unsigned vb, size_t b, size_t e, unsigned base, uint64_t mask, uint64_t c,
+                       int flt)
+{
+    switch (kb) {
+    case 1: zs_small_sort8(src, vsrc, dst, vdst, vb, b, e, base, mask, c, flt); break;
+    case 2: zs_small_sort16(src, vsrc, dst, vdst, vb, b, e, base, mask, c, flt); break;
+    case 4: zs_small_sort32(src, vsrc, dst, vdst, vb, b, e, base, mask, c, flt); break;
+    default: zs_small_sort64(src, vsrc, dst, vdst, vb, b, e, base, mask, c, flt); break;
+    }
+}
 
 #define ZS_CPU_MAX_DIGITS 64u
 
@@ -106,29 +164,20 @@ static void run_phase(void *arg, unsigned m, unsigned members)
     switch (j->what) {
     case PHASE_HIST_ALL:
         memset(hist, 0, (size_t)j->ndig * j->bins * sizeof *hist);
-        if (j->key_bytes == 8)
-            zs_hist_all64(j->src_k, b, e, j->ndig, j->shift, j->mask, j->bins, hist, j->flt);
-        else
-            zs_hist_all32(j->src_k, b, e, j->ndig, j->shift, j->mask, j->bins, hist, j->flt);
+        hist_all(j->key_bytes, j->src_k, b, e, j->ndig, j->shift, j->mask, j->bins, hist, j->flt);
         break;
     case PHASE_COUNT: {
         uint32_t *h = hist + (size_t)j->digit * j->bins;
         memset(h, 0, j->bins * sizeof *h);
-        if (j->key_bytes == 8)
-            zs_count64(j->src_k, b, e, j->shift[j->digit], j->mask[j->digit], h, j->flt);
-        else
-            zs_count32(j->src_k, b, e, j->shift[j->digit], j->mask[j->digit], h, j->flt);
+        count_digit(j->key_bytes, j->src_k, b, e, j->shift[j->digit], j->mask[j->digit], h,
+                    j->flt);
         break;
     }
     case PHASE_SCATTER: {
         uint32_t *off = j->off + (size_t)m * j->bins;
         const unsigned s = j->shift[j->digit], mk = j->mask[j->digit];
-        if (j->key_bytes == 8)
-            zs_scatter64(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s, mk,
-                         off, j->flt);
-        else
-            zs_scatter32(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s, mk,
-                         off, j->flt);
+        scatter(j->key_bytes, j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, b, e, s,
+                mk, off, j->flt);
         break;
     }
     case PHASE_BUCKETS:
@@ -161,14 +210,8 @@ static void sort_buckets(job *j, unsigned m, unsigned members)
         if (s < lo || s >= hi || e == s)
             continue;
         if (e - s <= ZS_CPU_SMALL_BUCKET) {
-            if (kb == 8)
-                zs_small_sort64(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s, e,
-                                j->low_base,
-                                j->low_keymask, j->low_c, j->flt);
-            else
-                zs_small_sort32(j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s, e,
-                                j->low_base,
-                                j->low_keymask, j->low_c, j->flt);
+            small_sort((unsigned)kb, j->src_k, j->src_v, j->dst_k, j->dst_v, j->value_bytes, s,
+                       e, j->low_base, j->low_keymask, j->low_c, j->flt);
             continue;
         }
         char *ks = (char *)j->src_k, *kd = j->dst_k;
@@ -177,12 +220,8 @@ static void sort_buckets(job *j, unsigned m, unsigned members)
         unsigned passes = 0, pd[ZS_CPU_LOW_DIGITS];
         if (e - s > 1) {
             memset(h, 0, (size_t)nd * ZS_CPU_LOW_BINS * sizeof *h);
-            if (kb == 8)
-                zs_hist_all64((const uint64_t *)ks, s, e, nd, j->low_shift, j->low_mask,
-                              ZS_CPU_LOW_BINS, h, j->flt);
-            else
-                zs_hist_all32((const uint32_t *)ks, s, e, nd, j->low_shift, j->low_mask,
-                              ZS_CPU_LOW_BINS, h, j->flt);
+            hist_all((unsigned)kb, ks, s, e, nd, j->low_shift, j->low_mask, ZS_CPU_LOW_BINS, h,
+                     j->flt);
             for (unsigned d = 0; d < nd; ++d) {
                 int constant = 0;
                 for (unsigned x = 0; x < ZS_CPU_LOW_BINS && !constant; ++x)
@@ -201,14 +240,8 @@ static void sort_buckets(job *j, unsigned m, unsigned members)
                 off[raw] = running;
                 running += hd[raw];
             }
-            if (kb == 8)
-                zs_scatter64((const uint64_t *)ks, vs, (uint64_t *)kd, vd, j->value_bytes, s, e,
-                             j->low_shift[d],
-                             j->low_mask[d], off, j->flt);
-            else
-                zs_scatter32((const uint32_t *)ks, vs, (uint32_t *)kd, vd, j->value_bytes, s, e,
-                             j->low_shift[d],
-                             j->low_mask[d], off, j->flt);
+            scatter((unsigned)kb, ks, vs, kd, vd, j->value_bytes, s, e, j->low_shift[d],
+                    j->low_mask[d], off, j->flt);
             char *tk = ks;
             ks = kd, kd = tk;
             char *tv = vs;
@@ -240,7 +273,7 @@ static void make_offsets(job *j, unsigned d, unsigned flip)
 /* c of cpu_radix_kernels.h: the ordered key is dk(k) ^ c. */
 static uint64_t order_xor(unsigned key_bytes, uint32_t key_flags)
 {
-    const uint64_t all = key_bytes == 8 ? UINT64_MAX : UINT32_MAX;
+    const uint64_t all = key_bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (key_bytes * 8u)) - 1u;
     const uint64_t sign = (uint64_t)1 << (key_bytes * 8u - 1u);
     return ((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0);
 }

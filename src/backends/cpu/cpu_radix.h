@@ -10,7 +10,7 @@
 
 #include "backends/cpu/backend_cpu.h"
 
-/* Sorts n (2 .. UINT32_MAX) keys of key_bytes (4|8) in place, values (NULL
+/* Sorts n (2 .. UINT32_MAX) keys of key_bytes (1|2|4|8) in place, values (NULL
  * or n of value_bytes, 4|8) along, stable, by bits [bit_lo, bit_hi) (bit_lo
  * < bit_hi <= the key's bits) of the ordered key (key_flags as the
  * kernels'), with cfg's digits and strategy on a team of `threads` (at most

@@ -1,7 +1,8 @@
 /*
  * cpu_radix_kernels.h — the inner loops of the C fallback (backend_cpu.c)
- * for one key width: included twice there, with ZS_K (uint32_t | uint64_t)
- * and ZS_SFX (32 | 64) defined. Not a header of its own.
+ * for one key width: included once per width there, with ZS_K (uint8_t |
+ * uint16_t | uint32_t | uint64_t) and ZS_SFX (8 | 16 | 32 | 64) defined. Not
+ * a header of its own.
  *
  * A loop takes its digit from the key's "digit key" dk(k): the key itself,
  * or for floats the key with every bit below the sign flipped when the sign

@@ -113,8 +113,12 @@ static inline uint64_t key_bits(key_map m, uint64_t k)
 /* The sort key of keys[i]. */
 static inline uint64_t sort_bits(const seg_job *j, uint64_t i)
 {
-    return key_bits(j->map, j->kb == 8 ? ((const uint64_t *)j->keys)[i]
-                                       : ((const uint32_t *)j->keys)[i]);
+    switch (j->kb) {
+    case 1: return key_bits(j->map, ((const uint8_t *)j->keys)[i]);
+    case 2: return key_bits(j->map, ((const uint16_t *)j->keys)[i]);
+    case 4: return key_bits(j->map, ((const uint32_t *)j->keys)[i]);
+    default: return key_bits(j->map, ((const uint64_t *)j->keys)[i]);
+    }
 }
 
 /* Bottom-up merges of the sorted runs of 8 of a[0, n), between a and t (on
@@ -223,39 +227,50 @@ static uint64_t *network_sort(uint64_t *a, uint64_t *t, size_t n)
     }
 #define ZS_KEY_BITS_OF(x) key_bits(m, (x))
 ZS_SEG_RADIX(radix_records, rec, ZS_REC_KEY)
+ZS_SEG_RADIX(radix_keys8, uint8_t, ZS_KEY_BITS_OF)
+ZS_SEG_RADIX(radix_keys16, uint16_t, ZS_KEY_BITS_OF)
 ZS_SEG_RADIX(radix_keys32, uint32_t, ZS_KEY_BITS_OF)
 ZS_SEG_RADIX(radix_keys64, uint64_t, ZS_KEY_BITS_OF)
 
 /* Keys without values, more than ZS_SEG_MERGE_MAX of them: the keys
- * themselves through the passes (4 or 8 bytes a key, not a word or a
+ * themselves through the passes (1 to 8 bytes a key, not a word or a
  * record, and no gather), in the scratch's item arrays. */
 static void sort_keys_only(const seg_job *j, scratch *sc, uint64_t b, size_t n)
 {
     void *keys = j->keys + b * j->kb;
     const unsigned bits = j->bit_hi - j->bit_lo;
     memcpy(sc->a.w, keys, n * j->kb);
-    const void *sorted =
-        j->kb == 8 ? (void *)radix_keys64(j->map, sc->a.w, sc->b.w, n, bits, sc->count)
-                   : (void *)radix_keys32(j->map, (uint32_t *)(void *)sc->a.w,
-                                          (uint32_t *)(void *)sc->b.w, n, bits, sc->count);
+    void *a = sc->a.w, *t = sc->b.w;
+    const void *sorted;
+    switch (j->kb) {
+    case 1: sorted = radix_keys8(j->map, a, t, n, bits, sc->count); break;
+    case 2: sorted = radix_keys16(j->map, a, t, n, bits, sc->count); break;
+    case 4: sorted = radix_keys32(j->map, a, t, n, bits, sc->count); break;
+    default: sorted = radix_keys64(j->map, a, t, n, bits, sc->count); break;
+    }
     memcpy(keys, sorted, n * j->kb);
 }
 
-/* Rearranges the n items of `bytes` (4 or 8) at base into `order` (their
- * positions), through copy (room for n items). */
+/* Rearranges the n items of `bytes` (1, 2, 4 or 8) at base into `order`
+ * (their positions), through copy (room for n items). */
+#define ZS_SEG_GATHER(T)                                                                 \
+    do {                                                                                 \
+        T *a = (T *)(void *)base;                                                        \
+        const T *c = (const T *)(void *)copy;                                            \
+        for (size_t i = 0; i < n; i++)                                                   \
+            a[i] = c[order[i]];                                                          \
+    } while (0)
 static void gather(char *base, unsigned bytes, uint64_t *copy, const uint32_t *order, size_t n)
 {
     memcpy(copy, base, n * bytes);
-    if (bytes == 8) {
-        uint64_t *a = (uint64_t *)(void *)base;
-        for (size_t i = 0; i < n; i++)
-            a[i] = copy[order[i]];
-    } else {
-        uint32_t *a = (uint32_t *)(void *)base, *c = (uint32_t *)copy;
-        for (size_t i = 0; i < n; i++)
-            a[i] = c[order[i]];
+    switch (bytes) {
+    case 1: ZS_SEG_GATHER(uint8_t); break;
+    case 2: ZS_SEG_GATHER(uint16_t); break;
+    case 4: ZS_SEG_GATHER(uint32_t); break;
+    default: ZS_SEG_GATHER(uint64_t); break;
     }
 }
+#undef ZS_SEG_GATHER
 
 /* Segment [b, e) of at most ZS_SEG_SMALL_MAX keys, in the member's scratch. */
 static void sort_small(const seg_job *j, scratch *sc, uint64_t b, uint64_t e)
@@ -361,7 +376,7 @@ zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *off
     j->max_len = max_len;
     j->kb = key_bytes, j->vb = values ? value_bytes : 0;
     j->bit_lo = bit_lo, j->bit_hi = bit_hi, j->key_flags = key_flags;
-    const uint64_t all = key_bytes == 8 ? UINT64_MAX : UINT32_MAX;
+    const uint64_t all = key_bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (key_bytes * 8u)) - 1u;
     const uint64_t sign = (uint64_t)1 << (key_bytes * 8u - 1u);
     j->map = (key_map){((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0),
                        bit_hi - bit_lo >= 64 ? UINT64_MAX
