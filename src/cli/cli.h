@@ -406,4 +406,22 @@ int cli_bench_segments_check(const char *text);
 int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type type,
                        zesort_algo algo, uint64_t n, int repeat, const char *lengths);
 
+/* ---- bench_topk.c: zesort bench --topk K ---------------------------------- */
+
+/* What bench --topk times: n keys of type (input kind, order, bits), on a
+ * backend (device -1: its choice), top k against the full sort. */
+typedef struct cli_bench_topk_request {
+    zesort_backend backend;
+    int64_t device;
+    zesort_key_type type;
+    cli_input_kind input;
+    int descending;
+    unsigned bit_lo, bit_hi;
+    uint64_t n, k;
+    int repeat;
+} cli_bench_topk_request;
+
+/* Times and verifies the top-k rows; prints a table. Returns the exit code. */
+int cli_bench_topk(const cli_bench_topk_request *q);
+
 #endif

@@ -49,6 +49,8 @@ static int parse_flag(cli_args *a, char **argv, topk_request *r)
 {
     const char *f = a->flag, *v;
     int rc = 0;
+    if (f[0] == '-' && f[1] >= '0' && f[1] <= '9') /* "-3" reads as a flag */
+        return cli_usage(CMD, "bad K '%s': K cannot be negative", f);
     if (strcmp(f, "--values") == 0)
         return parse_values(a, argv, r);
     if (strcmp(f, "--indices") == 0)
