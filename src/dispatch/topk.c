@@ -21,7 +21,8 @@
 #include "plan/sort_request.h"
 
 /* The candidates: keys (m of them, segment after segment), their input
- * positions in keys (global), and where each segment's start. */
+ * positions in keys (global; NULL when no output needs them), and where
+ * each segment's start. */
 typedef struct cands {
     char *keys;
     uint64_t *pos;
@@ -54,7 +55,7 @@ static uint64_t seg_cands(const topk_job *j, uint64_t i)
 }
 
 /* Candidates' arrays sized and their offsets set; 0, or -1 out of memory. */
-static int cands_alloc(const topk_job *j, cands *cd)
+static int cands_alloc(const topk_job *j, cands *cd, int want_pos)
 {
     cd->segments = j->c->segmented ? j->c->segments : 1;
     if (!(cd->offsets = malloc((size_t)(cd->segments + 1) * sizeof *cd->offsets)))
@@ -68,35 +69,31 @@ static int cands_alloc(const topk_job *j, cands *cd)
     cd->m = cd->offsets[cd->segments];
     const size_t m = cd->m ? (size_t)cd->m : 1;
     cd->keys = malloc(m * j->kb);
-    cd->pos = malloc(m * sizeof *cd->pos);
-    return cd->keys && cd->pos ? 0 : -1;
+    cd->pos = want_pos ? malloc(m * sizeof *cd->pos) : NULL;
+    return cd->keys && (cd->pos || !want_pos) ? 0 : -1;
 }
 
-/* Each segment's candidates' positions, in input order, then their keys. */
-static void cands_fill(const topk_job *j, cands *cd)
+/* Each segment's candidates, in input order: their keys, and their
+ * positions when an output needs them (want_pos). */
+static void cands_fill(const topk_job *j, cands *cd, int want_pos)
 {
     const zs_topk_call *c = j->c;
     for (uint64_t i = 0; i < cd->segments; i++) {
         const uint64_t b = seg_begin(c, i), len = seg_end(c, i) - b;
-        uint64_t *p = cd->pos + cd->offsets[i];
-        const uint64_t m = cd->offsets[i + 1] - cd->offsets[i];
+        const uint64_t at = cd->offsets[i], m = cd->offsets[i + 1] - at;
+        uint64_t *p = want_pos ? cd->pos + at : NULL;
         if (m < len) {
             zs_cpu_topk_select((const char *)c->keys + b * j->kb, len, m, j->kb, j->key_flags,
-                               j->bit_lo, j->bit_hi, p);
-            for (uint64_t t = 0; t < m; t++)
+                               j->bit_lo, j->bit_hi, p, cd->keys + at * j->kb);
+            for (uint64_t t = 0; p && t < m; t++)
                 p[t] += b;
         } else {
-            for (uint64_t t = 0; t < m; t++)
+            memcpy(cd->keys + at * j->kb, (const char *)c->keys + b * j->kb,
+                   (size_t)(m * j->kb));
+            for (uint64_t t = 0; p && t < m; t++)
                 p[t] = b + t;
         }
     }
-    const char *src = c->keys;
-    for (uint64_t t = 0; t < cd->m; t++) /* typed copies: a memcpy per key is a call */
-        switch (j->kb) {
-        case 8: ((uint64_t *)cd->keys)[t] = ((const uint64_t *)src)[cd->pos[t]]; break;
-        case 4: ((uint32_t *)cd->keys)[t] = ((const uint32_t *)src)[cd->pos[t]]; break;
-        default: memcpy(cd->keys + t * j->kb, src + cd->pos[t] * j->kb, j->kb);
-        }
 }
 
 /* The candidates sorted (with their positions when an output needs them),
@@ -107,7 +104,7 @@ static zesort_status cands_sort(zesort_context *ctx, const topk_job *j, const ca
     const zs_topk_call *c = j->c;
     zesort_options o = *opts;
     o.value_type = ZESORT_VALUE_U64;
-    void *pv = c->values_out || c->indices_out ? cd->pos : NULL;
+    void *pv = cd->pos; /* given when an output needs the positions */
     zs_plan_request req;
     zesort_status st = zs_make_host_request(&o, cd->m, pv != NULL, zs_ctx_flavor(ctx), &req,
                                             ran, &ctx->err);
@@ -157,12 +154,13 @@ zesort_status zs_topk_dispatch(zesort_context *ctx, const zs_topk_call *c,
     const topk_job j = {c, key_bytes, value_bytes, bit_lo, bit_hi, key_flags, ctx->ops == NULL};
     cands cd = {0};
     zesort_status st = ZESORT_OK;
-    if (cands_alloc(&j, &cd) != 0) {
+    const int want_pos = c->values_out || c->indices_out;
+    if (cands_alloc(&j, &cd, want_pos) != 0) {
         st = zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                           "%s: out of host memory for %llu candidates", c->fn,
                           (unsigned long long)cd.m);
     } else {
-        cands_fill(&j, &cd);
+        cands_fill(&j, &cd, want_pos);
         st = cands_sort(ctx, &j, &cd, opts, ran);
         if (st == ZESORT_OK)
             cands_write(&j, &cd);

@@ -184,6 +184,10 @@ START_TEST(large)
     run_ks((tcase){n, 0, ZESORT_KEY_U64, 0, D_EQUAL, 0, 64, 4, 2}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_I64, 1, D_FEW, 8, 40, 8, 3}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_F64, 0, D_RANDOM, 0, 64, 8, 0}, ks, nk);
+    /* the smallest keys all in the first (last) thread's chunk */
+    run_ks((tcase){n, 0, ZESORT_KEY_U32, 0, D_SORTED, 0, 32, 4, 3}, ks, nk);
+    run_ks((tcase){n, 0, ZESORT_KEY_I64, 0, D_REVERSED, 0, 64, 4, 2}, ks, nk);
+    run_ks((tcase){n, 0, ZESORT_KEY_U32, 1, D_LOW, 0, 32, 4, 3}, ks, nk);
 }
 END_TEST
 
