@@ -168,7 +168,7 @@ static const char bench_help[] =
     "                    [--pairs] [--value-type u32|u64] [--backend B [--device N]]\n"
     "                    [--input KIND] [--descending] [--bits LO:HI]\n"
     "                    [--repeat R] [--csv FILE] [--plot FILE.png] [--peer boost]\n"
-    "                    [--segments LEN[,LEN...]|ragged]\n"
+    "                    [--segments LEN[,LEN...]|ragged] [--topk K]\n"
     "\n"
     "For every algorithm, n and scan mode: sorts the same keys (uniform random,\n"
     "fixed seed, unless --input says otherwise) once to warm up, then R times, and\n"
@@ -255,6 +255,12 @@ static const char bench_help[] =
     "                    per segment (run for at most 3 s, then scaled: 'est.').\n"
     "                    The first --algo given, else auto; random keys, ascending,\n"
     "                    all bits (no --input, --descending, --bits)\n"
+    "  --topk K          top-k instead (keys only): on the same n keys (the first\n"
+    "                    --n, default 16m; --type, --input, --descending, --bits),\n"
+    "                    the wall time (copies included) of zesort_topk of K keys,\n"
+    "                    then with u32 indices, then of n/2 keys, each against a\n"
+    "                    full sort of the keys timed beside it, median of --repeat;\n"
+    "                    every result checked against the sort's first K\n"
     "  -h, --help        show this help\n";
 
 static const char info_help[] =

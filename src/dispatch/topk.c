@@ -75,7 +75,7 @@ static int cands_alloc(const topk_job *j, cands *cd, int want_pos)
     /* one top-k of keys only: the candidates are gathered and sorted in
      * keys_out itself (min(k, n) keys: exactly them), no copy of ours (its
      * allocation's page faults cost as much as the gather) */
-    cd->own_keys = j->c->segmented || want_pos || !j->c->keys_out;
+    cd->own_keys = j->c->segmented || want_pos || !j->c->keys_out || cd->m > j->c->k;
     cd->keys = cd->own_keys ? malloc(m * j->kb) : j->c->keys_out;
     cd->pos = want_pos ? malloc(m * sizeof *cd->pos) : NULL;
     return cd->keys && (cd->pos || !want_pos) ? 0 : -1;
