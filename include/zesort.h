@@ -398,6 +398,61 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
                                    const uint64_t *offsets, uint64_t num_segments,
                                    const zesort_options *opts);
 
+/** Top-k: the k smallest keys of the n at keys (the k largest with
+ *  opts->descending), sorted, equal keys in input order (stable), by opts'
+ *  key type, order and bit range (keys whose bits [bit_lo, bit_hi) of the
+ *  ordered key are equal are ties): the first min(k, n) keys of the stable
+ *  sort of keys, without sorting them all. k = 0 (or n = 0) writes nothing;
+ *  k >= n is a stable sort of every key.
+ *  Outputs, each NULL or an array of min(k, n) elements:
+ *  keys_out the keys; values_out (given exactly when values_in, n values of
+ *  opts->value_type, is) the values of those keys; indices_out their input
+ *  positions, of opts->value_type (uint32_t by default: n above 2^32 then is
+ *  INVALID_ARGUMENT, naming the u64 type). At least one output is given when
+ *  k and n are not 0. keys and values_in are only read.
+ *  Arrays aligned to their element size, no byte shared by two of them, as
+ *  for zesort_sort_copy; otherwise INVALID_ARGUMENT, nothing written.
+ *  How: the C fallback selects on the host (a radix select, most significant
+ *  digit first, narrowing to the k-th key, then the candidates compacted in
+ *  input order) and sorts only the min(k, n) candidates (for k above n / 4
+ *  it sorts every key: measured faster there); a device backend
+ *  (Level Zero, OpenCL) sorts every key on the device, with its input
+ *  position, and takes the first k (no device select yet).
+ *  Memory: the C fallback min(k, n) keys and, with values or indices, as many
+ *  8-byte positions; a device backend n keys and n 8-byte positions on the
+ *  host, and a sort of n pairs with u64 values on the device.
+ *  On error keys and values_in are unchanged; the outputs' contents are
+ *  unspecified. zesort_last_algo says what the candidates' sort ran.
+ *  Errors: as zesort_sort. */
+zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *values_in,
+                          void *keys_out, void *values_out, void *indices_out, uint64_t n,
+                          uint64_t k, const zesort_options *opts);
+
+/** Segmented (batched) top-k: zesort_topk of each of the num_segments
+ *  segments [offsets[i], offsets[i + 1]) of keys (offsets as for
+ *  zesort_sort_segments: num_segments + 1 non-decreasing host integers,
+ *  offsets[num_segments] <= n; empty segments allowed), for the top k of
+ *  every row of a batch.
+ *  Outputs (each NULL or an array of num_segments * k elements): segment i's
+ *  results in row i, elements [i * k, i * k + min(k, len_i)) with len_i =
+ *  offsets[i + 1] - offsets[i]; a segment shorter than k leaves the rest of
+ *  its row, [i * k + len_i, (i + 1) * k), untouched (the caller's fill
+ *  stays: pre-fill the outputs with a sentinel to tell them apart, or count
+ *  min(k, len_i) from the offsets). indices_out holds positions within the
+ *  segment (0 .. len_i - 1; add offsets[i] for the position in keys), so
+ *  uint32_t indices serve any n whose segments are shorter than 2^32.
+ *  num_segments * k elements must fit the address space (TOO_LARGE).
+ *  How: as zesort_topk, per segment (the C fallback selects in each segment
+ *  longer than k, then sorts every segment's candidates in one segmented
+ *  sort; a device backend sorts every segment whole with zesort_sort_segments'
+ *  machinery and takes the first k of each).
+ *  On error keys and values_in are unchanged; the outputs' contents are
+ *  unspecified. Errors: as zesort_topk. */
+zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const void *values_in,
+                                   void *keys_out, void *values_out, void *indices_out,
+                                   uint64_t n, const uint64_t *offsets, uint64_t num_segments,
+                                   uint64_t k, const zesort_options *opts);
+
 /** Checks, without allocating or sorting anything, whether a sort of n keys
  *  (with values of opts->value_type when with_values is not 0; an argsort
  *  or an out-of-place sort needs what the same in-place sort needs) with

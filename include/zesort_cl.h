@@ -260,6 +260,32 @@ zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_que
                                         const zesort_options *opts, cl_uint num_wait_events,
                                         const cl_event *wait_events, cl_event *event);
 
+/** Bytes of temp a top-k of n keys (zesort_cl_enqueue_topk) needs, as
+ *  zesort_ze_topk_temp_bytes: with_values ZESORT_WITH_VALUES when values or
+ *  indices are wanted. */
+zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int with_values,
+                                        const zesort_options *opts, uint64_t *bytes);
+
+/** Top-k, as zesort_ze_append_topk: the min(k, n) smallest keys (largest
+ *  with opts->descending), sorted and stable, into keys_out (NULL: not
+ *  wanted), with their values (values_in / values_out) or input positions
+ *  (indices_out, not with values), each output of opts' types at offset 0
+ *  of its cl_mem. count: NULL, or a device-side count (n is its max_n); a
+ *  count below k leaves the outputs past it unspecified. temp (aligned as
+ *  zesort_cl_temp_requirements says): zesort_cl_topk_temp_bytes bytes.
+ *  How: the sort of every key into sub-buffers of temp
+ *  (zesort_cl_enqueue_sort_copy, or zesort_cl_enqueue_argsort for
+ *  indices), then copies of the first k, ordered by events; *event (may be
+ *  NULL) completes after the last. No device select yet.
+ *  Errors: as zesort_cl_enqueue_sort_copy; INVALID_ARGUMENT also for values
+ *  and indices together, or no output with k and n not 0. */
+zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                     cl_mem keys, cl_mem values_in, cl_mem keys_out,
+                                     cl_mem values_out, cl_mem indices_out, uint64_t n,
+                                     cl_mem count, uint64_t k, cl_mem temp, uint64_t temp_bytes,
+                                     const zesort_options *opts, cl_uint num_wait_events,
+                                     const cl_event *wait_events, cl_event *event);
+
 /** Like zesort_cl_enqueue_sort with n read on the device from count (one
  *  uint32 at offset 0) and clamped to max_n; grids sized for max_n. */
 zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,

@@ -374,6 +374,39 @@ zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
                                          ze_event_handle_t signal_event, uint32_t num_wait_events,
                                          ze_event_handle_t *wait_events);
 
+/** Bytes of temp a top-k of n keys (zesort_ze_append_topk) needs with opts
+ *  (NULL = defaults): with_values ZESORT_WITH_VALUES (1) when values or
+ *  indices are wanted, ZESORT_KEYS_ONLY (0) otherwise; for a device-side
+ *  count, pass its max_n. 0 for n == 0. Temp holds the sorted keys (and
+ *  values or indices) of all n keys, then the sort's own temp.
+ *  Errors: as zesort_ze_temp_bytes. */
+zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                        const zesort_options *opts, uint64_t *bytes);
+
+/** Top-k: appends to cmdlist what writes the min(k, n) smallest keys of the
+ *  n at keys (largest with opts->descending), sorted, equal keys in input
+ *  order, to keys_out (NULL: not wanted), with their values (values_in /
+ *  values_out: n and k values of opts->value_type, both given or neither)
+ *  or their input positions (indices_out, of opts->value_type; not with
+ *  values): zesort_topk on device memory. keys and values_in are only read.
+ *  n_devptr: NULL, or a uint32_t on the device read when the list executes
+ *  (n is then its max_n, as in zesort_ze_append_sort_copy); a count below k
+ *  leaves the outputs' elements past it unspecified.
+ *  temp: zesort_ze_topk_temp_bytes(n, values or indices wanted) bytes.
+ *  How: every key is sorted (zesort_ze_append_sort_copy or, for indices,
+ *  zesort_ze_append_argsort, into temp), then the first min(k, n) of each
+ *  array are copied out, after a barrier; the last command, a barrier,
+ *  signals signal_event. No device select yet: as costly as the sort.
+ *  Errors: as zesort_ze_append_sort_copy; INVALID_ARGUMENT also for values
+ *  and indices together, or no output with k and n not 0. */
+zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                    const void *keys, const void *values_in, void *keys_out,
+                                    void *values_out, void *indices_out, uint64_t n,
+                                    const uint32_t *n_devptr, uint64_t k, void *temp,
+                                    uint64_t temp_bytes, const zesort_options *opts,
+                                    ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                    ze_event_handle_t *wait_events);
+
 /** Argsort: appends the computation of the stable sorting permutation of
  *  the n keys at keys: indices[i] becomes the input position of the i-th
  *  key in sorted order (opts' order and bit range; equal keys in input

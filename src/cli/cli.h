@@ -348,6 +348,14 @@ int cli_same_file(const char *a, const char *b);
 int cli_cmd_sort(int argc, char **argv);
 int cli_cmd_argsort(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
+/* cmd_topk.c: zesort topk INPUT K OUTPUT [...] (issue 38) */
+int cli_cmd_topk(int argc, char **argv);
+/* cmd_sort.c: OFFSETS for --segments, S + 1 little-endian u64 (0 <= S <= n),
+ * non-decreasing, each at most n, read within `room` bytes of host memory
+ * into *offsets (malloc'd) and *s; errors reported (exit code returned). */
+int cli_read_offsets(const char *path, uint64_t n, uint64_t room, uint64_t **offsets,
+                     uint64_t *s);
+
 int cli_cmd_info(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 /* cmd_mpi.c: run zesort-mpi (built with MPI), or say this build has no MPI */
@@ -397,5 +405,23 @@ int cli_bench_segments_check(const char *text);
  * sorts per segment; prints a table. Returns the exit code. */
 int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type type,
                        zesort_algo algo, uint64_t n, int repeat, const char *lengths);
+
+/* ---- bench_topk.c: zesort bench --topk K ---------------------------------- */
+
+/* What bench --topk times: n keys of type (input kind, order, bits), on a
+ * backend (device -1: its choice), top k against the full sort. */
+typedef struct cli_bench_topk_request {
+    zesort_backend backend;
+    int64_t device;
+    zesort_key_type type;
+    cli_input_kind input;
+    int descending;
+    unsigned bit_lo, bit_hi;
+    uint64_t n, k;
+    int repeat;
+} cli_bench_topk_request;
+
+/* Times and verifies the top-k rows; prints a table. Returns the exit code. */
+int cli_bench_topk(const cli_bench_topk_request *q);
 
 #endif

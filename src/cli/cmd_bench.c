@@ -48,6 +48,8 @@ typedef struct bench_request {
     int descending;       /* --descending */
     const char *bits_text; /* --bits LO:HI, parsed once --type is known */
     unsigned bit_lo, bit_hi;
+    const char *topk_text; /* --topk K: bench_topk.c instead */
+    uint64_t topk;
 } bench_request;
 
 /* Where the table and the ratios go: stdout, or stderr when --csv or --plot
@@ -129,7 +131,7 @@ static int takes_value(const char *flag)
     static const char *const flags[] = {"--n",      "--algo",   "--scan",  "--type",
                                         "--backend", "--repeat", "--csv",   "--plot",
                                         "--peer",   "--device", "--value-type", "--segments",
-                                        "--bits",   "--input"};
+                                        "--bits",   "--input",  "--topk"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
         if (strcmp(flag, flags[i]) == 0)
             return 1;
@@ -148,6 +150,9 @@ static int check_bench_args(bench_request *req)
         return cli_usage(CMD, "bad --bits '%s': expected LO:HI with 0 <= LO < HI <= %u for %s keys",
                          req->bits_text, key_bits, cli_key_type_name(req->type));
     int shaped = req->bits_text || req->descending || req->input != CLI_INPUT_RANDOM;
+    if (req->topk_text && (req->segments || req->pairs || req->peer_boost))
+        return cli_usage(CMD, "--topk times keys only against the full sort: no --segments, "
+                              "--pairs, --value-type or --peer with it");
     if (req->segments && shaped)
         return cli_usage(CMD, "--segments times random keys, ascending, all bits: no --bits, "
                               "--descending or --input with it");
@@ -195,6 +200,12 @@ static int parse_value_flag(bench_request *req, const char *f, const char *v)
         if ((rc = cli_args_once(CMD, f, req->segments)) || (rc = cli_bench_segments_check(v)))
             return rc;
         req->segments = v;
+    } else if (strcmp(f, "--topk") == 0) {
+        if ((rc = cli_args_once(CMD, f, req->topk_text)))
+            return rc;
+        if (v[0] == '-' || cli_parse_count(v, &req->topk))
+            return cli_usage(CMD, "bad --topk '%s': expected a count of keys", v);
+        req->topk_text = v;
     } else if (strcmp(f, "--scan") == 0) {
         if ((rc = parse_scan_list(v, req)))
             return rc;
@@ -895,6 +906,16 @@ int cli_cmd_bench(int argc, char **argv)
         return cli_bench_segments(req.backend, req.device, req.type,
                                   req.algo_given ? req.algo[0] : ZESORT_ALGO_AUTO, n, req.repeat,
                                   req.segments);
+    }
+    if (req.topk_text) {
+        /* the top-k benchmark: 16M keys unless --n says, the first n */
+        const uint64_t n = req.n_given ? req.n[0] : UINT64_C(16777216);
+        if ((rc = cli_check_host_memory(CMD, n, 3 * n * cli_key_size(req.type) + 4 * n)))
+            return rc;
+        const cli_bench_topk_request q = {req.backend, req.device, req.type, req.input,
+                                          req.descending, req.bit_lo, req.bit_hi, n,
+                                          req.topk, req.repeat};
+        return cli_bench_topk(&q);
     }
     if ((rc = check_host_memory(&req)))
         return rc;

@@ -414,6 +414,13 @@ static int read_offsets(const char *path, uint64_t n, uint64_t room, uint64_t **
     return 0;
 }
 
+/* read_offsets for other commands (topk --segments): the same file rules. */
+int cli_read_offsets(const char *path, uint64_t n, uint64_t room, uint64_t **offsets,
+                     uint64_t *s)
+{
+    return read_offsets(path, n, room, offsets, s);
+}
+
 /* An argsort's results: indices first, the sorted keys (--keys-out) second,
  * in buffers of their own. */
 static zesort_status argsort(zesort_context *ctx, const sort_request *req, const void *keys,

@@ -17,6 +17,7 @@ static const char top_help[] =
     "  sort INPUT OUTPUT [options]   sort a key file (optionally with a values file)\n"
     "  argsort INPUT INDICES_OUT [options]\n"
     "                                the stable sorting permutation of a key file\n"
+    "  topk INPUT K OUTPUT [options] the K smallest (or largest) keys, sorted\n"
     "  bench [options]               measure sort speed per algorithm, n and scan mode\n"
     "  info                          show version, usable backends and devices, build facts\n"
     "  demo [options]                sort a few million random keys with every algorithm\n"
@@ -130,12 +131,45 @@ static const char argsort_help[] =
     "                    as for 'zesort sort' (zesort sort --help)\n"
     "  -h, --help        show this help\n";
 
+static const char topk_help[] =
+    "usage: zesort topk INPUT K OUTPUT [--values VALUES_IN VALUES_OUT |\n"
+    "                   --indices INDICES_OUT] [--type T] [--descending]\n"
+    "                   [--bits LO:HI] [--segments OFFSETS] [--backend B]\n"
+    "\n"
+    "Writes the K smallest keys of INPUT (the K largest with --descending) to\n"
+    "OUTPUT, sorted, equal keys in input order: the first K keys that 'zesort sort'\n"
+    "would write, without sorting them all. K of 0 writes empty files; K at least\n"
+    "the number of keys is a sort of every key. K is a count: decimal digits,\n"
+    "optionally k, m or g (1k = 1024). INPUT is only read. Outputs are written as\n"
+    "'zesort sort' writes them (temporary file, then rename; both or neither), and\n"
+    "'-' is standard input or output as there.\n"
+    "\n"
+    "options:\n"
+    "  --values VALUES_IN VALUES_OUT\n"
+    "                    u32 values, one per key, written beside their keys\n"
+    "  --indices INDICES_OUT\n"
+    "                    the keys' positions in INPUT (u32), beside them; not with\n"
+    "                    --values\n"
+    "  --segments OFFSETS\n"
+    "                    S + 1 little-endian u64 offsets: the top K of each\n"
+    "                    segment [offsets[i], offsets[i+1]), one segment after the\n"
+    "                    other in the outputs, min(K, its length) results each;\n"
+    "                    indices are then positions within the segment\n"
+    "  --type, --descending, --bits, --backend\n"
+    "                    as for 'zesort sort' (zesort sort --help); keys tie when\n"
+    "                    their bits LO:HI are equal\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "A K that is not a count (negative, junk) is exit 2; a missing or bad file\n"
+    "(size not a multiple of the element size, a values file whose count differs\n"
+    "from the keys', bad offsets) is exit 1, with nothing written.\n";
+
 static const char bench_help[] =
     "usage: zesort bench [--n N[,N...]] [--algo A[,A...]] [--scan S[,S]] [--type T]\n"
     "                    [--pairs] [--value-type u32|u64] [--backend B [--device N]]\n"
     "                    [--input KIND] [--descending] [--bits LO:HI]\n"
     "                    [--repeat R] [--csv FILE] [--plot FILE.png] [--peer boost]\n"
-    "                    [--segments LEN[,LEN...]|ragged]\n"
+    "                    [--segments LEN[,LEN...]|ragged] [--topk K]\n"
     "\n"
     "For every algorithm, n and scan mode: sorts the same keys (uniform random,\n"
     "fixed seed, unless --input says otherwise) once to warm up, then R times, and\n"
@@ -223,6 +257,12 @@ static const char bench_help[] =
     "                    per segment (run for at most 3 s, then scaled: 'est.').\n"
     "                    The first --algo given, else auto; random keys, ascending,\n"
     "                    all bits (no --input, --descending, --bits)\n"
+    "  --topk K          top-k instead (keys only): on the same n keys (the first\n"
+    "                    --n, default 16m; --type, --input, --descending, --bits),\n"
+    "                    the wall time (copies included) of zesort_topk of K keys,\n"
+    "                    then with u32 indices, then of n/2 keys, each against a\n"
+    "                    full sort of the keys timed beside it, median of --repeat;\n"
+    "                    every result checked against the sort's first K\n"
     "  -h, --help        show this help\n";
 
 static const char info_help[] =
@@ -353,6 +393,8 @@ int cli_print_help(const char *cmd)
         text = sort_help;
     else if (strcmp(cmd, "argsort") == 0)
         text = argsort_help;
+    else if (strcmp(cmd, "topk") == 0)
+        text = topk_help;
     else if (strcmp(cmd, "bench") == 0)
         text = bench_help;
     else if (strcmp(cmd, "info") == 0)

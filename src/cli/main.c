@@ -16,6 +16,7 @@ static const struct {
 } commands[] = {
     {"sort", cli_cmd_sort},
     {"argsort", cli_cmd_argsort},
+    {"topk", cli_cmd_topk},
     {"bench", cli_cmd_bench},
     {"info", cli_cmd_info},
     {"demo", cli_cmd_demo},

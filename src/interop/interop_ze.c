@@ -33,6 +33,7 @@
 #include "interop/interop_common.h"
 #include "kernels/kernel_select.h"
 #include "plan/plan.h"
+#include "plan/sort_request.h"
 
 #define TEMP_ALIGN 256u
 #define TEMP_MIN_ALIGN 8u /* what temp must have (ZESORT_ZE_TEMP_ALIGNMENT) */
@@ -931,4 +932,102 @@ zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
     return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
                       signal_event, num_wait_events, wait_events, NULL,
                       "zesort_ze_append_argsort_alt");
+}
+
+/* ---- top-k (zesort_ze_append_topk): the sort of every key, then k taken --- */
+
+/* Where a top-k's arrays lie in temp: the sorted keys, the sorted values or
+ * indices (8 bytes a key: either value type), then the sort's own temp. */
+typedef struct topk_temp {
+    uint64_t second, sort, sort_bytes, total;
+} topk_temp;
+
+static zesort_status topk_layout(zesort_ze_sorter *s, uint64_t n, int with_values,
+                                 const zesort_options *opts, topk_temp *t)
+{
+    const zesort_options o = zs_options_or_default(opts);
+    const uint64_t kb = zs_key_bytes(o.key_type);
+    zesort_status st = zesort_ze_temp_bytes(s, n, with_values ? 1 : 0, opts, &t->sort_bytes);
+    t->second = (n * kb + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN;
+    t->sort = t->second + (with_values ? (n * 8 + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN : 0);
+    t->total = n ? t->sort + t->sort_bytes : 0;
+    return st;
+}
+
+zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
+                                        const zesort_options *opts, uint64_t *bytes)
+{
+    if (!sorter || !bytes)
+        return zs_error_set(sorter ? &sorter->err : &thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "zesort_ze_topk_temp_bytes: sorter or bytes is NULL");
+    topk_temp t;
+    zesort_status st = topk_layout(sorter, n, with_values, opts, &t);
+    *bytes = st == ZESORT_OK ? t.total : 0;
+    return st;
+}
+
+/* The copies of the first m sorted elements into the outputs, between a
+ * barrier after the sort and a barrier that signals. */
+static zesort_status topk_take(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                               const void *const src[2], void *const dst[2],
+                               const uint64_t bytes[2], ze_event_handle_t signal)
+{
+    ze_result_t r = zeCommandListAppendBarrier(list, NULL, 0, NULL);
+    for (int i = 0; i < 2 && r == ZE_RESULT_SUCCESS; i++)
+        if (dst[i] && bytes[i])
+            r = zeCommandListAppendMemoryCopy(list, dst[i], src[i], (size_t)bytes[i], NULL, 0,
+                                              NULL);
+    if (r == ZE_RESULT_SUCCESS)
+        r = zeCommandListAppendBarrier(list, signal, 0, NULL);
+    if (r != ZE_RESULT_SUCCESS) {
+        s->last_result = r;
+        return zs_ze_fail(&s->err, "zesort_ze_append_topk: appending the copies", r);
+    }
+    return ZESORT_OK;
+}
+
+zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                    const void *keys, const void *values_in, void *keys_out,
+                                    void *values_out, void *indices_out, uint64_t n,
+                                    const uint32_t *n_devptr, uint64_t k, void *temp,
+                                    uint64_t temp_bytes, const zesort_options *opts,
+                                    ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                    ze_event_handle_t *wait_events)
+{
+    const char *fn = "zesort_ze_append_topk";
+    if (!sorter)
+        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    const uint64_t m = k < n ? k : n;
+    const int second = values_out || indices_out;
+    if (!values_in != !values_out || (values_out && indices_out) ||
+        (m > 0 && !keys_out && !second))
+        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: values_in and values_out go together, not with indices_out, "
+                            "and at least one output is needed", fn);
+    topk_temp t;
+    zesort_status st = topk_layout(sorter, n, second, opts, &t);
+    if (st != ZESORT_OK)
+        return st;
+    if (n > 0 && (!temp || temp_bytes < t.total))
+        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: temp holds %llu bytes, the top-k needs %llu "
+                            "(zesort_ze_topk_temp_bytes)", fn, (unsigned long long)temp_bytes,
+                            (unsigned long long)t.total);
+    char *tk = temp, *tv = second ? (char *)temp + t.second : NULL, *ts = (char *)temp + t.sort;
+    st = indices_out ? zesort_ze_append_argsort(sorter, cmdlist, keys, tv, tk, n, n_devptr, ts,
+                                                t.sort_bytes, opts, NULL, num_wait_events,
+                                                wait_events)
+                     : zesort_ze_append_sort_copy(sorter, cmdlist, keys, values_in, tk, tv, n,
+                                                  n_devptr, ts, t.sort_bytes, opts, NULL,
+                                                  num_wait_events, wait_events);
+    if (st != ZESORT_OK)
+        return st;
+    const zesort_options o = zs_options_or_default(opts);
+    const void *const src[2] = {tk, tv};
+    void *const dst[2] = {keys_out, values_out ? values_out : indices_out};
+    const uint64_t bytes[2] = {m * zs_key_bytes(o.key_type), m * zs_value_bytes(o.value_type)};
+    pthread_mutex_lock(&sorter->lock);
+    st = topk_take(sorter, cmdlist, src, dst, bytes, signal_event);
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
 }

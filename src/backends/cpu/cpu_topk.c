@@ -1,0 +1,604 @@
+/*
+ * cpu_topk.c — the C fallback's radix select (cpu_topk.h). The k-th key's
+ * sort bits are found most significant digit first: each pass histograms
+ * one 8-bit digit of the keys still in play (those whose higher digits equal
+ * the k-th key's, found so far) and keeps the bin where the k-th key falls.
+ *
+ * What a pass reads shrinks as soon as it can:
+ * * when the keys below the k-th key's prefix and those in play together
+ *   are few (n / 16 at most: small k), the next pass over the keys copies
+ *   them, with their positions, into a list in input order; later passes
+ *   and the final compaction read only that list: two reads of the keys in
+ *   all for random keys and small k;
+ * * else, once the keys in play alone are few (n / 4), they are listed
+ *   (their bits only) and later passes read the list; the compaction then
+ *   reads the keys once more.
+ * Passes over all keys run on the C fallback's team (a chunk a member, each
+ * with its own histogram and list; the lists joined in member order keep
+ * input order).
+ *
+ * Bounded cost on adversarial input: a pass also tracks the smallest and
+ * largest key in play; when they are equal (all keys equal, or every key in
+ * play tied at the boundary) the k-th key is known and the passes stop. At
+ * worst (k = n - 1 with distinct keys in one bin) every digit takes one read
+ * of the keys: ceil(width / 8) reads plus the compaction.
+ *
+ * The compaction takes, in input order, every key below the k-th key's bits
+ * and the first keys equal to them, as many as the rank needs (a stable
+ * sort's choice among ties), branch-free (half the keys taken at random
+ * would mispredict every other branch), and stops at the k-th taken.
+ */
+#include "backends/cpu/cpu_topk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/backend_cpu.h"
+#include "backends/cpu/cpu_threads.h"
+
+#define DIGIT_BITS 8u
+#define BINS (1u << DIGIT_BITS)
+
+/* The sort bits of a key: the ordered key (README "Orders": a negative
+ * float's bits below the sign flipped, then c: the sign bit for signed and
+ * float keys, all bits for descending), its bits [lo, lo + width). */
+typedef struct key_map {
+    uint64_t c, mask;
+    uint64_t fm; /* floats: the bits below the sign (flipped in negative keys); else 0 */
+    unsigned top, lo;
+} key_map;
+
+/* Branch-free, so that the compiler vectorises the counting loops. */
+static inline uint64_t sort_bits(key_map m, uint64_t k)
+{
+    k ^= m.fm & ((uint64_t)0 - (k >> m.top));
+    return ((k ^ m.c) >> m.lo) & m.mask;
+}
+
+static key_map make_map(unsigned key_bytes, uint32_t key_flags, unsigned bit_lo, unsigned bit_hi)
+{
+    const unsigned bits = key_bytes * 8u;
+    const uint64_t all = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1u;
+    const uint64_t sign = UINT64_C(1) << (bits - 1u);
+    const unsigned w = bit_hi - bit_lo;
+    return (key_map){((key_flags & 3u) ? sign : 0) ^ ((key_flags & 4u) ? all : 0),
+                     w == 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u,
+                     (key_flags & 3u) == 2u ? sign - 1u : 0, bits - 1u, bit_lo};
+}
+
+/* One body (the variadic part: it may hold commas) for the four key widths:
+ * K is the typed keys' pointer in it (the load is then a plain typed read,
+ * not a switch per key). */
+#define ZS_BY_WIDTH(keys, kb, ...)                                                     \
+    do {                                                                               \
+        if ((kb) == 1) {                                                               \
+            const uint8_t *K = (keys);                                                 \
+            __VA_ARGS__                                                                \
+        } else if ((kb) == 2) {                                                        \
+            const uint16_t *K = (keys);                                                \
+            __VA_ARGS__                                                                \
+        } else if ((kb) == 4) {                                                        \
+            const uint32_t *K = (keys);                                                \
+            __VA_ARGS__                                                                \
+        } else {                                                                       \
+            const uint64_t *K = (keys);                                                \
+            __VA_ARGS__                                                                \
+        }                                                                              \
+    } while (0)
+
+/* Copies key i of keys (kb bytes) to element j of out. */
+static inline void put_key(void *out, uint64_t j, const void *keys, uint64_t i, unsigned kb)
+{
+    switch (kb) {
+    case 8: ((uint64_t *)out)[j] = ((const uint64_t *)keys)[i]; break;
+    case 4: ((uint32_t *)out)[j] = ((const uint32_t *)keys)[i]; break;
+    default: memcpy((char *)out + j * kb, (const char *)keys + i * kb, kb);
+    }
+}
+
+/* Key i of keys (kb bytes), as an unsigned value. */
+static inline uint64_t load_key(const void *keys, uint64_t i, unsigned kb)
+{
+    switch (kb) {
+    case 8: return ((const uint64_t *)keys)[i];
+    case 4: return ((const uint32_t *)keys)[i];
+    case 2: return ((const uint16_t *)keys)[i];
+    default: return ((const uint8_t *)keys)[i];
+    }
+}
+
+/* A list: sort bits, and (collected mode) input positions. */
+typedef struct list {
+    uint64_t *v, *pos;
+    uint64_t n;
+} list;
+
+/* What the passes know: the keys in play are those whose sort bits above
+ * `shift` equal `prefix`; the k-th key is the one of rank `rank` among them,
+ * and `less` keys are below them. */
+typedef struct select_state {
+    const void *keys;
+    uint64_t n;
+    unsigned kb;
+    key_map m;
+    unsigned shift;
+    uint64_t prefix, rank, in_play, less;
+    list l;        /* l.v NULL: no list yet */
+    int collected; /* 1: l holds every key below too, with positions */
+    uint64_t hist[BINS];
+    uint64_t lo, hi; /* the smallest and largest sort bits in play */
+    zs_team *team;
+} select_state;
+
+/* Bits above `shift` as a mask (shift may be 64). */
+static inline uint64_t high_mask(unsigned shift)
+{
+    return shift >= 64 ? 0 : ~UINT64_C(0) << shift;
+}
+
+static inline uint64_t prefix_value(const select_state *s)
+{
+    return s->shift >= 64 ? 0 : s->prefix << s->shift;
+}
+
+/* One member's share of a pass over every key. */
+typedef struct member_pass {
+    uint64_t hist[BINS];
+    uint64_t lo, hi;
+    list l; /* what it listed: bits (and positions when collecting) */
+} member_pass;
+
+typedef struct pass_job {
+    const select_state *s;
+    unsigned dshift, d;
+    int mode; /* 0 histogram only, 1 list the keys in play, 2 collect keys <= in play */
+    member_pass *mp;
+} pass_job;
+
+/* Member `me` of `members`: keys [b, e) of the pass. */
+static void pass_member(void *arg, unsigned me, unsigned members)
+{
+    const pass_job *j = arg;
+    const select_state *s = j->s;
+    member_pass *p = &j->mp[me];
+    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members;
+    const uint64_t hm = high_mask(s->shift), pv = prefix_value(s);
+    const uint64_t dm = (UINT64_C(1) << j->d) - 1u;
+    const unsigned dshift = j->dshift;
+    const key_map m = s->m;
+    uint64_t lo = ~UINT64_C(0), hi = 0, ln = 0;
+    uint64_t *lv = p->l.v, *lp = p->l.pos;
+    ZS_BY_WIDTH(s->keys, s->kb, {
+        for (uint64_t i = b; i < e; i++) {
+            const uint64_t v = sort_bits(m, K[i]);
+            if (j->mode == 2 && (v & hm) < pv) { /* below the keys in play: taken */
+                lv[ln] = v, lp[ln++] = i;
+                continue;
+            }
+            if ((v & hm) != pv)
+                continue;
+            p->hist[(v >> dshift) & dm]++;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            if (j->mode) {
+                lv[ln] = v;
+                if (lp)
+                    lp[ln] = i;
+                ln++;
+            }
+        }
+    });
+    p->lo = lo, p->hi = hi, p->l.n = ln;
+}
+
+/* Makes l hold n entries (and positions); 0, or -1 out of memory
+ * (l unchanged). */
+static int list_grow(list *l, uint64_t n, int positions)
+{
+    uint64_t *v = realloc(l->v, (size_t)(n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    l->v = v;
+    if (!positions)
+        return 0;
+    uint64_t *p = realloc(l->pos, (size_t)(n ? n : 1) * sizeof *p);
+    if (!p)
+        return -1;
+    l->pos = p;
+    return 0;
+}
+
+/* Joins the members' lists, in member order, into s->l. */
+static void join_lists(select_state *s, member_pass *mp, unsigned members)
+{
+    uint64_t at = 0;
+    for (unsigned t = 0; t < members; t++) {
+        if (t > 0) {
+            memmove(s->l.v + at, mp[t].l.v, (size_t)mp[t].l.n * sizeof *s->l.v);
+            if (s->l.pos)
+                memmove(s->l.pos + at, mp[t].l.pos, (size_t)mp[t].l.n * sizeof *s->l.pos);
+        }
+        at += mp[t].l.n;
+    }
+    s->l.n = at;
+}
+
+/* Room for each member's list of at most `cap` entries (member 0 writes
+ * into s->l directly, the others into their own); 0, or -1 out of memory,
+ * with nothing allocated. */
+static int lists_alloc(select_state *s, member_pass *mp, unsigned members, uint64_t cap,
+                       int positions)
+{
+    const size_t bytes = (size_t)(cap + 1) * sizeof(uint64_t); /* + 1: a branch-free slot */
+    int ok = 1;
+    for (unsigned t = 0; t < members; t++) {
+        mp[t].l.v = malloc(bytes);
+        mp[t].l.pos = positions ? malloc(bytes) : NULL;
+        ok &= mp[t].l.v && (!positions || mp[t].l.pos);
+    }
+    for (unsigned t = 0; !ok && t < members; t++) {
+        free(mp[t].l.v), free(mp[t].l.pos);
+        mp[t].l = (list){NULL, NULL, 0};
+    }
+    if (!ok)
+        return -1;
+    s->l = (list){mp[0].l.v, mp[0].l.pos, 0};
+    return 0;
+}
+
+/* A pass over every key: the histogram of digit [dshift, dshift + d) of the
+ * keys in play and their extremes; and a list of them (or, collecting,
+ * of every key up to them) where it pays and memory allows. */
+static void pass_keys(select_state *s, unsigned dshift, unsigned d)
+{
+    const unsigned members = zs_team_size(s->team);
+    member_pass *mp = calloc(members, sizeof *mp);
+    if (!mp) { /* no memory for the members' tables: one histogram on the stack */
+        member_pass one = {{0}, 0, 0, {NULL, NULL, 0}};
+        pass_job j = {s, dshift, d, 0, &one};
+        pass_member(&j, 0, 1);
+        memcpy(s->hist, one.hist, sizeof s->hist);
+        s->lo = one.lo, s->hi = one.hi;
+        return;
+    }
+    int mode = s->less + s->in_play <= s->n / 16 ? 2 : s->in_play <= s->n / 4 ? 1 : 0;
+    const uint64_t cap = mode == 2 ? s->less + s->in_play : s->in_play;
+    if (mode && lists_alloc(s, mp, members, cap, mode == 2) != 0)
+        mode = 0; /* then no list: the passes read every key */
+    mp[0].l = s->l;
+    pass_job j = {s, dshift, d, mode, mp};
+    zs_team_run(s->team, pass_member, &j);
+    s->lo = ~UINT64_C(0), s->hi = 0;
+    for (unsigned t = 0; t < members; t++) {
+        for (unsigned b = 0; b < BINS; b++)
+            s->hist[b] += mp[t].hist[b];
+        s->lo = mp[t].lo < s->lo ? mp[t].lo : s->lo;
+        s->hi = mp[t].hi > s->hi ? mp[t].hi : s->hi;
+    }
+    if (mode) {
+        join_lists(s, mp, members);
+        s->collected = mode == 2;
+    }
+    for (unsigned t = 1; t < members; t++)
+        free(mp[t].l.v), free(mp[t].l.pos);
+    free(mp);
+}
+
+/* A pass over the list: its keys in play (all of them, unless collected). */
+static void pass_list(select_state *s, unsigned dshift, unsigned d)
+{
+    const uint64_t dm = (UINT64_C(1) << d) - 1u;
+    const uint64_t hm = high_mask(s->shift), pv = prefix_value(s);
+    uint64_t lo = ~UINT64_C(0), hi = 0;
+    for (uint64_t j = 0; j < s->l.n; j++) {
+        const uint64_t v = s->l.v[j];
+        if ((v & hm) != pv)
+            continue;
+        s->hist[(v >> dshift) & dm]++;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    s->lo = lo;
+    s->hi = hi;
+}
+
+/* Keeps the bin of the k-th key: its digit joins the prefix, the rank
+ * becomes one within the bin, the keys of lower bins join `less`; a list
+ * of keys in play alone keeps the bin's entries. */
+static void narrow(select_state *s, unsigned dshift, unsigned d)
+{
+    uint64_t below = 0;
+    unsigned b = 0;
+    while (below + s->hist[b] <= s->rank)
+        below += s->hist[b++];
+    s->rank -= below;
+    s->less += below;
+    s->in_play = s->hist[b];
+    s->prefix = (s->shift >= 64 ? 0 : s->prefix << d) | b;
+    s->shift = dshift;
+    if (!s->l.v || s->collected)
+        return;
+    const uint64_t hm = high_mask(dshift), pv = prefix_value(s);
+    uint64_t kept = 0;
+    for (uint64_t j = 0; j < s->l.n; j++)
+        if ((s->l.v[j] & hm) == pv)
+            s->l.v[kept++] = s->l.v[j];
+    s->l.n = kept;
+}
+
+/* The sample's guess, one read of the keys: a member's keys at or below
+ * sort bits t_hi into its list of at most cap entries (overflow: more);
+ * those below t_lo only counted (range: the list then holds bits only),
+ * or, with t_lo 0 and positions, listed too (collected). */
+typedef struct guess_job {
+    const select_state *s;
+    uint64_t t_lo, t_hi, cap;
+    int positions;
+    member_pass *mp;
+    uint64_t below[ZS_CPU_MAX_THREADS];
+    int overflow[ZS_CPU_MAX_THREADS];
+} guess_job;
+
+static void guess_member(void *arg, unsigned me, unsigned members)
+{
+    guess_job *j = arg;
+    const select_state *s = j->s;
+    member_pass *p = &j->mp[me];
+    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members;
+    const uint64_t t_lo = j->t_lo, t_hi = j->t_hi, cap = j->cap;
+    const key_map m = s->m;
+    uint64_t ln = 0, below = 0, *lv = p->l.v, *lp = p->l.pos;
+    /* a range near the k-th of large k: branch-free (in range or not is a
+     * coin flip there), slot ln written either way (lists have cap + 1) */
+    if (lp) { /* small k: few keys listed, a branch predicted right */
+        ZS_BY_WIDTH(s->keys, s->kb, {
+            for (uint64_t i = b; i < e && ln < cap; i++) {
+                const uint64_t v = sort_bits(m, K[i]);
+                if (v <= t_hi)
+                    lv[ln] = v, lp[ln++] = i;
+            }
+        });
+    } else {
+        ZS_BY_WIDTH(s->keys, s->kb, {
+            for (uint64_t i = b; i < e && ln < cap; i++) {
+                const uint64_t v = sort_bits(m, K[i]);
+                below += v < t_lo;
+                lv[ln] = v;
+                ln += (v <= t_hi) & (v >= t_lo);
+            }
+        });
+    }
+    j->overflow[me] = ln == cap;
+    p->l.n = ln;
+    j->below[me] = below;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Bounds a sample of the keys puts safely below (*t_lo) and above (*t_hi)
+ * the k-th key's sort bits, and how many keys lie between them (*expect);
+ * 0, or -1 when the sample bounds nothing. */
+static int sample_bounds(const select_state *s, uint64_t k, uint64_t *t_lo, uint64_t *t_hi,
+                         uint64_t *expect)
+{
+    enum { SAMPLES = 4096 };
+    uint64_t v[SAMPLES];
+    for (uint64_t j = 0; j < SAMPLES; j++)
+        v[j] = sort_bits(s->m, load_key(s->keys, j * s->n / SAMPLES, s->kb));
+    qsort(v, SAMPLES, sizeof *v, cmp_u64);
+    /* the k-th key's rank in the sample, give or take 4 standard deviations
+     * (binomial, at most sqrt(mean)) and a few: a miss costs one read more */
+    const uint64_t mean = (uint64_t)((double)k * SAMPLES / (double)s->n);
+    uint64_t root = 1;
+    while (root * root < mean + 1)
+        root++;
+    const uint64_t margin = 4 * root + 8;
+    const uint64_t r_lo = mean > margin ? mean - margin : 0, r_hi = mean + margin;
+    if (r_hi >= SAMPLES)
+        return -1;
+    *t_lo = r_lo > 0 ? v[r_lo] : 0;
+    *t_hi = v[r_hi];
+    *expect = (r_hi - r_lo + 1) * s->n / SAMPLES;
+    return 0;
+}
+
+/* One read of the keys lists those between the sample's bounds: for small
+ * k (t_lo 0) every key up to t_hi with its position (collected: the passes
+ * and the compaction then read only the list); else the keys in
+ * [t_lo, t_hi] (bits only; less = the keys below; the passes read the
+ * list, the compaction the keys). 1 when the k-th key is among them, else
+ * 0 (nothing kept: the radix passes over every key follow). */
+static int guess_from_sample(select_state *s, uint64_t k)
+{
+    uint64_t t_lo, t_hi, expect;
+    if (s->n < 65536 || sample_bounds(s, k, &t_lo, &t_hi, &expect) != 0)
+        return 0;
+    const int small = k <= s->n / 64;
+    const unsigned members = zs_team_size(s->team);
+    guess_job *j = calloc(1, sizeof *j);
+    member_pass *mp = calloc(members, sizeof *mp);
+    int ok = j && mp;
+    if (ok) {
+        *j = (guess_job){.s = s, .t_lo = small ? 0 : t_lo, .t_hi = t_hi,
+                         .cap = 2 * expect + 1024, .positions = small, .mp = mp};
+        ok = lists_alloc(s, mp, members, j->cap, small) == 0;
+    }
+    uint64_t total = 0, less = 0;
+    if (ok) {
+        mp[0].l = s->l;
+        zs_team_run(s->team, guess_member, j);
+        for (unsigned m = 0; m < members; m++)
+            ok &= !j->overflow[m], total += mp[m].l.n, less += j->below[m];
+        /* each member had cap: together they may hold more than member 0's list */
+        ok = ok && less < k && less + total >= k && list_grow(&s->l, total, small) == 0;
+        if (ok)
+            join_lists(s, mp, members);
+    }
+    for (unsigned m = 1; mp && m < members; m++)
+        free(mp[m].l.v), free(mp[m].l.pos);
+    if (!ok) { /* s->l: member 0's list, or nothing */
+        free(s->l.v), free(s->l.pos);
+        s->l = (list){NULL, NULL, 0};
+    }
+    free(j), free(mp);
+    s->collected = ok && small;
+    s->less = ok ? less : 0;
+    s->rank = k - 1 - s->less;
+    s->in_play = ok ? s->l.n : s->n;
+    return ok;
+}
+
+/* The k-th key's sort bits; s->rank then is its rank among the keys equal
+ * to it (how many of them the stable sort takes, less one). */
+static uint64_t find_kth(select_state *s, unsigned width)
+{
+    s->shift = width; /* nothing known: every key in play */
+    while (s->shift > 0) {
+        const unsigned d = s->shift >= DIGIT_BITS ? DIGIT_BITS : s->shift;
+        const unsigned dshift = s->shift - d;
+        memset(s->hist, 0, sizeof s->hist);
+        if (s->l.v)
+            pass_list(s, dshift, d);
+        else
+            pass_keys(s, dshift, d);
+        if (s->lo == s->hi) /* every key in play equal: the k-th one is it */
+            return s->lo;
+        narrow(s, dshift, d);
+    }
+    return s->prefix;
+}
+
+/* The compaction over every key, on the team: each member counts, in its
+ * chunk, the keys below the k-th key's bits and those equal to them; then
+ * each writes its winners (positions to pos, keys to out: either may be
+ * NULL) from its own offset, the equal ones up to its share of `equal`. */
+typedef struct compact_job {
+    const select_state *s;
+    uint64_t kth, equal;
+    uint64_t *pos;
+    void *out;
+    uint64_t lt[ZS_CPU_MAX_THREADS], eq[ZS_CPU_MAX_THREADS];
+    uint64_t at[ZS_CPU_MAX_THREADS], quota[ZS_CPU_MAX_THREADS];
+} compact_job;
+
+static void count_member(void *arg, unsigned me, unsigned members)
+{
+    compact_job *j = arg;
+    const select_state *s = j->s;
+    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members, kth = j->kth;
+    const key_map m = s->m;
+    uint64_t lt = 0, eq = 0;
+    ZS_BY_WIDTH(s->keys, s->kb, {
+        for (uint64_t i = b; i < e; i++) {
+            const uint64_t v = sort_bits(m, K[i]);
+            lt += v < kth;
+            eq += v == kth;
+        }
+    });
+    j->lt[me] = lt, j->eq[me] = eq;
+}
+
+/* Branch-free (half the keys taken at random would mispredict every other
+ * branch): slot `taken` is written whether or not the key is taken, and
+ * only while taken < the member's total, so never past its own slots. */
+static void write_member(void *arg, unsigned me, unsigned members)
+{
+    compact_job *j = arg;
+    const select_state *s = j->s;
+    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members, kth = j->kth;
+    const uint64_t quota = j->quota[me], total = j->lt[me] + quota, at = j->at[me];
+    const key_map m = s->m;
+    uint64_t *pos = j->pos;
+    void *out = j->out;
+    uint64_t taken = 0, eq = 0;
+    ZS_BY_WIDTH(s->keys, s->kb, {
+        for (uint64_t i = b; i < e && taken < total; i++) {
+            const uint64_t v = sort_bits(m, K[i]);
+            const uint64_t is_eq = v == kth;
+            const uint64_t take = (v < kth) | (is_eq & (eq < quota));
+            eq += is_eq;
+            if (pos)
+                pos[at + taken] = i;
+            if (out)
+                put_key(out, at + taken, K, i, s->kb);
+            taken += take;
+        }
+    });
+}
+
+static void compact_keys(const select_state *s, uint64_t kth, uint64_t equal, uint64_t k,
+                         uint64_t *pos, void *out)
+{
+    compact_job *j = malloc(sizeof *j);
+    compact_job one;
+    zs_team *team = j ? s->team : NULL; /* no memory: one member, on the stack */
+    j = j ? j : &one;
+    *j = (compact_job){.s = s, .kth = kth, .equal = equal, .pos = pos, .out = out};
+    const unsigned members = zs_team_size(team);
+    if (members > 1)
+        zs_team_run(team, count_member, j);
+    else /* one member: no counts needed, every winner is its */
+        j->lt[0] = k - equal, j->eq[0] = equal;
+    uint64_t at = 0, left = equal;
+    for (unsigned t = 0; t < members; t++) {
+        j->quota[t] = j->eq[t] < left ? j->eq[t] : left;
+        left -= j->quota[t];
+        j->at[t] = at;
+        at += j->lt[t] + j->quota[t];
+    }
+    zs_team_run(team, write_member, j);
+    if (j != &one)
+        free(j);
+}
+
+/* The compaction over a collected list (every winner is in it, in input
+ * order). */
+static void compact_list(const select_state *s, uint64_t kth, uint64_t equal, uint64_t k,
+                         uint64_t *pos, void *out)
+{
+    uint64_t taken = 0, eq = 0;
+    for (uint64_t j = 0; j < s->l.n && taken < k; j++) {
+        const uint64_t v = s->l.v[j], i = s->l.pos[j];
+        const uint64_t is_eq = v == kth;
+        const uint64_t take = (v < kth) | (is_eq & (eq < equal));
+        eq += is_eq;
+        if (pos)
+            pos[taken] = i;
+        if (out)
+            put_key(out, taken, s->keys, i, s->kb);
+        taken += take;
+    }
+}
+
+void zs_cpu_topk_select(const void *keys, uint64_t n, uint64_t k, unsigned key_bytes,
+                        uint32_t key_flags, unsigned bit_lo, unsigned bit_hi, uint64_t *pos,
+                        void *keys_out)
+{
+    select_state *s = calloc(1, sizeof *s);
+    select_state local;
+    if (!s) { /* a few KiB: the stack holds them when the heap does not */
+        memset(&local, 0, sizeof local);
+        s = &local;
+    }
+    s->keys = keys, s->n = n, s->kb = key_bytes;
+    s->m = make_map(key_bytes, key_flags, bit_lo, bit_hi);
+    s->rank = k - 1, s->in_play = n;
+    uint64_t want = n / ZS_CPU_MIN_KEYS_PER_THREAD;
+    const unsigned threads = zs_cpu_thread_count();
+    want = want < threads ? want : threads;
+    s->team = want > 1 ? zs_team_start((unsigned)want, ZS_CPU_MAX_THREADS) : NULL;
+    guess_from_sample(s, k);
+    const uint64_t kth = find_kth(s, bit_hi - bit_lo);
+    if (s->collected)
+        compact_list(s, kth, s->rank + 1, k, pos, keys_out);
+    else
+        compact_keys(s, kth, s->rank + 1, k, pos, keys_out);
+    zs_team_stop(s->team);
+    free(s->l.v), free(s->l.pos);
+    if (s != &local)
+        free(s);
+}
