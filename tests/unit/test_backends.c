@@ -9,7 +9,8 @@
  * cmref_bucket, and full sorts with cmref_sort_u32 and qsort.
  * cpu: zs_debug_cm_pass must say UNSUPPORTED; full sorts as above.
  * "small" runs every size up to 65537 with every distribution, "large" the
- * sizes 1000003 and 2^22 with fewer distributions (the suite's time budget),
+ * sizes 1000003 and 2^22 (ZESORT_TEST_QUICK: 262147 and 2^20) with fewer
+ * distributions (the suite's time budget),
  * "options" descending order, bit ranges and key/value pairs; without the
  * argument all run. One test() per combination lets meson run
  * them in parallel.
@@ -40,7 +41,9 @@ static zesort_context *g_ctx;
 
 /* The sizes of test_data.h up to 65537 ("small"), and the large ones. */
 #define SMALL_SIZE_COUNT 9 /* td_sizes[0..8] = 0 .. 65537 */
-static const uint64_t large_sizes[] = {1000003, UINT64_C(1) << 22};
+/* ZESORT_TEST_QUICK (the sanitizer stage of scripts/test): 262147 and 2^20,
+ * still past every small-size path, at a quarter of the time */
+static uint64_t large_sizes[] = {1000003, UINT64_C(1) << 22};
 static const td_dist large_dists[] = {TD_UNIFORM, TD_FEW_UNIQUE};
 
 /* Shifts that put the digit at the bottom, the middle and the top of the key. */
@@ -384,6 +387,8 @@ int main(int argc, char **argv)
         g_scan = ZESORT_SCAN_DEVICE;
     else
         return usage();
+    if (getenv("ZESORT_TEST_QUICK"))
+        large_sizes[0] = 262147, large_sizes[1] = UINT64_C(1) << 20;
     int small = 1, large = 1, options = 1;
     if (argc == 5) {
         small = strcmp(argv[4], "small") == 0;
