@@ -146,6 +146,9 @@
 #define ZS_SEG_LARGE_MIN_SERIAL 65536u
 #endif
 #define ZS_SEG_LARGE_MIN(serial) ((serial) ? ZS_SEG_LARGE_MIN_SERIAL : ZS_SEG_LARGE_MIN_SG)
+#if ZS_SEG_LARGE_MIN_SERIAL < ZS_OS_SERIAL_TILE || ZS_SEG_LARGE_MIN_SG < ZS_OS_TILE(0, 0)
+#error "a large segment holds more keys than a onesweep tile (the planner's bound on tiles)"
+#endif
 
 /* Buffer SEG_LARGE (uint words), written by seg_classify: [0] the large
  * segments listed, [1] their tiles in all, [2 + p] pass p's tile counter,
