@@ -24,7 +24,13 @@
  *     scan_apply (data, sums, params, bins, level, has_sums)
  *
  *   onesweep programs, one per (key width, keys|pairs), kernels/onesweep.cl:
- *     os_fill, os_histogram, os_scan_hist, os_pass (see that file).
+ *     os_fill, os_histogram, os_scan_hist, os_pass (see that file), and the
+ *     large segments' forms (issue 35): os_seg_histogram(keys, hist, large,
+ *     bit_lo, bit_hi, key_flags), os_seg_pass(keys_in, keys_out, values_in,
+ *     values_out, hist, status, large, shift, digit_mask, key_flags, pass,
+ *     passes), os_seg_copy(src, dst, values_src, values_dst, large): a
+ *     work-group per tile of the large segments (SEG_LARGE), grids sized for
+ *     the most tiles there can be.
  *
  *   segmented-sort programs, one per (key width, keys|pairs), kernels/segsort.cl:
  *     seg_sort(keys_in, keys, tmp, values_in, values, values_tmp, offsets,
@@ -40,7 +46,12 @@
  *                     key_flags)
  *       a work-group (ZS_LANES items; serial: 1) per segment, by stride;
  *       nothing when status[0] != 0; with a device-side key count, each
- *       segment cut at min(params[0], params[1])
+ *       segment cut at min(params[0], params[1]); with ZS_SEG_F_SKIP_LARGE
+ *       the segments of more than ZS_SEG_LARGE_MIN keys left out
+ *     seg_classify(begins, ends, count, status, params, large, max_segments,
+ *                  flags, max_large)
+ *       one work-group of ZS_LANES items: lists those large segments and
+ *       their tiles in SEG_LARGE (zesort_tuning.h has the layout)
  *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
@@ -247,6 +258,10 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * the plan has PARAMS (two words: the recording writes the device-side key
  * count in [0] and n in [1], as for every other plan) and seg_sort_ranges
  * cuts each segment at min(PARAMS[0], PARAMS[1]); without it, no PARAMS.
+ * Segments of more than ZS_SEG_LARGE_MIN keys (issue 35): when n can hold
+ * one, seg_sort_ranges leaves them out and seg_classify lists them on the
+ * device for the onesweep passes per segment (os_seg_*, over OS_HIST,
+ * OS_STATUS and SEG_LARGE), whatever req's algorithm.
  * With n == 0 or no segment only seg_check is planned (when
  * check_only_status: the caller reads the status; else nothing).
  * Returns 0, or -1 when out of host memory. */
