@@ -574,6 +574,7 @@ static void test_segment_classes(zesort_cl_sorter *s, cl_command_queue q)
     ic_sorter = s;
     ic_queue = q;
     interop_segments_classes(&api);
+    seg_indirect_classes(&api);
 }
 
 /* ---- issue 35: every variant ordered by its wait list ------------------ */

@@ -759,6 +759,7 @@ static void test_segment_classes(zesort_ze_sorter *s, lane *l)
     ic_sorter = s;
     ic_lane = l;
     interop_segments_classes(&api);
+    seg_indirect_classes(&api);
 }
 
 /* Issue 35: a regular list executed three times checks the segments each
