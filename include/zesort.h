@@ -376,12 +376,15 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  How: the C fallback sorts the segments in parallel (a thread per block of
  *  small segments, the whole team on each large one; one longer than its
  *  sort takes at once, 2^32 - 1 keys with values or a bit range, as a sort
- *  of its own, split like zesort_sort's). A device backend sorts every
- *  segment of at most 65536 keys in one kernel launch (seg_sort:
- *  one work-group per segment, its passes within the segment's keys; the
- *  non-empty segments' offsets, 8 bytes each, go to the device too; when
- *  the keys do not fit the device at once, runs of segments that do, a
- *  launch each), then longer ones one by one (a sort of its own each).
+ *  of its own, split like zesort_sort's). A device backend runs the
+ *  interop's segmented sort, which classifies the segments on the device:
+ *  one work-group sorts each segment of up to 65536 keys (16384 on GPUs)
+ *  within its own keys, longer ones go through onesweep passes over their
+ *  own tiles (whatever opts' algorithm; zesort_last_algo then says
+ *  ZESORT_ALGO_ONESWEEP). The non-empty segments' offsets, 8 bytes each, go
+ *  to the device too; when the keys do not fit the device at once, runs of
+ *  segments that do, a plan each, and a segment too long for the device
+ *  alone as a sort of its own.
  *  A context over several devices (zesort_create_on_devices) deals runs of
  *  whole segments to its devices, each sorting its runs so, concurrently,
  *  from ZESORT_MULTI_MIN_KEYS keys in the segments per device (below, the
@@ -511,8 +514,10 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, u
  *  asked for. ZESORT_ALGO_AUTO before any successful sort, and for ctx
  *  NULL. (The cpu backend runs its own radix sort; it reports the
  *  algorithm the request resolved to. A segmented sort's short segments
- *  run seg_sort, no algorithm of these: it reports what its last segment
- *  sorted on its own ran, else what the request resolved to for n.) */
+ *  run seg_sort_ranges, no algorithm of these: it reports
+ *  ZESORT_ALGO_ONESWEEP when a segment took the global passes, what its
+ *  last segment sorted on its own ran (one too long for the device), else
+ *  what the request resolved to for n.) */
 zesort_algo zesort_last_algo(const zesort_context *ctx);
 
 /** The message of the calling thread's last call on ctx ("" after a

@@ -164,8 +164,10 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
  *  (ZESORT_OFFSET_U64) and no status word, so bad offsets (decreasing,
  *  above n) are no longer INVALID_ARGUMENT here: the keys and values are
  *  then left as they were, which only zesort_cl_enqueue_sort_segmented's
- *  status word reports. One work-group per segment; fewer than 2^32 - 1
- *  segments; algorithm and scan options ignored. temp:
+ *  status word reports. Segments classified by length on the device: one
+ *  work-group per short segment, onesweep passes over their own tiles for
+ *  longer ones (more than 16384 keys, 65536 on CPU devices); fewer than
+ *  2^32 - 1 segments; algorithm and scan options ignored. temp:
  *  zesort_cl_temp_bytes(n, values != NULL, opts) bytes suffice. keys,
  *  values, offsets and temp must not overlap. zesort_cl_prepare (with
  *  with_values ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its kernels

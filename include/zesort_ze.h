@@ -257,10 +257,11 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  wait events) may write them. Offsets that decrease or exceed n are
  *  therefore no longer refused here: the sort then leaves the keys and
  *  values as they were, which only zesort_ze_append_sort_segmented's status
- *  word reports. One work-group per segment sorts it in 4-bit passes within
- *  its own keys: fast for many short segments; a segment of millions of
- *  keys is one work-group's work (the host API sorts those with the global
- *  passes). Fewer than 2^32 - 1 segments; opts' algorithm and scan are
+ *  word reports. The segments are classified by length on the device: one
+ *  work-group sorts each short one within its own keys; longer ones
+ *  (ZS_SEG_LARGE_MIN, 16384 keys, 65536 on CPU devices) go through
+ *  onesweep passes over their own tiles, so a segment of millions of keys
+ *  takes the whole device. Fewer than 2^32 - 1 segments; opts' algorithm and scan are
  *  ignored. temp: zesort_ze_temp_bytes(n, values != NULL, opts) bytes
  *  suffice. keys, values, offsets and temp must not overlap.
  *  zesort_ze_prepare (with with_values ZESORT_KEYS_ONLY or

@@ -71,15 +71,6 @@ __kernel void os_fill(__global uint *buf, uint value, uint words)
 
 #if ZS_SERIAL
 #include "zesort_serial.h"
-
-/* One past the last key of tile t. (Only in the serial flavor: the mere presence
- * of this unused function made IGC spill in the sg flavor's os_pass on every
- * target, bench/isa_report.py.) */
-inline ulong os_tile_end(uint t, uint n)
-{
-    const ulong end = ((ulong)t + 1u) * OS_TILE;
-    return end < n ? end : (ulong)n;
-}
 #endif
 
 /* The digit mask of pass p of the bit range [bit_lo, bit_hi). */
@@ -89,23 +80,21 @@ inline uint os_mask(uint shift, uint bit_hi)
     return (1u << width) - 1u;
 }
 
-/* hist[p * 256 + d] += keys of this work-group's tile whose pass-p digit is d. */
-ZS_KERNEL_WG(OS_WG)
-__kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
-                           __global const uint *params, uint bit_lo, uint bit_hi, uint key_flags)
+/* hist[p * 256 + d] += keys of the tile at `base` (below `end`) whose
+ * pass-p digit is d. The work-group's body of os_histogram and
+ * os_seg_histogram; local_hist: OS_MAX_PASSES * OS_BINS words. */
+inline void os_histogram_tile(__global const zs_key *keys, __global uint *hist,
+                              __local uint *local_hist, ulong base, uint end, uint bit_lo,
+                              uint bit_hi, uint key_flags)
 {
-    __local uint local_hist[OS_MAX_PASSES * OS_BINS];
-    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
-    const ulong base = (ulong)get_group_id(0) * OS_TILE;
-    if (base >= n)
-        return; /* uniform: grid sized for the largest n */
     const uint lid = (uint)get_local_id(0);
     const uint passes = (bit_hi - bit_lo + OS_BITS - 1u) / OS_BITS;
     for (uint i = lid; i < passes * OS_BINS; i += OS_WG)
         local_hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #if ZS_SERIAL
-    for (ulong i = base, end = os_tile_end((uint)get_group_id(0), n); i < end; ++i) {
+    const ulong stop = base + OS_TILE < end ? base + OS_TILE : (ulong)end;
+    for (ulong i = base; i < stop; ++i) {
         const zs_key k = zs_ordered(keys[i], key_flags);
         for (uint p = 0; p < passes; ++p) {
             const uint shift = bit_lo + p * OS_BITS;
@@ -115,7 +104,7 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
 #else
     for (uint b = 0; b < OS_BATCHES; ++b) {
         const ulong i = base + b * OS_WG + lid;
-        if (i < n) {
+        if (i < end) {
             const zs_key k = zs_ordered(keys[i], key_flags);
             for (uint p = 0; p < passes; ++p) {
                 const uint shift = bit_lo + p * OS_BITS;
@@ -128,6 +117,95 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
     for (uint i = lid; i < passes * OS_BINS; i += OS_WG)
         if (local_hist[i])
             atomic_add(&hist[i], local_hist[i]);
+}
+
+/* hist[p * 256 + d] += keys of this work-group's tile whose pass-p digit is d. */
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
+                           __global const uint *params, uint bit_lo, uint bit_hi, uint key_flags)
+{
+    __local uint local_hist[OS_MAX_PASSES * OS_BINS];
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
+    const ulong base = (ulong)get_group_id(0) * OS_TILE;
+    if (base >= n)
+        return; /* uniform: grid sized for the largest n */
+    os_histogram_tile(keys, hist, local_hist, base, n, bit_lo, bit_hi, key_flags);
+}
+
+/*
+ * Large segments (issue 35): seg_classify (kernels/segsort.cl) lists them in
+ * SEG_LARGE with their first tiles (zesort_tuning.h has the layout); tiles
+ * never straddle segments, so tile t belongs to the last listed segment
+ * whose first tile is <= t. Each segment is a onesweep sort of its own:
+ * its histograms (a row of OS_BINS per pass, segment j's rows from
+ * j * passes), its look-back chain (ending at its first tile, as the plain
+ * sort's ends at tile 0), its keys placed from its begin. The grids are
+ * sized on the host for the most tiles there can be; surplus work-groups
+ * exit. The plain kernels are the case of one segment [0, n).
+ */
+
+/* The listed segment of `tile` (< the tiles listed): a binary search of
+ * the first tiles (segment 0's is 0). */
+inline uint os_seg_of_tile(__global const uint *large, uint tile)
+{
+    uint lo = 0, hi = large[ZS_SEG_LARGE_COUNT];
+    while (hi - lo > 1u) {
+        const uint mid = lo + (hi - lo) / 2u;
+        if (large[ZS_SEG_LARGE_HEAD + ZS_SEG_LARGE_ENTRY * mid] <= tile)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Segment j's first tile, begin and end. */
+inline __global const uint *os_seg_entry(__global const uint *large, uint j)
+{
+    return large + ZS_SEG_LARGE_HEAD + ZS_SEG_LARGE_ENTRY * j;
+}
+
+/* Every pass's histogram of each large segment: a work-group per tile. */
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_seg_histogram(__global const zs_key *keys, __global uint *hist,
+                               __global const uint *large, uint bit_lo, uint bit_hi,
+                               uint key_flags)
+{
+    __local uint local_hist[OS_MAX_PASSES * OS_BINS];
+    const uint tile = (uint)get_group_id(0);
+    if (tile >= large[ZS_SEG_LARGE_TILES])
+        return; /* uniform: the grid is sized for the most tiles there can be */
+    const uint j = os_seg_of_tile(large, tile);
+    __global const uint *e = os_seg_entry(large, j);
+    const uint passes = (bit_hi - bit_lo + OS_BITS - 1u) / OS_BITS;
+    os_histogram_tile(keys, hist + (ulong)j * passes * OS_BINS, local_hist,
+                      (ulong)e[1] + (ulong)(tile - e[0]) * OS_TILE, e[2], bit_lo, bit_hi,
+                      key_flags);
+}
+
+/* After an odd number of passes the large segments' keys (and values) are
+ * in src: each tile copied home to dst. */
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_seg_copy(__global const zs_key *src, __global zs_key *dst,
+                          __global const zs_value *values_src, __global zs_value *values_dst,
+                          __global const uint *large)
+{
+#if !ZS_PAIRS
+    (void)values_src;
+    (void)values_dst;
+#endif
+    const uint tile = (uint)get_group_id(0);
+    if (tile >= large[ZS_SEG_LARGE_TILES])
+        return; /* uniform */
+    __global const uint *e = os_seg_entry(large, os_seg_of_tile(large, tile));
+    const ulong base = (ulong)e[1] + (ulong)(tile - e[0]) * OS_TILE;
+    const ulong end = base + OS_TILE < e[2] ? base + OS_TILE : (ulong)e[2];
+    for (ulong i = base + get_local_id(0); i < end; i += OS_WG) {
+        dst[i] = src[i];
+#if ZS_PAIRS
+        values_dst[i] = values_src[i];
+#endif
+    }
 }
 
 /* One work-group per pass: hist[p * 256 + d] becomes digit d's global base.
@@ -169,46 +247,50 @@ inline uint os_load(__global uint *p)
 }
 
 #if ZS_SERIAL
-/* counts[d] += keys of tile t whose digit is d. */
-inline void os_serial_count(__global const zs_key *keys, uint t, uint n, uint *counts,
+/* A chain of tiles: tile `first` starts at key `base`, the chain ends at key
+ * `end` (the plain sort: tile 0, key 0, n; a large segment: its own). */
+typedef struct os_chain {
+    uint first;
+    ulong base;
+    uint end;
+} os_chain;
+
+/* counts[d] += keys of tile t of the chain whose digit is d. */
+inline void os_serial_count(__global const zs_key *keys, uint t, os_chain c, uint *counts,
                             uint shift, uint digit_mask, uint key_flags)
 {
-    zs_serial_count(keys, (ulong)t * OS_TILE, os_tile_end(t, n), counts, shift, digit_mask,
-                    key_flags);
+    const ulong b = c.base + (ulong)(t - c.first) * OS_TILE;
+    zs_serial_count(keys, b, b + OS_TILE < c.end ? b + OS_TILE : (ulong)c.end, counts, shift,
+                    digit_mask, key_flags);
 }
 
 /* serial flavor: the steps of the sub-group version below, done by one work-item
  * per tile: count, publish, look back (recounting a predecessor that has
  * published nothing), then scatter in key order, which keeps equal digits in
- * input order and streams each digit's keys to consecutive slots. */
-ZS_KERNEL_WG(1)
-__kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
-                      __global const zs_value *values_in, __global zs_value *values_out,
-                      __global uint *hist, __global uint *status, __global const uint *params,
-                      uint shift, uint digit_mask, uint key_flags, uint pass)
+ * input order and streams each digit's keys to consecutive slots. The look-
+ * back ends at the chain's first tile; digit_base: the pass's digit bases
+ * (os_scan_hist), to which the chain's base is added. */
+inline void os_serial_tile(__global const zs_key *keys_in, __global zs_key *keys_out,
+                           __global const zs_value *values_in, __global zs_value *values_out,
+                           __global const uint *digit_base, __global uint *status, uint tile,
+                           os_chain c, uint shift, uint digit_mask, uint key_flags)
 {
-    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
-    const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
-    /* tile ids in start order: a tile only looks back at tiles already started */
-    const uint tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
-    if (tile >= tiles)
-        return;
-
     uint count[OS_BINS], exclusive[OS_BINS], recount[OS_BINS];
     for (uint b = 0; b < OS_BINS; ++b)
         count[b] = exclusive[b] = 0;
-    os_serial_count(keys_in, tile, n, count, shift, digit_mask, key_flags);
+    os_serial_count(keys_in, tile, c, count, shift, digit_mask, key_flags);
     __global uint *mine = status + (ulong)tile * OS_STATUS_WORDS;
     for (uint b = 0; b < OS_BINS; ++b)
-        atomic_xchg(tile == 0 ? &mine[OS_BINS + b] : &mine[b], count[b]);
+        atomic_xchg(tile == c.first ? &mine[OS_BINS + b] : &mine[b], count[b]);
 
     /* a bin stays open until it meets a published inclusive prefix; the walk
-     * ends there or after tile 0, whose count is its inclusive prefix */
+     * ends there or after the chain's first tile, whose count is its
+     * inclusive prefix */
     uint open = OS_BINS;
     uint is_open[OS_BINS];
     for (uint b = 0; b < OS_BINS; ++b)
         is_open[b] = 1;
-    for (uint t = tile; t > 0 && open != 0u;) {
+    for (uint t = tile; t > c.first && open != 0u;) {
         --t;
         __global uint *st = status + (ulong)t * OS_STATUS_WORDS;
         int recounted = 0;
@@ -225,9 +307,9 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
             uint aggregate = os_load(&st[b]);
             if (aggregate == OS_NOT_READY) {
                 if (!recounted) {
-                    for (uint c = 0; c < OS_BINS; ++c)
-                        recount[c] = 0;
-                    os_serial_count(keys_in, t, n, recount, shift, digit_mask, key_flags);
+                    for (uint r = 0; r < OS_BINS; ++r)
+                        recount[r] = 0;
+                    os_serial_count(keys_in, t, c, recount, shift, digit_mask, key_flags);
                     recounted = 1;
                 }
                 aggregate = recount[b];
@@ -238,13 +320,52 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 
     uint next[OS_BINS]; /* each digit's next output slot */
     for (uint b = 0; b < OS_BINS; ++b) {
-        if (tile != 0)
+        if (tile != c.first)
             atomic_xchg(&mine[OS_BINS + b], exclusive[b] + count[b]);
-        next[b] = hist[pass * OS_BINS + b] + exclusive[b];
+        next[b] = (uint)c.base + digit_base[b] + exclusive[b];
     }
     /* keys-only programs are given the key buffers as values: ignore them */
-    zs_serial_scatter(keys_in, keys_out, values_in, values_out, ZS_PAIRS, (ulong)tile * OS_TILE,
-                      os_tile_end(tile, n), next, shift, digit_mask, key_flags);
+    const ulong b0 = c.base + (ulong)(tile - c.first) * OS_TILE;
+    zs_serial_scatter(keys_in, keys_out, values_in, values_out, ZS_PAIRS, b0,
+                      b0 + OS_TILE < c.end ? b0 + OS_TILE : (ulong)c.end, next, shift,
+                      digit_mask, key_flags);
+}
+
+ZS_KERNEL_WG(1)
+__kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
+                      __global const zs_value *values_in, __global zs_value *values_out,
+                      __global uint *hist, __global uint *status, __global const uint *params,
+                      uint shift, uint digit_mask, uint key_flags, uint pass)
+{
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
+    const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
+    /* tile ids in start order: a tile only looks back at tiles already started */
+    const uint tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
+    if (tile >= tiles)
+        return;
+    const os_chain c = {0u, 0ul, n};
+    os_serial_tile(keys_in, keys_out, values_in, values_out, hist + pass * OS_BINS, status, tile,
+                   c, shift, digit_mask, key_flags);
+}
+
+/* One pass of every large segment: tile ids in start order over all their
+ * tiles (the segments' in list order), each tile's chain its segment's. */
+ZS_KERNEL_WG(1)
+__kernel void os_seg_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
+                          __global const zs_value *values_in, __global zs_value *values_out,
+                          __global const uint *hist, __global uint *status,
+                          __global uint *large, uint shift, uint digit_mask, uint key_flags,
+                          uint pass, uint passes)
+{
+    const uint tile = atomic_inc(&large[ZS_SEG_LARGE_COUNTERS + pass]);
+    if (tile >= large[ZS_SEG_LARGE_TILES])
+        return;
+    const uint j = os_seg_of_tile(large, tile);
+    __global const uint *e = os_seg_entry(large, j);
+    const os_chain c = {e[0], (ulong)e[1], e[2]};
+    os_serial_tile(keys_in, keys_out, values_in, values_out,
+                   hist + ((ulong)j * passes + pass) * OS_BINS, status, tile, c, shift,
+                   digit_mask, key_flags);
 }
 
 #else /* sub-group ranking: sg and portable flavors */
@@ -359,46 +480,45 @@ typedef uint os_packed;
  * them), and IGC's retry, the binary it ships, keeps the arrays in scratch
  * memory (bench/isa_report.py --fail-on-retry).
  */
-ZS_KERNEL_WG(OS_WG)
-__kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
-                      __global const zs_value *values_in, __global zs_value *values_out,
-                      __global uint *hist, __global uint *status, __global const uint *params,
-                      uint shift, uint digit_mask, uint key_flags, uint pass)
-{
-    /* step 1: keys so far per (sub-group, digit); from step 2: the first
-     * slot in the tile of the sub-group's keys of that digit */
-    __local uint sg_counts[OS_SG_WORDS];
-    /* step 1: peer masks per (sub-group, digit); from step 2 the tables below */
-    __local uint sg_masks[OS_SG_WORDS];
-    __local zs_key tile_keys[OS_TILE];     /* step 1: input order; step 4: tile order */
-    __local os_packed tile_ranks[OS_TILE]; /* step 1 to 4: digit and rank, input order */
+/* The local memory of a pass's work-group, declared at kernel scope
+ * (OpenCL C 1.2) by os_pass and os_seg_pass and handed to os_pass_tile:
+ * sg_counts, step 1: keys so far per (sub-group, digit); from step 2: the
+ * first slot in the tile of the sub-group's keys of that digit. sg_masks,
+ * step 1: peer masks per (sub-group, digit); from step 2 the tables of
+ * os_pass_tile. tile_keys, step 1: input order; step 4: tile order.
+ * tile_ranks, steps 1 to 4: digit and rank, input order. flags: arrays,
+ * since clang warns on __local scalars set by one item. */
 #if ZS_PAIRS
-    __local zs_value tile_values[OS_TILE];
+#define OS_TILE_VALUES __local zs_value tile_values[OS_TILE];
+#define OS_VALUES_PARAM , __local zs_value *tile_values
+#define OS_VALUES_ARG , tile_values
+#else
+#define OS_TILE_VALUES
+#define OS_VALUES_PARAM
+#define OS_VALUES_ARG
 #endif
-    __local uint flags[5]; /* arrays: clang warns on __local scalars set by one item */
+#define OS_PASS_LOCALS                                                                       \
+    __local uint sg_counts[OS_SG_WORDS];                                                     \
+    __local uint sg_masks[OS_SG_WORDS];                                                      \
+    __local zs_key tile_keys[OS_TILE];                                                       \
+    __local os_packed tile_ranks[OS_TILE];                                                   \
+    OS_TILE_VALUES                                                                           \
+    __local uint flags[5];
+#define OS_PASS_LOCAL_ARGS sg_counts, sg_masks, tile_keys, tile_ranks OS_VALUES_ARG, flags
 #define shared_tile flags[0]
 #define need_recount flags[1]
 #define pending flags[2]
 #define tile_keys_held flags[3]
 #define opaque_zero flags[4]
-    __local uint *recount = sg_masks;            /* look-back fallback; the scan's sums */
-    __local uint *out_base = sg_masks + OS_BINS; /* digit's output slot - its first tile slot */
-    __local uchar *tile_digits = (__local uchar *)(sg_masks + 3u * OS_BINS); /* tile order */
 
-#if !ZS_PAIRS
-    (void)values_in;
-    (void)values_out;
-#endif
-    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
-    const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
+/* The work-group's tile id from `counter`, in start order (a tile only
+ * looks back at tiles already started), and its tables cleared. */
+inline uint os_pass_start(__global uint *counter, __local uint *sg_counts, __local uint *sg_masks,
+                          __local uint *flags)
+{
     const uint lid = (uint)get_local_id(0);
-    const uint sg = zs_sg_id(), lane = zs_lane();
-    const uint flip = (uint)(os_flip(key_flags, 0) >> shift) & digit_mask;
-    const uint flip_neg = flip ^ ((uint)(os_flip(key_flags, 1) >> shift) & digit_mask);
-
-    /* tile ids in start order: a tile only looks back at tiles already started */
     if (lid == 0)
-        shared_tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
+        shared_tile = atomic_inc(counter);
     /* 4 words a store: one address per store, and none that step 2 shares
      * (IGC kept each address of a loop of word stores, the very addresses of
      * step 2's loops, alive through step 1) */
@@ -407,13 +527,38 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         vstore4((uint4)(0u), j * OS_WG + lid, sg_masks);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint tile = shared_tile;
-    if (tile >= tiles)
-        return; /* uniform */
+    return shared_tile;
+}
+
+/* One tile of a chain: tile `chain_first` starts at key `chain_base`, the
+ * chain ends at key `chain_end` (the plain sort: 0, 0, n); its look-back
+ * ends at the chain's first tile, and its keys go to chain_base + the
+ * pass's digit bases (digit_base, os_scan_hist's) + the tiles' before. */
+inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_out,
+                         __global const zs_value *values_in, __global zs_value *values_out,
+                         __global const uint *digit_base, __global uint *status, uint tile,
+                         uint chain_first, ulong chain_base, uint chain_end, uint shift,
+                         uint digit_mask, uint key_flags, __local uint *sg_counts,
+                         __local uint *sg_masks, __local zs_key *tile_keys,
+                         __local os_packed *tile_ranks OS_VALUES_PARAM, __local uint *flags)
+{
+    __local uint *recount = sg_masks;            /* look-back fallback; the scan's sums */
+    __local uint *out_base = sg_masks + OS_BINS; /* digit's output slot - its first tile slot */
+    __local uchar *tile_digits = (__local uchar *)(sg_masks + 3u * OS_BINS); /* tile order */
+
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)values_out;
+#endif
+    const uint lid = (uint)get_local_id(0);
+    const uint sg = zs_sg_id(), lane = zs_lane();
+    const uint flip = (uint)(os_flip(key_flags, 0) >> shift) & digit_mask;
+    const uint flip_neg = flip ^ ((uint)(os_flip(key_flags, 1) >> shift) & digit_mask);
 
     /* 1. rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys */
-    const ulong tile_base = (ulong)tile * OS_TILE;
-    const uint in_tile = (ulong)n - tile_base < OS_TILE ? (uint)((ulong)n - tile_base) : OS_TILE;
+    const ulong tile_base = chain_base + (ulong)(tile - chain_first) * OS_TILE;
+    const uint in_tile = (ulong)chain_end - tile_base < OS_TILE ? (uint)((ulong)chain_end - tile_base)
+                                                                : OS_TILE;
     if (lid == 0) {
         tile_keys_held = in_tile; /* step 4 reads them back: see there */
         opaque_zero = 0;
@@ -464,16 +609,12 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     /* 2. work-item `bin` (< 256): the tile's count, published; the digit's
      *    first slot in the tile, and each sub-group's within it */
     const uint bin = lid;
-#ifdef OS_DEBUG_STALE
-    if (bin < OS_BINS && os_load(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin]) != OS_NOT_READY)
-        atomic_inc(&hist[ZS_OS_HIST_COUNTERS + 7]);
-#endif
     uint count = 0;
     if (bin < OS_BINS) {
         for (uint s = 0; s < OS_SUBGROUPS; ++s)
             count += sg_counts[s * OS_BINS + bin];
         __global uint *st = status + (ulong)tile * OS_STATUS_WORDS;
-        atomic_xchg(tile == 0 ? &st[OS_BINS + bin] : &st[bin], count);
+        atomic_xchg(tile == chain_first ? &st[OS_BINS + bin] : &st[bin], count);
     }
     const uint start = os_bin_starts(count, recount);
     if (bin < OS_BINS) {
@@ -488,10 +629,10 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     /* 3. decoupled look-back over the preceding tiles, recounting any tile
      *    that has published nothing yet instead of waiting for it */
     uint exclusive = 0;
-    int done = tile == 0 || bin >= OS_BINS;
+    int done = tile == chain_first || bin >= OS_BINS;
     uint t = tile;
     if (lid == 0)
-        pending = tile > 0;
+        pending = tile > chain_first;
     barrier(CLK_LOCAL_MEM_FENCE);
     while (pending) { /* uniform: local, read after a barrier */
         --t;
@@ -523,9 +664,10 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
             /* A rolled loop: unrolled, IGC hoisted every batch's offset (a
              * register per lane, or two for a 64-bit one) out of the
              * look-back loop, and os_pass spilled. The fallback is rare. */
-            __global const zs_key *tile_in = keys_in + (ulong)t * OS_TILE;
-            const uint in_t = (ulong)n - (ulong)t * OS_TILE < OS_TILE
-                                  ? (uint)((ulong)n - (ulong)t * OS_TILE) : OS_TILE;
+            const ulong t_base = chain_base + (ulong)(t - chain_first) * OS_TILE;
+            __global const zs_key *tile_in = keys_in + t_base;
+            const uint in_t = (ulong)chain_end - t_base < OS_TILE
+                                  ? (uint)((ulong)chain_end - t_base) : OS_TILE;
 #pragma nounroll
             for (uint b = 0; b < OS_BATCHES; ++b) {
                 const uint i = b * OS_WG + lid;
@@ -536,16 +678,16 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
         barrier(CLK_LOCAL_MEM_FENCE);
         if (missing)
             exclusive += recount[bin];
-        if (!done && t == 0)
-            done = 1; /* tile 0's count is its inclusive prefix */
+        if (!done && t == chain_first)
+            done = 1; /* the first tile's count is its inclusive prefix */
         if (!done)
             pending = 1;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (bin < OS_BINS) {
-        if (tile != 0)
+        if (tile != chain_first)
             atomic_xchg(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin], exclusive + count);
-        out_base[bin] = hist[pass * OS_BINS + bin] + exclusive - start;
+        out_base[bin] = (uint)chain_base + digit_base[bin] + exclusive - start;
     }
 
     /* 4. place the keys in tile order in local memory: every item takes its
@@ -600,6 +742,43 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
 #endif
         }
     }
+}
+
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
+                      __global const zs_value *values_in, __global zs_value *values_out,
+                      __global uint *hist, __global uint *status, __global const uint *params,
+                      uint shift, uint digit_mask, uint key_flags, uint pass)
+{
+    OS_PASS_LOCALS
+    const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
+    const uint tiles = (uint)(((ulong)n + OS_TILE - 1u) / OS_TILE);
+    const uint tile = os_pass_start(&hist[ZS_OS_HIST_COUNTERS + pass], sg_counts, sg_masks, flags);
+    if (tile >= tiles)
+        return; /* uniform */
+    os_pass_tile(keys_in, keys_out, values_in, values_out, hist + pass * OS_BINS, status, tile, 0u,
+                 0ul, n, shift, digit_mask, key_flags, OS_PASS_LOCAL_ARGS);
+}
+
+/* One pass of every large segment: tile ids in start order over all their
+ * tiles (the segments' in list order), each tile's chain its segment's. */
+ZS_KERNEL_WG(OS_WG)
+__kernel void os_seg_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
+                          __global const zs_value *values_in, __global zs_value *values_out,
+                          __global const uint *hist, __global uint *status,
+                          __global uint *large, uint shift, uint digit_mask, uint key_flags,
+                          uint pass, uint passes)
+{
+    OS_PASS_LOCALS
+    const uint tile =
+        os_pass_start(&large[ZS_SEG_LARGE_COUNTERS + pass], sg_counts, sg_masks, flags);
+    if (tile >= large[ZS_SEG_LARGE_TILES])
+        return; /* uniform */
+    const uint j = os_seg_of_tile(large, tile);
+    __global const uint *e = os_seg_entry(large, j);
+    os_pass_tile(keys_in, keys_out, values_in, values_out,
+                 hist + ((ulong)j * passes + pass) * OS_BINS, status, tile, e[0], (ulong)e[1], e[2],
+                 shift, digit_mask, key_flags, OS_PASS_LOCAL_ARGS);
 }
 #undef shared_tile
 #undef need_recount

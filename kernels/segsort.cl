@@ -49,6 +49,7 @@
 
 #define SEG_WINDOW ZS_SEG_WINDOW(ZS_SERIAL)
 #define SEG_INSERTION ZS_SEG_INSERTION
+#define SEG_LARGE_MIN ZS_SEG_LARGE_MIN(ZS_SERIAL)
 
 /* The first s in [0, count] with offsets[s] >= pos (offsets non-decreasing). */
 inline uint seg_lower_bound(__global const ulong *offsets, uint count, ulong pos)
@@ -427,7 +428,9 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
  * begins[s + 1]) (ends unused); ZS_SEG_F_COUNT the number of segments is
  * count[0], else max_segments (count unused); ZS_SEG_F_N_COUNT the keys
  * are cut at min(params[0], params[1]) (params[1] is n; params unused
- * without it). Unused buffers are bound to some other buffer of the plan and
+ * without it); ZS_SEG_F_SKIP_LARGE (the planner's) the segments of more
+ * than ZS_SEG_LARGE_MIN keys are left to the global passes (seg_classify
+ * lists them). Unused buffers are bound to some other buffer of the plan and
  * never read. The buffers are passed as
  * uint and read as ulong when ZS_SEG_F_U64: one kernel serves both widths.
  * The sort reads the offsets itself, after seg_check has accepted them: no
@@ -438,6 +441,7 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
 #define ZS_SEG_F_BEGIN_END 2u
 #define ZS_SEG_F_COUNT 4u
 #define ZS_SEG_F_N_COUNT 8u
+#define ZS_SEG_F_SKIP_LARGE 16u
 /* the codes of zesort.h's zesort_segments_check */
 #define ZS_SEG_BAD_DECREASING 1u
 #define ZS_SEG_BAD_PAST_N 2u
@@ -535,8 +539,8 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
         ulong b64, e64;
         seg_bounds(begins, ends, s, flags, &b64, &e64);
         const uint b = min((uint)b64, cut), e = min((uint)e64, cut); /* <= n < 2^32: checked */
-        if (e <= b + 1u)
-            continue; /* uniform: every lane reads the same offsets */
+        if (e <= b + 1u || ((flags & ZS_SEG_F_SKIP_LARGE) && e - b > SEG_LARGE_MIN))
+            continue; /* uniform: every lane reads the same offsets; large: os_seg_pass */
 #if ZS_SERIAL
         seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo, bit_hi,
                      key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
@@ -545,4 +549,56 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
                      ZS_SG_SCRATCH_ARG);
 #endif
     }
+}
+
+/* Lists the segments of more than SEG_LARGE_MIN keys (cut at a device-side
+ * key count as seg_sort_ranges cuts them) in `large` (zesort_tuning.h has
+ * the layout) with each one's first tile of the onesweep passes, so that
+ * os_seg_* sort them over tiles that never straddle two segments. One
+ * work-group: the lanes walk the segments by stride and append through a
+ * local counter (the list's order is the atomics', which only decides the
+ * tiles' numbering); lane 0 then numbers the tiles, at most max_large
+ * segments (the planner's bound: n / (SEG_LARGE_MIN + 1) for segments that
+ * do not overlap), and clears the passes' tile counters. Segments refused
+ * by seg_check (status[0] != 0): none listed. */
+ZS_KERNEL_WG(ZS_LANES)
+__kernel void seg_classify(__global const uint *begins, __global const uint *ends,
+                           __global const uint *count, __global const uint *status,
+                           __global const uint *params, __global uint *large, uint max_segments,
+                           uint flags, uint max_large)
+{
+    __local uint listed[1];
+    const uint lane = get_local_id(0);
+    if (lane == 0)
+        listed[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint segs = status[0] != 0u ? 0u : seg_count_of(count, max_segments, flags);
+    const uint cut = (flags & ZS_SEG_F_N_COUNT) ? min(params[0], params[1]) : UINT_MAX;
+    for (uint s = lane; s < segs; s += ZS_LANES) {
+        ulong b64, e64;
+        seg_bounds(begins, ends, s, flags, &b64, &e64);
+        const uint b = min((uint)b64, cut), e = min((uint)e64, cut); /* checked: <= n */
+        if (e > b && e - b > SEG_LARGE_MIN) {
+            const uint j = atomic_inc(&listed[0]);
+            if (j < max_large) {
+                large[ZS_SEG_LARGE_HEAD + ZS_SEG_LARGE_ENTRY * j + 1u] = b;
+                large[ZS_SEG_LARGE_HEAD + ZS_SEG_LARGE_ENTRY * j + 2u] = e;
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (lane != 0)
+        return;
+    const uint n_large = min(listed[0], max_large);
+    const uint tile = ZS_OS_TILE(ZS_SERIAL, ZS_KEY64 || ZS_PAIRS);
+    uint tiles = 0;
+    for (uint j = 0; j < n_large; ++j) {
+        __global uint *e = large + ZS_SEG_LARGE_HEAD + ZS_SEG_LARGE_ENTRY * j;
+        e[0] = tiles;
+        tiles += (e[2] - e[1] + tile - 1u) / tile;
+    }
+    large[ZS_SEG_LARGE_COUNT] = n_large;
+    large[ZS_SEG_LARGE_TILES] = tiles;
+    for (uint p = 0; p < ZS_OS_MAX_PASSES; ++p)
+        large[ZS_SEG_LARGE_COUNTERS + p] = 0;
 }

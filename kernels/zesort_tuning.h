@@ -130,4 +130,34 @@
 #define ZS_SEG_LOCAL_SERIAL 4096u
 #endif
 
+/* ---- large segments (issue 35): the global passes per segment ---------- */
+
+/* A segment read on the device that holds more than this many keys is
+ * sorted by the onesweep passes over its own tiles (os_seg_* kernels in
+ * kernels/onesweep.cl), shorter ones by one work-group each
+ * (seg_sort_ranges). At least a onesweep tile, so that the tiles of all
+ * large segments are at most ceil(n / tile) + n / (this + 1). serial: the
+ * host split of issue 22 (64K, measured there); sg and portable: the
+ * portable flavor's seg_sort beat other paths up to 16K keys on PoCL. */
+#ifndef ZS_SEG_LARGE_MIN_SG
+#define ZS_SEG_LARGE_MIN_SG 16384u
+#endif
+#ifndef ZS_SEG_LARGE_MIN_SERIAL
+#define ZS_SEG_LARGE_MIN_SERIAL 65536u
+#endif
+#define ZS_SEG_LARGE_MIN(serial) ((serial) ? ZS_SEG_LARGE_MIN_SERIAL : ZS_SEG_LARGE_MIN_SG)
+#if ZS_SEG_LARGE_MIN_SERIAL < ZS_OS_SERIAL_TILE || ZS_SEG_LARGE_MIN_SG < ZS_OS_TILE(0, 0)
+#error "a large segment holds more keys than a onesweep tile (the planner's bound on tiles)"
+#endif
+
+/* Buffer SEG_LARGE (uint words), written by seg_classify: [0] the large
+ * segments listed, [1] their tiles in all, [2 + p] pass p's tile counter,
+ * then per large segment j at ZS_SEG_LARGE_HEAD + ZS_SEG_LARGE_ENTRY * j
+ * its first tile, begin and end (cut at a device-side key count). */
+#define ZS_SEG_LARGE_COUNT 0u
+#define ZS_SEG_LARGE_TILES 1u
+#define ZS_SEG_LARGE_COUNTERS 2u
+#define ZS_SEG_LARGE_HEAD 16u
+#define ZS_SEG_LARGE_ENTRY 4u
+
 #endif /* ZESORT_TUNING_H */

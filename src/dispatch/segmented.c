@@ -1,8 +1,9 @@
 /*
- * segmented.c — the paths of zesort_sort_segments (segmented.h): the
- * segments of up to ZS_SEG_KERNEL_MAX_LEN keys by seg_sort launches on a
- * device (runs of them when their keys do not fit it at once), longer ones
- * as sorts of their own (by the sorter the dispatcher hands down), the C
+ * segmented.c — the paths of zesort_sort_segments (segmented.h): every
+ * segment by the device-side segmented plan on a device (the interop's:
+ * segments classified by length on the device; runs of them when their keys
+ * do not fit it at once), one too long for the device as a sort of its own
+ * (by the sorter the dispatcher hands down), the C
  * fallback's in parallel on its threads, and on several devices runs of
  * whole segments dealt to them (segment_runs.h).
  */
@@ -51,45 +52,36 @@ static zesort_status long_segment_loop(zesort_context *ctx, const zs_sort_call *
     return ZESORT_OK;
 }
 
-/* The segments of at most this many keys go to seg_sort (one launch for
- * all of them, kernels/segsort.cl); longer ones to the loop. Measured on
- * PoCL (docs/design.md §1.5): the serial flavor's kernel beats the loop at
- * 64K-key segments (160 ms against 230 ms for 16M u32 keys) but not for a
- * few segments of millions (one work-item each); the portable flavor's beats
- * the argsort and host pass at 16K (950 ms against 1.9 s) and ties the loop
- * at 64K. The sg flavor cannot be timed here: it runs portable's walks with
- * register ballots. */
-#define ZS_SEG_KERNEL_MAX_LEN 65536u
-
-/* The segments of at most max_len keys sorted on the device by one seg_sort
- * launch over [offsets[0], offsets[segments]) (zs_plan_segments), in place. */
+/* Every segment over [offsets[0], offsets[segments]) sorted on the device
+ * by one device-side segmented plan (zs_plan_segments_device, the interop's
+ * too): seg_check, seg_sort_ranges for the segments of up to
+ * ZS_SEG_LARGE_MIN keys, the onesweep passes per segment for longer ones,
+ * classified on the device, in place. The offsets go up rebased to
+ * offsets[0], empty segments left out (at most min(S, m) < 2^32). *large:
+ * whether a segment took the global passes. */
 static zesort_status device_segment_kernel(zesort_context *ctx, const zs_sort_call *c,
-                                           const zs_plan_request *req, uint32_t max_len,
-                                           double *device_ms)
+                                           const zs_plan_request *req, double *device_ms,
+                                           int *large)
 {
     const uint64_t first = c->offsets[0], m = c->offsets[c->segments] - first;
-    /* from offsets[0], empty segments left out: at most min(S, m) < 2^32 */
     const uint64_t most = c->segments < m ? c->segments : m;
     uint64_t *rebased = malloc((size_t)(most + 1) * sizeof *rebased), count = 0;
     if (!rebased)
         return zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "%s: out of host memory for the offsets", c->fn);
     rebased[0] = 0;
-    uint64_t longest = 0;
+    *large = 0;
     for (uint64_t i = 0; i < c->segments; i++)
         if (c->offsets[i + 1] > c->offsets[i]) {
             rebased[++count] = c->offsets[i + 1] - first;
-            if (rebased[count] - rebased[count - 1] > longest)
-                longest = rebased[count] - rebased[count - 1];
+            *large |= rebased[count] - rebased[count - 1] > ZS_SEG_LARGE_MIN(req->serial != 0);
         }
     zs_plan_request r = *req;
     r.n = m;
-    /* Out of place where the device reads the caller's keys where they are:
-     * no upload (PoCL, 16M keys: ~5 ms of a 4096-key-segment sort's ~55). */
-    r.out_of_place = longest <= max_len && zs_run_borrows(ctx->ops, ctx->dev);
+    r.out_of_place = 0;
     zs_plan plan;
     zesort_status st = ZESORT_OK;
-    if (zs_plan_segments(&r, rebased, count, max_len, &plan) != 0)
+    if (zs_plan_segments_device(&r, ZS_SEG_F_U64, (uint32_t)count, 0, &plan) != 0)
         st = zs_error_set(&ctx->err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                           "out of host memory planning the sort");
     char *k = (char *)c->io.keys_out + first * req->key_bytes;
@@ -97,81 +89,82 @@ static zesort_status device_segment_kernel(zesort_context *ctx, const zs_sort_ca
     const zs_host_arrays io = {k, v, k, v};
     double ms = 0;
     if (st == ZESORT_OK) {
+        plan.host_init[ZS_BUF_SEG_OFFSETS] = rebased;
         st = zs_run_on_device(ctx, &plan, &io, &ms);
         zs_plan_free(&plan);
     }
     free(rebased);
     if (device_ms)
-        *device_ms = ms;
+        *device_ms += ms;
     return st;
 }
 
-/* The segments of at most ZS_SEG_KERNEL_MAX_LEN keys in runs that fit the
- * device (max_keys: keys plus one per segment, whose offset costs no more
- * than a key's place in a plan), one seg_sort launch per run; a longer
- * segment ends a run (the loop sorts it). A run with nothing to sort (empty
- * and one-key segments only) is skipped: its plan would be one of 0 keys,
- * whose buffers are never made. */
+/* The segments in runs that fit the device (max_keys: keys plus one per
+ * segment, whose offset costs no more than a key's place in a plan), one
+ * device-side plan per run; a segment that does not fit alone ends a run
+ * (the loop sorts it). A run with nothing to sort (empty and one-key
+ * segments only) is skipped: its plan would be one of 0 keys, whose buffers
+ * are never made. */
 static zesort_status device_segment_runs(zesort_context *ctx, const zs_sort_call *c,
                                          const zs_plan_request *req, uint64_t max_keys,
-                                         double *device_ms)
+                                         double *device_ms, int *large)
 {
-    double total = 0;
     for (uint64_t i = 0; i < c->segments;) {
         uint64_t j = i, cost = 0;
         int sorts = 0;
         for (; j < c->segments; j++) {
             const uint64_t len = c->offsets[j + 1] - c->offsets[j];
-            if (len > ZS_SEG_KERNEL_MAX_LEN || (j > i && cost + len + 1 > max_keys))
+            if (len + 1 > max_keys || cost + len + 1 > max_keys)
                 break;
             cost += len + 1;
             sorts |= len >= 2;
         }
-        if (!sorts) { /* a long segment (j == i), or nothing to sort */
+        if (!sorts) { /* a segment too long for the device (j == i), or nothing to sort */
             i = j > i ? j : i + 1;
             continue;
         }
         zs_sort_call run = *c;
         run.offsets = c->offsets + i, run.segments = j - i;
-        double ms = 0;
-        zesort_status st = device_segment_kernel(ctx, &run, req, ZS_SEG_KERNEL_MAX_LEN, &ms);
+        int run_large;
+        zesort_status st = device_segment_kernel(ctx, &run, req, device_ms, &run_large);
         if (st != ZESORT_OK)
             return st;
-        total += ms;
+        *large |= run_large;
         i = j;
     }
-    if (device_ms)
-        *device_ms = total;
     return ZESORT_OK;
 }
 
-/* A segmented sort (checked already) on a device: the segments of at most
- * ZS_SEG_KERNEL_MAX_LEN keys by one seg_sort launch (by several when their
- * keys do not fit the device at once), then longer ones one by one (each
- * split on the host if need be). (The first version sorted short segments
- * by one argsort of all their keys and a host pass: docs/design.md §1.5.) */
+/* A segmented sort (checked already) on a device: every segment, whatever
+ * its length, by one device-side segmented plan that classifies them on
+ * the device (by several when their keys do not fit the device at once),
+ * then any segment too long for the device alone as a sort of its own
+ * (split on the host). (Before issue 35 segments of more than 65536 keys
+ * were each a zesort_sort of their own; before that, short ones one
+ * argsort of all their keys and a host pass: docs/design.md §1.5.) */
 zesort_status zs_segments_on_device(zesort_context *ctx, const zs_sort_call *c,
                                     const zs_segmented *s, double *device_ms, zesort_algo *ran)
 {
     const zs_plan_request *req = s->req;
-    uint64_t small = 0, large = 0, keys = 0; /* segments of 2..max keys, above; their keys */
+    uint64_t sorts = 0, keys = 0; /* segments of 2 keys or more; keys plus one per segment */
     for (uint64_t i = 0; i < c->segments; i++) {
         const uint64_t len = c->offsets[i + 1] - c->offsets[i];
-        small += len >= 2 && len <= ZS_SEG_KERNEL_MAX_LEN;
-        large += len > ZS_SEG_KERNEL_MAX_LEN;
+        sorts += len >= 2;
         keys += len + 1;
     }
-    zesort_status st = ZESORT_OK;
-    if (small) {
-        zs_plan_request r = *req;
-        r.n = keys < ZESORT_MAX_KEYS ? keys : ZESORT_MAX_KEYS;
-        const uint64_t max_keys = zs_part_max_keys(ctx, &r);
-        st = keys <= max_keys
-                 ? device_segment_kernel(ctx, c, req, ZS_SEG_KERNEL_MAX_LEN, device_ms)
-                 : device_segment_runs(ctx, c, req, max_keys, device_ms);
-    }
-    if (st == ZESORT_OK && large)
-        st = long_segment_loop(ctx, c, s, ZS_SEG_KERNEL_MAX_LEN, device_ms, ran, NULL);
+    if (!sorts)
+        return ZESORT_OK;
+    zs_plan_request r = *req;
+    r.n = keys < ZESORT_MAX_KEYS ? keys : ZESORT_MAX_KEYS;
+    const uint64_t max_keys = zs_part_max_keys(ctx, &r);
+    int large = 0;
+    zesort_status st = keys <= max_keys
+                           ? device_segment_kernel(ctx, c, req, device_ms, &large)
+                           : device_segment_runs(ctx, c, req, max_keys, device_ms, &large);
+    if (st == ZESORT_OK && large) /* the global passes: what the segments' sort ran */
+        *ran = ZESORT_ALGO_ONESWEEP;
+    if (st == ZESORT_OK && keys > max_keys)
+        st = long_segment_loop(ctx, c, s, max_keys - 1, device_ms, ran, NULL);
     return st;
 }
 

@@ -36,10 +36,12 @@ typedef struct zs_segmented {
 zesort_status zs_segments_on_cpu(zesort_context *ctx, const zs_sort_call *c,
                                  const zs_segmented *s, double *device_ms, zesort_algo *ran);
 
-/* On ctx's device: the segments of at most ZS_SEG_KERNEL_MAX_LEN keys by
- * seg_sort launches (runs of them that fit the device), then the longer
- * ones one by one. device_ms (may be NULL): set to the devices' time (the
- * caller starts it at 0). */
+/* On ctx's device: every segment by the device-side segmented plan
+ * (zs_plan_segments_device: short ones a work-group each, long ones by the
+ * onesweep passes per segment, classified on the device), in runs that fit
+ * the device; a segment too long for it alone as a sort of its own.
+ * device_ms (may be NULL): set to the devices' time (the caller starts it
+ * at 0). *ran: ZESORT_ALGO_ONESWEEP when a segment took the global passes. */
 zesort_status zs_segments_on_device(zesort_context *ctx, const zs_sort_call *c,
                                     const zs_segmented *s, double *device_ms, zesort_algo *ran);
 

@@ -186,21 +186,43 @@ uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape,
     return total;
 }
 
-/* The bytes of temp memory of a sort of this shape: its plan's layout. */
+/* The bytes of temp memory of a plan of this shape: its layout. */
+static zesort_status shape_temp_bytes(const zesort_options *opts, uint64_t n,
+                                      const zs_sort_shape *shape, zs_flavor flavor,
+                                      uint64_t align, uint64_t *bytes, zs_error *err)
+{
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, n, shape, flavor, &plan, NULL, err, "temp size");
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = zs_interop_temp_layout(&plan, shape, align, offsets);
+    zs_plan_free(&plan);
+    return ZESORT_OK;
+}
+
+/* The bytes of temp memory of a sort of n keys with these options: its
+ * plan's layout, and for keys (and values) in place at least the segmented
+ * sort's of as many segments as keys (the most its large segments' passes
+ * need: their histograms and tiles grow with n alone), which the same temp
+ * serves (docs/interop.md, "Rules"). Both grow with n, so their maximum
+ * does. */
 static zesort_status temp_bytes(const zesort_options *opts, uint64_t n, int with_values,
                                 zs_flavor flavor, uint64_t align, uint64_t *bytes, zs_error *err)
 {
     zs_sort_shape shape;
-    zs_plan plan;
     zesort_status st = zs_sort_shape_of(with_values, &shape, err, "temp size");
     if (st == ZESORT_OK)
-        st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, "temp size");
-    if (st != ZESORT_OK)
+        st = shape_temp_bytes(opts, n, &shape, flavor, align, bytes, err);
+    if (st != ZESORT_OK || with_values == ZESORT_ARGSORT_NO_KEYS_OUT || n >= UINT32_MAX)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
-    zs_plan_free(&plan);
-    return ZESORT_OK;
+    const zs_seg_shape seg =
+        zs_interop_seg_offsets_shape(n, with_values == ZESORT_WITH_VALUES, 1);
+    uint64_t seg_bytes = 0;
+    st = shape_temp_bytes(opts, n, &seg.base, flavor, align, &seg_bytes, err);
+    if (st == ZESORT_OK && seg_bytes > *bytes)
+        *bytes = seg_bytes;
+    return st;
 }
 
 zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options *opts, uint64_t n,

@@ -40,10 +40,14 @@ zs_kernel zs_cm_kernel(zs_program program, int bucket)
 
 int zs_kernel_is_bucket(zs_kernel k)
 {
-    if (k >= ZS_K_SEG_FIRST) /* seg_sort, seg_sort_ranges scatter the keys */
-        return (k - ZS_K_SEG_FIRST) % 3 != ZS_SEG_CHECK;
-    if (k >= ZS_K_OS_FIRST)
-        return (k - ZS_K_OS_FIRST) % 4 == ZS_OS_PASS;
+    if (k >= ZS_K_SEG_FIRST) { /* seg_sort, seg_sort_ranges scatter the keys */
+        const int e = (k - ZS_K_SEG_FIRST) % ZS_SEG_KERNELS;
+        return e == ZS_SEG_SORT || e == ZS_SEG_SORT_RANGES;
+    }
+    if (k >= ZS_K_OS_FIRST) {
+        const int e = (k - ZS_K_OS_FIRST) % ZS_OS_KERNELS;
+        return e == ZS_OS_PASS || e == ZS_OS_SEG_PASS;
+    }
     return k < ZS_K_SCAN_REDUCE && (k & 1);
 }
 
@@ -64,7 +68,7 @@ uint32_t zs_os_tile(int key64, int pairs, int serial)
 
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry)
 {
-    return (zs_kernel)(ZS_K_OS_FIRST + 4 * ((int)program - ZS_PROG_OS) + (int)entry);
+    return (zs_kernel)(ZS_K_OS_FIRST + ZS_OS_KERNELS * ((int)program - ZS_PROG_OS) + (int)entry);
 }
 
 zs_kernel zs_seg_kernel(int key64, unsigned value_bytes)
@@ -75,17 +79,20 @@ zs_kernel zs_seg_kernel(int key64, unsigned value_bytes)
 zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entry)
 {
     const int program = (key64 ? 1 : 0) + 2 * vals_of(value_bytes);
-    return (zs_kernel)(ZS_K_SEG_FIRST + 3 * program + (int)entry);
+    return (zs_kernel)(ZS_K_SEG_FIRST + ZS_SEG_KERNELS * program + (int)entry);
 }
 
 const char *zs_kernel_name(zs_kernel k)
 {
-    static const char *const os_names[4] = {"os_fill", "os_histogram", "os_scan_hist", "os_pass"};
-    static const char *const seg_names[3] = {"seg_sort", "seg_check", "seg_sort_ranges"};
+    static const char *const os_names[ZS_OS_KERNELS] = {
+        "os_fill", "os_histogram", "os_scan_hist", "os_pass",
+        "os_seg_histogram", "os_seg_pass", "os_seg_copy"};
+    static const char *const seg_names[ZS_SEG_KERNELS] = {"seg_sort", "seg_check",
+                                                          "seg_sort_ranges", "seg_classify"};
     if (k >= ZS_K_SEG_FIRST)
-        return seg_names[(k - ZS_K_SEG_FIRST) % 3];
+        return seg_names[(k - ZS_K_SEG_FIRST) % ZS_SEG_KERNELS];
     if (k >= ZS_K_OS_FIRST)
-        return os_names[(k - ZS_K_OS_FIRST) % 4];
+        return os_names[(k - ZS_K_OS_FIRST) % ZS_OS_KERNELS];
     if (k == ZS_K_SCAN_REDUCE)
         return "scan_reduce";
     if (k == ZS_K_SCAN_APPLY)
@@ -96,9 +103,9 @@ const char *zs_kernel_name(zs_kernel k)
 zs_program zs_kernel_program(zs_kernel k)
 {
     if (k >= ZS_K_SEG_FIRST)
-        return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST) / 3);
+        return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST) / ZS_SEG_KERNELS);
     if (k >= ZS_K_OS_FIRST)
-        return (zs_program)(ZS_PROG_OS + (k - ZS_K_OS_FIRST) / 4);
+        return (zs_program)(ZS_PROG_OS + (k - ZS_K_OS_FIRST) / ZS_OS_KERNELS);
     return (zs_program)(k / 2);
 }
 
@@ -408,6 +415,88 @@ static int plan_segments_check(const zs_plan_request *req, uint32_t flags, uint3
                                                 ZS_SEG_CHECK), 1, ZS_LANES, 7, c);
 }
 
+/* The most segments of more than ZS_SEG_LARGE_MIN keys among max_segments
+ * that do not overlap in n keys: the large segments' list, whose tiles are
+ * then at most ceil(n / tile) + this. */
+static uint32_t max_large_segments(const zs_plan_request *req, uint32_t max_segments)
+{
+    const uint64_t most = req->n / ((uint64_t)ZS_SEG_LARGE_MIN(req->serial != 0) + 1);
+    return most < max_segments ? (uint32_t)most : max_segments;
+}
+
+/* The large segments (issue 35): seg_classify lists them and numbers their
+ * tiles, then the onesweep passes per segment over those tiles (os_seg_*),
+ * ping-ponging within the segments' stretches of KEYS and TMP, and a copy
+ * home of those stretches after an odd number of passes. seg: seg_check's
+ * begins, ends, count, status; params: PARAMS or a stand-in. The grids are
+ * sized for the most tiles there can be; surplus work-groups exit. */
+static int plan_large_segments(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
+                               uint32_t max_large, const zs_arg *seg, zs_buffer params,
+                               zs_plan *out)
+{
+    const int key64 = req->key_bytes == 8;
+    const zs_program prog = zs_os_program(key64, req->value_bytes);
+    const uint64_t tile = zs_os_tile(key64, req->value_bytes != 0, req->serial);
+    const uint64_t tiles = (req->n + tile - 1) / tile + max_large;
+    const uint32_t local = req->serial ? 1 : ZS_OS_WG;
+    const unsigned passes = (req->bit_hi - req->bit_lo + ZS_OS_BITS - 1) / ZS_OS_BITS;
+    const uint64_t hist_words = (uint64_t)max_large * passes * ZS_OS_BINS;
+    out->buffer_bytes[ZS_BUF_OS_HIST] = hist_words * sizeof(uint32_t);
+    out->buffer_bytes[ZS_BUF_OS_STATUS] = tiles * ZS_OS_STATUS_WORDS * sizeof(uint32_t);
+    out->buffer_bytes[ZS_BUF_SEG_LARGE] =
+        (ZS_SEG_LARGE_HEAD + (uint64_t)ZS_SEG_LARGE_ENTRY * max_large) * sizeof(uint32_t);
+    const zs_kernel fill = zs_os_kernel(prog, ZS_OS_FILL);
+    const zs_buffer large = ZS_BUF_SEG_LARGE;
+    zs_arg c[] = {seg[0], seg[1], seg[2], seg[3], buf(params), buf(large), val(max_segments),
+                  val(flags), val(max_large)};
+    zs_arg h[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_OS_HIST), buf(large), val(req->bit_lo),
+                  val(req->bit_hi), val(req->key_flags)};
+    zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
+    if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
+        push_kernel(out, zs_seg_entry_kernel(key64, req->value_bytes, ZS_SEG_CLASSIFY), 1,
+                    ZS_LANES, 9, c) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_SEG_HISTOGRAM), tiles, local, 6, h) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), (uint64_t)max_large * passes,
+                    ZS_OS_BINS, 1, sh))
+        return -1;
+    ping_pong pp = ping_pong_start(req, passes);
+    for (unsigned p = 0; p < passes; ++p) {
+        const unsigned shift = req->bit_lo + ZS_OS_BITS * p;
+        zs_arg a[] = {buf(pp.keys_in), buf(pp.keys_out), buf(pp.values_in), buf(pp.values_out),
+                      buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(large), val(shift),
+                      val(digit_mask(req, shift, ZS_OS_BITS)), val(req->key_flags), val(p),
+                      val(passes)};
+        if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, tiles * ZS_OS_STATUS_WORDS) ||
+            push_kernel(out, zs_os_kernel(prog, ZS_OS_SEG_PASS), tiles, local, 12, a))
+            return -1;
+        ping_pong_swap(&pp, req->value_bytes != 0);
+    }
+    if (pp.keys_in == ZS_BUF_KEYS)
+        return 0;
+    zs_arg home[] = {buf(pp.keys_in), buf(ZS_BUF_KEYS), buf(pp.values_in),
+                     buf(req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS), buf(large)};
+    return push_kernel(out, zs_os_kernel(prog, ZS_OS_SEG_COPY), tiles, local, 5, home);
+}
+
+/* seg_sort_ranges: a work-group per segment, by stride over more (about
+ * ZS_SEG_STRIDE_KEYS keys each); the large ones left out when planned. */
+static int plan_sort_ranges(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
+                            const zs_arg *seg, zs_buffer params, zs_plan *out)
+{
+    /* keys-only programs are given the key buffers as values (ignored) */
+    const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
+    const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
+    zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp), seg[0],
+                  seg[1], seg[2], seg[3], buf(params), val(max_segments), val(flags),
+                  val(req->bit_lo), val(req->bit_hi), val(req->key_flags)};
+    const uint64_t per_group = ZS_SEG_STRIDE_KEYS(req->serial != 0);
+    uint64_t groups = (req->n + per_group - 1) / per_group;
+    groups = groups < max_segments ? groups : max_segments;
+    return push_kernel(out, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
+                                                ZS_SEG_SORT_RANGES),
+                       groups, req->serial ? 1 : ZS_LANES, 14, a);
+}
+
 int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
                             int check_only_status, zs_plan *out)
 {
@@ -429,20 +518,13 @@ int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t
     const int n_count = (flags & ZS_SEG_F_N_COUNT) != 0;
     out->buffer_bytes[ZS_BUF_PARAMS] = n_count ? 2 * sizeof(uint32_t) : 0;
     const zs_buffer params = n_count ? ZS_BUF_PARAMS : ZS_BUF_SEG_STATUS;
-    /* keys-only programs are given the key buffers as values (ignored) */
-    const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
-    const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
-    const zs_arg *c = out->steps[0].args; /* seg_check's: begins, ends, count, status */
-    zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp), c[0], c[1],
-                  c[2], c[3], buf(params), val(max_segments), val(flags), val(req->bit_lo),
-                  val(req->bit_hi), val(req->key_flags)};
-    /* a work-group per segment, by stride over more: about ZS_SEG_STRIDE_KEYS keys each */
-    const uint64_t per_group = ZS_SEG_STRIDE_KEYS(req->serial != 0);
-    uint64_t groups = (req->n + per_group - 1) / per_group;
-    groups = groups < max_segments ? groups : max_segments;
-    if (push_kernel(out, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
-                                             ZS_SEG_SORT_RANGES),
-                    groups, req->serial ? 1 : ZS_LANES, 14, a) == 0)
+    zs_arg seg[4]; /* seg_check's: begins, ends, count, status */
+    memcpy(seg, out->steps[0].args, sizeof seg);
+    const uint32_t max_large = max_large_segments(req, max_segments);
+    const uint32_t sort_flags = flags | (max_large ? ZS_SEG_F_SKIP_LARGE : 0u);
+    if (plan_sort_ranges(req, sort_flags, max_segments, seg, params, out) == 0 &&
+        (!max_large ||
+         plan_large_segments(req, flags, max_segments, max_large, seg, params, out) == 0))
         return 0;
     zs_plan_free(out);
     return -1;

@@ -24,7 +24,13 @@
  *     scan_apply (data, sums, params, bins, level, has_sums)
  *
  *   onesweep programs, one per (key width, keys|pairs), kernels/onesweep.cl:
- *     os_fill, os_histogram, os_scan_hist, os_pass (see that file).
+ *     os_fill, os_histogram, os_scan_hist, os_pass (see that file), and the
+ *     large segments' forms (issue 35): os_seg_histogram(keys, hist, large,
+ *     bit_lo, bit_hi, key_flags), os_seg_pass(keys_in, keys_out, values_in,
+ *     values_out, hist, status, large, shift, digit_mask, key_flags, pass,
+ *     passes), os_seg_copy(src, dst, values_src, values_dst, large): a
+ *     work-group per tile of the large segments (SEG_LARGE), grids sized for
+ *     the most tiles there can be.
  *
  *   segmented-sort programs, one per (key width, keys|pairs), kernels/segsort.cl:
  *     seg_sort(keys_in, keys, tmp, values_in, values, values_tmp, offsets,
@@ -40,7 +46,12 @@
  *                     key_flags)
  *       a work-group (ZS_LANES items; serial: 1) per segment, by stride;
  *       nothing when status[0] != 0; with a device-side key count, each
- *       segment cut at min(params[0], params[1])
+ *       segment cut at min(params[0], params[1]); with ZS_SEG_F_SKIP_LARGE
+ *       the segments of more than ZS_SEG_LARGE_MIN keys left out
+ *     seg_classify(begins, ends, count, status, params, large, max_segments,
+ *                  flags, max_large)
+ *       one work-group of ZS_LANES items: lists those large segments and
+ *       their tiles in SEG_LARGE (zesort_tuning.h has the layout)
  *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
@@ -97,21 +108,30 @@ typedef enum zs_program {
 } zs_program;
 
 /* Kernels, densely numbered: 2 per CM program (count, bucket), 2 for SCAN
- * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass),
- * 3 per segmented-sort program (seg_sort, seg_check, seg_sort_ranges). */
+ * (reduce, apply), 7 per onesweep program (fill, histogram, scan_hist, pass,
+ * and the large segments' seg_histogram, seg_pass, seg_copy), 4 per
+ * segmented-sort program (seg_sort, seg_check, seg_sort_ranges,
+ * seg_classify). */
+#define ZS_OS_KERNELS 7  /* kernels per onesweep program (zs_os_entry) */
+#define ZS_SEG_KERNELS 4 /* kernels per segmented-sort program (zs_seg_entry) */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
-    ZS_K_SEG_FIRST = ZS_K_OS_FIRST + 4 * (ZS_PROG_SEG - ZS_PROG_OS),
-    ZS_K_COUNT = ZS_K_SEG_FIRST + 3 * (ZS_PROG_COUNT - ZS_PROG_SEG)
+    ZS_K_SEG_FIRST = ZS_K_OS_FIRST + ZS_OS_KERNELS * (ZS_PROG_SEG - ZS_PROG_OS),
+    ZS_K_COUNT = ZS_K_SEG_FIRST + ZS_SEG_KERNELS * (ZS_PROG_COUNT - ZS_PROG_SEG)
 } zs_kernel;
 
-typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
+typedef enum zs_os_entry {
+    ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS,
+    ZS_OS_SEG_HISTOGRAM, ZS_OS_SEG_PASS, ZS_OS_SEG_COPY /* large segments (issue 35) */
+} zs_os_entry;
 /* The kernels of a segmented-sort program (seg_check reads no keys: every
  * program has it, the plan takes the one of the program it sorts with). */
-typedef enum zs_seg_entry { ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES } zs_seg_entry;
+typedef enum zs_seg_entry {
+    ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES, ZS_SEG_CLASSIFY
+} zs_seg_entry;
 
 /* value_bytes: 0 (keys only), 4 or 8 */
 zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
@@ -120,7 +140,7 @@ zs_program zs_os_program(int key64, unsigned value_bytes);
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
 zs_kernel zs_seg_kernel(int key64, unsigned value_bytes); /* seg_sort of that program */
 zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entry);
-int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
+int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket, os_pass, os_seg_pass: a pass's scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
 /* Buffers a plan refers to. KEYS (and VALUES) hold the input and, after the
@@ -139,6 +159,7 @@ typedef enum zs_buffer {
      * S + 1 offsets or the begins, SEG_ENDS the ends, SEG_COUNT the count,
      * SEG_STATUS the status word (2 uint32) */
     ZS_BUF_SEG_ENDS, ZS_BUF_SEG_COUNT, ZS_BUF_SEG_STATUS,
+    ZS_BUF_SEG_LARGE, /* the large segments' list and tiles (seg_classify) */
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -223,6 +244,7 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
 #define ZS_SEG_F_BEGIN_END 2u /* begins and ends (SEG_OFFSETS, SEG_ENDS), else S + 1 offsets */
 #define ZS_SEG_F_COUNT 4u     /* the count is read from SEG_COUNT, else max_segments */
 #define ZS_SEG_F_N_COUNT 8u   /* a device-side key count: segments cut at min(PARAMS[0..1]) */
+#define ZS_SEG_F_SKIP_LARGE 16u /* the planner's: seg_sort_ranges leaves large segments out */
 
 /* Segments that only the device reads (the interop's segmented sorts,
  * issue 35): a seg_check launch (one work-group) validates them and writes
@@ -236,6 +258,10 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * the plan has PARAMS (two words: the recording writes the device-side key
  * count in [0] and n in [1], as for every other plan) and seg_sort_ranges
  * cuts each segment at min(PARAMS[0], PARAMS[1]); without it, no PARAMS.
+ * Segments of more than ZS_SEG_LARGE_MIN keys (issue 35): when n can hold
+ * one, seg_sort_ranges leaves them out and seg_classify lists them on the
+ * device for the onesweep passes per segment (os_seg_*, over OS_HIST,
+ * OS_STATUS and SEG_LARGE), whatever req's algorithm.
  * With n == 0 or no segment only seg_check is planned (when
  * check_only_status: the caller reads the status; else nothing).
  * Returns 0, or -1 when out of host memory. */

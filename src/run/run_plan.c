@@ -212,9 +212,13 @@ zesort_status zs_run_plan(zs_run *run, const zs_plan *plan, const zs_host_arrays
         if (plan->buffer_bytes[b] && !run->buffers[b])
             st = zs_cache_take(run->cache, run->ops, run->dev, b, plan->buffer_bytes[b],
                                &run->buffers[b], &run->buffer_sizes[b]);
-    if (st == ZESORT_OK) {
+    /* a plan that reads no count has no PARAMS (segments read on the
+     * device: zs_plan_segments_device), one with a count at least [0..1] */
+    if (st == ZESORT_OK && plan->buffer_bytes[ZS_BUF_PARAMS]) {
         uint32_t params[4] = {(uint32_t)plan->n, (uint32_t)plan->n, 0, 0};
-        st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params, sizeof params);
+        const uint64_t bytes = plan->buffer_bytes[ZS_BUF_PARAMS];
+        st = run->ops->write(run->dev, run->buffers[ZS_BUF_PARAMS], params,
+                             bytes < sizeof params ? bytes : sizeof params);
     }
     for (int b = 0; b < ZS_BUF_COUNT && st == ZESORT_OK; ++b)
         if (plan->host_init[b])

@@ -565,6 +565,18 @@ static void test_segments(zesort_cl_sorter *s, cl_command_queue q)
     seg_indirect_cases(&api);
 }
 
+/* Issue 35, item 2: segments of every size, classified on the device. */
+static void test_segment_classes(zesort_cl_sorter *s, cl_command_queue q)
+{
+    static const interop_segments_api api = {"opencl", ic_alloc, ic_release, ic_upload,
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                             seg_sort_dev, seg_sort_indirect};
+    ic_sorter = s;
+    ic_queue = q;
+    interop_segments_classes(&api);
+    seg_indirect_classes(&api);
+}
+
 /* ---- issue 35: every variant ordered by its wait list ------------------ */
 
 /* The user event a gated enqueue waits on. */
@@ -812,6 +824,8 @@ int main(int argc, char **argv)
         plain_gpu_check();
     } else if (argc > 1 && strcmp(argv[1], "segments") == 0) {
         test_segments(s, ooo ? ooo : inorder);
+    } else if (argc > 1 && strcmp(argv[1], "segment-classes") == 0) {
+        test_segment_classes(s, ooo ? ooo : inorder);
     } else if (argc > 1 && strcmp(argv[1], "rules") == 0) {
         test_rules(s, ooo ? ooo : inorder);
     } else if (argc > 1 && strcmp(argv[1], "alt") == 0) {

@@ -198,4 +198,17 @@ static void seg_indirect_cases(const interop_segments_api *api)
     printf("%s segments indirect: %d cases, %d failures\n", api->name, k, failures);
 }
 
+/* Large segments cut by a device-side key count (the classes of
+ * interop_segments_classes): a count inside a large segment (it is then
+ * shorter, maybe short), at a class threshold, and above max_n. */
+static void seg_indirect_classes(const interop_segments_api *api)
+{
+    const uint32_t counts[] = {300001, 16385 + 16384 + 16383, 65535, UINT32_MAX};
+    for (int k = 0; k < 4; k++)
+        seg_indirect_case(api, 420000, counts[k], (zesort_key_type)(k % 2 ? ZESORT_KEY_I64
+                                                                          : ZESORT_KEY_U32),
+                          (unsigned)(k % 3) * 4, k % 2 ? PAT_RAGGED : PAT_CLASSES);
+    printf("%s segment classes indirect: 4 cases, %d failures\n", api->name, failures);
+}
+
 #endif

@@ -290,17 +290,19 @@ typedef struct seg_form {
  * recorded just before the sort; the buffer holds 0xFF bytes until then
  * (decreasing or past n: a check made when the sort is recorded refuses
  * them). The status word starts as garbage and must read {0, 0}. */
-static void seg_dev_case(const interop_segments_api *api, uint64_t n, int pat, zesort_key_type t,
-                         unsigned vb, seg_form f)
+static void seg_dev_case_order(const interop_segments_api *api, uint64_t n, int pat,
+                               zesort_key_type t, unsigned vb, seg_form f, int desc,
+                               unsigned lo, unsigned hi)
 {
     const unsigned kb = oracle_key_bytes(t), w = f.u32 ? 4 : 8;
-    char what[200];
+    char what[240];
     snprintf(what, sizeof what, "%s device segments: n %llu pattern %d type %d vb %u "
-             "begin/end %d u32 %d count %d old %d", api->name, (unsigned long long)n, pat, (int)t,
-             vb, f.begin_end, f.u32, f.dev_count, f.old_api);
+             "begin/end %d u32 %d count %d old %d desc %d bits %u:%u", api->name,
+             (unsigned long long)n, pat, (int)t, vb, f.begin_end, f.u32, f.dev_count, f.old_api,
+             desc, lo, hi);
     zesort_options o;
     zesort_options_default(&o);
-    o.key_type = t;
+    o.key_type = t, o.descending = desc, o.bit_lo = lo, o.bit_hi = hi;
     o.value_type = vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
     const size_t cap = n ? n : 1;
     char *keys = malloc(cap * kb), *vals = malloc(cap * 8), *out_k = malloc(cap * kb),
@@ -352,6 +354,13 @@ static void seg_dev_case(const interop_segments_api *api, uint64_t n, int pat, z
     if (count)
         api->release(count);
     free(keys), free(vals), free(out_k), free(out_v), free(off), free(begins), free(ends), free(junk);
+}
+
+/* seg_dev_case_order in ascending order over every bit. */
+static void seg_dev_case(const interop_segments_api *api, uint64_t n, int pat, zesort_key_type t,
+                         unsigned vb, seg_form f)
+{
+    seg_dev_case_order(api, n, pat, t, vb, f, 0, 0, oracle_key_bytes(t) * 8);
 }
 
 /* Invalid segments: the call succeeds, the status word says what and where,
@@ -506,6 +515,35 @@ static void interop_segments_device(const interop_segments_api *api)
     seg_dev_invalids(api);
     seg_dev_refusals(api);
     printf("%s device segments: %d cases, %d failures\n", api->name, 2 * k, failures);
+}
+
+/* Issue 35, item 2: every segment size on the device. Segments just below,
+ * at and above each class threshold (PAT_CLASSES: short ones a work-group
+ * each, longer ones the onesweep passes over their own tiles), power-law
+ * lengths from 1 to n/8 (PAT_RAGGED) and one segment of every key
+ * (PAT_ONE); S + 1 offsets and begin/end arrays with gaps in any order,
+ * u32 and u64 offsets, keys only and pairs, 32- and 64-bit keys, descending
+ * and bit ranges (an odd number of 8-bit passes: the copy home of the large
+ * segments), against a per-segment stable sort. ZESORT_TEST_QUICK (the
+ * sanitizer stage): one size and half the forms. */
+static void interop_segments_classes(const interop_segments_api *api)
+{
+    const int quick = getenv("ZESORT_TEST_QUICK") != NULL;
+    const uint64_t sizes[] = {420000, 1000003};
+    static const int pats[] = {PAT_CLASSES, PAT_RAGGED, PAT_ONE};
+    int k = 0;
+    for (unsigned si = 0; si < (quick ? 1u : 2u); si++)
+        for (unsigned pi = 0; pi < 3; pi++)
+            for (int form = 0; form < 4; form += quick ? 2 : 1, k++) {
+                const zesort_key_type t = (zesort_key_type)((k + (int)pi) % 6);
+                const unsigned bits = oracle_key_bytes(t) * 8, vb = (unsigned)(k % 3) * 4;
+                const seg_form f = {form & 1, (form >> 1) & 1, k % 3 == 1, 0};
+                /* a range of 3 (or 7) bytes: an odd number of passes */
+                const int narrow = k % 2 == 1;
+                seg_dev_case_order(api, sizes[si], pats[pi], t, vb, f, k % 4 == 2, narrow ? 4 : 0,
+                                   narrow ? bits - 4 : bits);
+            }
+    printf("%s segment classes: %d cases, %d failures\n", api->name, k, failures);
 }
 
 #endif

@@ -11,6 +11,10 @@
 #include <stdint.h>
 
 enum { PAT_RANDOM, PAT_EMPTY, PAT_ONE, PAT_SINGLES, PAT_GIANT, PAT_EDGES, PAT_INNER, PAT_COUNT };
+/* Issue 35's segment classes, outside the matrices' loops over PAT_COUNT:
+ * power-law lengths from 1 to n/8 (log-uniform, as `zesort bench --segments
+ * ragged`), and lengths just below, at and above each class threshold. */
+enum { PAT_RAGGED = 100, PAT_CLASSES = 101 };
 
 static inline uint64_t seg_rnd(uint64_t *x)
 {
@@ -64,6 +68,35 @@ static inline uint64_t make_offsets(int pat, uint64_t n, uint64_t *o, uint64_t s
             o[s++] = p;
         }
         return s - 1;
+    case PAT_RAGGED: { /* log-uniform lengths in [1, n/8]: ln(len) = u * ln(n/8) */
+        const uint64_t top = n / 8 > 1 ? n / 8 : 1;
+        o[s++] = 0;
+        while (p < n) {
+            /* 2^(u * log2(top)), u in [0, 1) in 1/1024 steps, by integer shifts */
+            unsigned bits = 0;
+            while ((UINT64_C(1) << (bits + 1)) <= top)
+                bits++;
+            const uint64_t u = seg_rnd(&x) % 1024, whole = u * bits / 1024;
+            uint64_t l = (UINT64_C(1) << whole) + seg_rnd(&x) % (UINT64_C(1) << whole);
+            l = l > top ? top : l;
+            p = p + l < n ? p + l : n;
+            o[s++] = p;
+        }
+        return s - 1;
+    }
+    case PAT_CLASSES: { /* each threshold (ZS_SEG_LARGE_MIN: 16384 sg and portable,
+                         * 65536 serial; the retuned build's 2048 and 8192) -1, 0, +1,
+                         * tile edges of the large segments' passes */
+        static const uint64_t len[] = {16383, 16384, 16385, 65535, 65536, 65537, 2047, 2048,
+                                       2049, 8191, 8192, 8193, 0, 1, 131073, 7, 4097};
+        o[s++] = 0;
+        for (unsigned i = 0; p < n; i++) {
+            uint64_t l = len[i % (sizeof len / sizeof *len)];
+            p = p + l < n ? p + l : n;
+            o[s++] = p;
+        }
+        return s - 1;
+    }
     default: /* random lengths 0..2000 from 0 to n */
         o[s++] = 0;
         while (p < n) {

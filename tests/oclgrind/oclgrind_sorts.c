@@ -315,7 +315,8 @@ static void run_segments(const char *name, zesort_key_type type, int pairs, zeso
     free(vals);
 }
 
-/* ---- segdev: segments that only the device reads (seg_check, seg_sort_ranges) */
+/* ---- segdev: segments that only the device reads (seg_check, seg_sort_ranges,
+ * seg_classify and the large segments' os_seg_histogram, os_seg_pass, os_seg_copy) */
 
 /* sort_case.few of a K_SEGDEV case: the form of its segments */
 enum { SD_BEGIN_END = 1, SD_U32 = 2, SD_COUNT = 4, SD_INVALID = 8 };
@@ -354,7 +355,10 @@ static void run_segdev(const sort_case *c, int form)
     const uint64_t window = ZS_SEG_WINDOW(serial);
     const uint64_t lens[] = {0, 1, 2, ZS_SEG_INSERTION, ZS_SEG_INSERTION + 1u, 0, 31, 33,
                              ZS_SEG_LOCAL_SERIAL, ZS_SEG_LOCAL_SERIAL + 1u, 200,
-                             window - 3u, 5, window + 300u, 3, 77, 0, 130};
+                             window - 3u, 5, window + 300u, 3, 77, 0, 130,
+                             /* issue 35: large segments (above the retuned threshold),
+                              * onesweep passes over their tiles (os_seg_*) */
+                             ZS_SEG_LARGE_MIN(serial) + 1u, 9, 2u * ZS_SEG_LARGE_MIN(serial) + 5u};
     const uint64_t count = sizeof lens / sizeof lens[0];
     uint64_t off[sizeof lens / sizeof lens[0] + 1], b[sizeof lens / sizeof lens[0]],
         e[sizeof lens / sizeof lens[0]], kept = 0;

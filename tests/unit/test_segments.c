@@ -142,6 +142,36 @@ START_TEST(large)
 }
 END_TEST
 
+/* Issue 35, item 2: segments of every size by one device-side plan that
+ * classifies them on the device. Lengths just below, at and above each
+ * class threshold (PAT_CLASSES), power-law lengths from 1 to n/8
+ * (PAT_RAGGED), one segment of every key; keys and pairs, 32- and 64-bit
+ * keys, descending, bit ranges (an odd number of 8-bit passes). On a device
+ * a segment above the threshold takes the onesweep passes whatever the
+ * algorithm asked for (the test runs with cm4): zesort_last_algo says
+ * ONESWEEP (before issue 35 such a segment was a sort of its own, which
+ * ran cm4). ZESORT_TEST_QUICK: the smaller size only. */
+START_TEST(classes)
+{
+    const uint64_t sizes[] = {420000, (UINT64_C(1) << 20) + 3};
+    static const int pats[] = {PAT_CLASSES, PAT_RAGGED, PAT_ONE};
+    const int quick = getenv("ZESORT_TEST_QUICK") != NULL, device = strcmp(g_backend, "cpu");
+    int k = 0;
+    for (unsigned si = 0; si < (quick ? 1u : 2u); si++)
+        for (unsigned pi = 0; pi < 3; pi++)
+            for (int form = 0; form < 2; form++, k++) {
+                const zesort_key_type t = k % 2 ? ZESORT_KEY_I64 : ZESORT_KEY_F32;
+                const unsigned bits = oracle_key_bytes(t) * 8;
+                run_case(sizes[si], t, form, form ? 4 : 0, form ? bits - 4 : bits,
+                         (unsigned)(k % 3) * 4, pats[pi], k % 3);
+                if (device && pats[pi] != PAT_RAGGED) /* ragged: the longest may be short */
+                    ck_assert_msg(zesort_last_algo(g_ctx) == ZESORT_ALGO_ONESWEEP,
+                                  "pattern %d: last algo %s, not onesweep", pats[pi],
+                                  zesort_algo_name(zesort_last_algo(g_ctx)));
+            }
+}
+END_TEST
+
 /* Issue 33, defect 1: the first run of short segments holds only an empty
  * segment (then a long one, then a short one), on a device that takes the
  * segments' keys in several runs: a run with no keys is skipped (it was
@@ -239,21 +269,21 @@ END_TEST
 /* The parts by name; the first is the default. */
 static const struct {
     const char *name;
-} g_parts[] = {{"matrix"}, {"large"}, {"errors"}, {"budget"}, {"long"}};
+} g_parts[] = {{"matrix"}, {"large"}, {"errors"}, {"budget"}, {"long"}, {"classes"}};
 
 int main(int argc, char **argv)
 {
-    const TTest *tests[] = {matrix, large, errors, budget, long_segments};
+    const TTest *tests[] = {matrix, large, errors, budget, long_segments, classes};
     const char *part = argc > 3 ? argv[3] : g_parts[0].name;
     int which = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         if (strcmp(part, g_parts[i].name) == 0)
             which = i;
     zesort_backend backend;
     if (argc < 3 || which < 0 || zesort_parse_backend(argv[1], &backend) != 0 ||
         zesort_parse_algo(argv[2], &g_algo) != 0) {
         fprintf(stderr, "usage: test_segments cpu|opencl|level-zero cm2|cm4|onesweep "
-                        "[matrix|large|errors|budget|long]\n");
+                        "[matrix|large|errors|budget|long|classes]\n");
         return 2;
     }
     g_backend = argv[1];

@@ -750,6 +750,18 @@ static void test_segments(zesort_ze_sorter *s, lane *l)
     seg_indirect_cases(&api);
 }
 
+/* Issue 35, item 2: segments of every size, classified on the device. */
+static void test_segment_classes(zesort_ze_sorter *s, lane *l)
+{
+    static const interop_segments_api api = {"level-zero", ic_alloc, ic_release, ic_upload,
+                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                             seg_sort_dev, seg_sort_indirect};
+    ic_sorter = s;
+    ic_lane = l;
+    interop_segments_classes(&api);
+    seg_indirect_classes(&api);
+}
+
 /* Issue 35: a regular list executed three times checks the segments each
  * time: valid offsets sort and write {0, 0}; offsets made decreasing
  * between executions leave the keys as they are and write {DECREASING, 1};
@@ -1280,6 +1292,8 @@ int main(int argc, char **argv)
         test_copy_argsort(s, &l);
     if (!only || !strcmp(only, "segments"))
         test_segments(s, &l);
+    if (only && !strcmp(only, "segment-classes"))
+        test_segment_classes(s, &l);
     if (only && !strcmp(only, "segments-produced"))
         test_segments_produced(s, &l);
     if (!only || !strcmp(only, "chained"))
