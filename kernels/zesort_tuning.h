@@ -130,4 +130,24 @@
 #define ZS_SEG_LOCAL_SERIAL 4096u
 #endif
 
+/* ---- top-k radix select (kernels/select.cl) ---------------------------- */
+
+/* Work-items of the select kernels but sel_pick (one) (sel_hist gives one bin to each: at
+ * least ZS_OS_BINS). */
+#define ZS_SEL_WG 256u
+/* Keys per sel_hist work-group: ZS_SEL_WG items, this many keys each. */
+#ifndef ZS_SEL_HIST_PER_ITEM
+#define ZS_SEL_HIST_PER_ITEM 16u
+#endif
+#define ZS_SEL_HIST_TILE (ZS_SEL_WG * ZS_SEL_HIST_PER_ITEM)
+/* sel_count and sel_scatter: CM chunks (ZS_CHUNK_KEYS keys, the count
+ * table's rows, which the scan of scan.cl reads) per work-group. */
+#ifndef ZS_SEL_CHUNKS_PER_GROUP
+#define ZS_SEL_CHUNKS_PER_GROUP 16u
+#endif
+/* Buffer SEL_HIST: a ZS_OS_BINS-bin histogram per pass (8 for 64-bit keys).
+ * Buffer SEL_STATE: the select's state words (kernels/select.cl). */
+#define ZS_SEL_HIST_WORDS (ZS_OS_MAX_PASSES * ZS_OS_BINS)
+#define ZS_SEL_STATE_WORDS 16u
+
 #endif /* ZESORT_TUNING_H */

@@ -59,6 +59,13 @@ int zs_test_opencl_plain_gpu(void);
 void zs_test_count_build(void);
 unsigned long zs_test_builds(void);
 
+/* Every top-k that ran the device's radix select (plan/plan_topk.h: a host
+ * top-k on a device, or one appended or enqueued by an interop API) counts
+ * one; one that sorted every key instead (k close to n, segments, the C
+ * fallback) counts none. Tests check that the select ran. Thread-safe. */
+void zs_test_count_select(void);
+unsigned long zs_test_selects(void);
+
 /* Every sort a device runs (the host runner: run_plan.c) or that is appended
  * to a caller's list or queue (the interop APIs) is noted with its API
  * ("opencl", "level-zero", "opencl-interop", "level-zero-interop") and the

@@ -93,25 +93,33 @@ typedef enum zs_program {
     ZS_PROG_OS_PAIRS64, ZS_PROG_OS_K64_PAIRS64,
     ZS_PROG_SEG, ZS_PROG_SEG_K64, ZS_PROG_SEG_PAIRS, ZS_PROG_SEG_K64_PAIRS,
     ZS_PROG_SEG_PAIRS64, ZS_PROG_SEG_K64_PAIRS64,
+    ZS_PROG_SEL, ZS_PROG_SEL_K64, ZS_PROG_SEL_PAIRS, ZS_PROG_SEL_K64_PAIRS,
+    ZS_PROG_SEL_PAIRS64, ZS_PROG_SEL_K64_PAIRS64,
     ZS_PROG_COUNT
 } zs_program;
 
 /* Kernels, densely numbered: 2 per CM program (count, bucket), 2 for SCAN
  * (reduce, apply), 4 per onesweep program (fill, histogram, scan_hist, pass),
- * 3 per segmented-sort program (seg_sort, seg_check, seg_sort_ranges). */
+ * 3 per segmented-sort program (seg_sort, seg_check, seg_sort_ranges), 5
+ * per select program (zs_sel_entry). */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
     ZS_K_SEG_FIRST = ZS_K_OS_FIRST + 4 * (ZS_PROG_SEG - ZS_PROG_OS),
-    ZS_K_COUNT = ZS_K_SEG_FIRST + 3 * (ZS_PROG_COUNT - ZS_PROG_SEG)
+    ZS_K_SEL_FIRST = ZS_K_SEG_FIRST + 3 * (ZS_PROG_SEL - ZS_PROG_SEG),
+    ZS_K_COUNT = ZS_K_SEL_FIRST + 5 * (ZS_PROG_COUNT - ZS_PROG_SEL)
 } zs_kernel;
 
 typedef enum zs_os_entry { ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS } zs_os_entry;
 /* The kernels of a segmented-sort program (seg_check reads no keys: every
  * program has it, the plan takes the one of the program it sorts with). */
 typedef enum zs_seg_entry { ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES } zs_seg_entry;
+/* The kernels of a select program (kernels/select.cl). */
+typedef enum zs_sel_entry {
+    ZS_SEL_INIT, ZS_SEL_HIST, ZS_SEL_PICK, ZS_SEL_COUNT, ZS_SEL_SCATTER
+} zs_sel_entry;
 
 /* value_bytes: 0 (keys only), 4 or 8 */
 zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
@@ -120,6 +128,7 @@ zs_program zs_os_program(int key64, unsigned value_bytes);
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
 zs_kernel zs_seg_kernel(int key64, unsigned value_bytes); /* seg_sort of that program */
 zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entry);
+zs_kernel zs_sel_kernel(int key64, unsigned value_bytes, zs_sel_entry entry);
 int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket or os_pass: the pass's scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
@@ -139,6 +148,12 @@ typedef enum zs_buffer {
      * S + 1 offsets or the begins, SEG_ENDS the ends, SEG_COUNT the count,
      * SEG_STATUS the status word (2 uint32) */
     ZS_BUF_SEG_ENDS, ZS_BUF_SEG_COUNT, ZS_BUF_SEG_STATUS,
+    /* top-k (zs_plan_topk): the select's state and histograms, then the
+     * candidates' sort: its keys, values, ping-pong partners and params
+     * (written on the device: the candidates found, then the room) */
+    ZS_BUF_SEL_STATE, ZS_BUF_SEL_HIST,
+    ZS_BUF_CAND_KEYS, ZS_BUF_CAND_TMP, ZS_BUF_CAND_VALUES, ZS_BUF_CAND_VALUES_TMP,
+    ZS_BUF_CAND_PARAMS,
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -179,6 +194,7 @@ typedef struct zs_plan {
      * request's keep_result), or TMP (VALUES_TMP for the values): an odd
      * number of in-place passes with keep_result. */
     zs_buffer result;
+    int selects; /* a top-k plan that runs the radix select (plan_topk.h) */
 } zs_plan;
 
 /* Planner request. */
