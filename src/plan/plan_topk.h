@@ -26,7 +26,8 @@
 
 #include "plan/plan.h"
 
-/* The candidates' room for k of n keys: min(n, k + max(n / 32, 4096)). */
+/* The candidates' room for k of n keys: min(n, k + max(n / 32, 4096))
+ * (the slack a test set instead: common/test_hooks.h). */
 uint64_t zs_topk_room(uint64_t n, uint64_t k);
 
 /* req: n (< 2^32), key and value bytes (value_bytes: values, or with
