@@ -22,8 +22,11 @@
  * the k smallest ordered keys are the k largest keys), within the sort's
  * bit range: the planner passes each pass's shift and digit mask.
  *
- * Plain OpenCL C 1.2 (local memory and barriers), the same code in every
- * flavor: nothing here ranks within a sub-group. n is min(params[0],
+ * Plain OpenCL C 1.2: work-groups of ZS_SEL_WG items with local memory and
+ * barriers in the sg and portable flavors (nothing here ranks within a
+ * sub-group), one work-item a work-group walking its keys in order in the
+ * serial flavor (ZS_SERIAL: for CPUs, where barriers and local atomics cost
+ * a loop over the items and a locked instruction a key). n is min(params[0],
  * params[1]) as for every kernel (plan.h), so a count read on the device
  * works; sel_pick and sel_init write the candidates' own params (m, then
  * cap) for the sort that follows.
@@ -35,6 +38,10 @@
  */
 #include "zesort_keys.h"
 #include "zesort_tuning.h"
+
+#ifndef ZS_SERIAL
+#define ZS_SERIAL 0
+#endif
 
 #ifndef ZS_PAIRS
 #define ZS_PAIRS 0
@@ -104,6 +111,30 @@ __kernel void sel_init(__global uint *state, __global uint *hist, __global uint 
 }
 
 /* hist[pass * SEL_BINS + d] += keys matching the prefix whose digit is d. */
+#if ZS_SERIAL
+__attribute__((reqd_work_group_size(1, 1, 1)))
+__kernel void sel_hist(__global const zs_key *keys, __global uint *hist,
+                       __global const uint *state, __global const uint *params, uint shift,
+                       uint digit_mask, uint key_flags, uint pass)
+{
+    const uint n = sel_n(params);
+    const ulong base = (ulong)get_group_id(0) * ZS_SEL_SERIAL_TILE;
+    if (state[S_DONE] != 0u || base >= n)
+        return;
+    const ulong end = min(base + ZS_SEL_SERIAL_TILE, (ulong)n);
+    const zs_key prefix = sel_word2(state + S_PRE), mask = sel_word2(state + S_MASK);
+    uint h[SEL_BINS];
+    for (uint b = 0; b < SEL_BINS; ++b)
+        h[b] = 0;
+    for (ulong i = base; i < end; ++i) {
+        const zs_key o = zs_ordered(keys[i], key_flags);
+        h[(uint)(o >> shift) & digit_mask] += (o & mask) == prefix;
+    }
+    for (uint b = 0; b < SEL_BINS; ++b)
+        if (h[b])
+            atomic_add(&hist[pass * SEL_BINS + b], h[b]);
+}
+#else
 __attribute__((reqd_work_group_size(SEL_WG, 1, 1)))
 __kernel void sel_hist(__global const zs_key *keys, __global uint *hist,
                        __global const uint *state, __global const uint *params, uint shift,
@@ -130,6 +161,7 @@ __kernel void sel_hist(__global const zs_key *keys, __global uint *hist,
     if (local_hist[lid])
         atomic_add(&hist[pass * SEL_BINS + lid], local_hist[lid]);
 }
+#endif
 
 /* One work-item: the bin of the k-th matching key, by a walk over the
  * pass's histogram (256 loads: a scan by a work-group of 256 items, with a
@@ -176,6 +208,73 @@ inline uint sel_class(__global const zs_key *keys, ulong i, uint n, zs_key prefi
     const zs_key p = zs_ordered(keys[i], key_flags) & mask;
     return p < prefix ? 1u : p == prefix ? 2u : 0u;
 }
+
+#if ZS_SERIAL
+/* The serial flavor: one work-item walks ZS_SEL_SERIAL_CHUNKS chunks in
+ * key order, counting (sel_count) or placing (sel_scatter) as it goes. */
+inline uint sel_chunks_of(uint n, ulong *first, ulong *chunks)
+{
+    *chunks = ((ulong)n + ZS_CHUNK_KEYS - 1u) / ZS_CHUNK_KEYS;
+    *first = (ulong)get_group_id(0) * ZS_SEL_SERIAL_CHUNKS;
+    return *first >= *chunks ? 0u : (uint)min((ulong)ZS_SEL_SERIAL_CHUNKS, *chunks - *first);
+}
+
+__attribute__((reqd_work_group_size(1, 1, 1)))
+__kernel void sel_count(__global const zs_key *keys, __global uint *table,
+                        __global const uint *state, __global const uint *params, uint key_flags)
+{
+    const uint n = sel_n(params);
+    ulong first, chunks;
+    const uint count = sel_chunks_of(n, &first, &chunks);
+    const zs_key prefix = sel_word2(state + S_PRE), mask = sel_word2(state + S_MASK);
+    for (ulong c = first; c < first + count; ++c) {
+        uint less = 0, ties = 0;
+        const ulong end = min((c + 1u) * ZS_CHUNK_KEYS, (ulong)n);
+        for (ulong i = c * ZS_CHUNK_KEYS; i < end; ++i) {
+            const zs_key p = zs_ordered(keys[i], key_flags) & mask;
+            less += p < prefix;
+            ties += p == prefix;
+        }
+        table[c] = less;
+        table[chunks + c] = ties;
+    }
+}
+
+__attribute__((reqd_work_group_size(1, 1, 1)))
+__kernel void sel_scatter(__global const zs_key *keys_in, __global const zs_value *values_in,
+                          __global zs_key *cand_keys, __global zs_value *cand_values,
+                          __global const uint *table, __global const uint *state,
+                          __global const uint *params, uint key_flags)
+{
+    const uint n = sel_n(params);
+    ulong first, chunks;
+    const uint count = sel_chunks_of(n, &first, &chunks);
+    const zs_key prefix = sel_word2(state + S_PRE), mask = sel_word2(state + S_MASK);
+    const uint end = state[S_LESS] + state[S_TAKE];
+    for (ulong c = first; c < first + count; ++c) {
+        uint at_less = table[c], at_tie = table[chunks + c];
+        /* the next entry of the bin-major table: chunk c's keys before the
+         * prefix end there (entry chunks is the first tie's slot) */
+        if (table[c + 1] == at_less && at_tie >= end)
+            continue; /* no candidate here */
+        const ulong stop = min((c + 1u) * ZS_CHUNK_KEYS, (ulong)n);
+        for (ulong i = c * ZS_CHUNK_KEYS; i < stop; ++i) {
+            const zs_key p = zs_ordered(keys_in[i], key_flags) & mask;
+            if (p > prefix || (p == prefix && at_tie >= end))
+                continue;
+            const uint s = p < prefix ? at_less++ : at_tie++;
+            cand_keys[s] = keys_in[i];
+#if ZS_PAIRS
+            cand_values[s] = (key_flags & ZS_IOTA_VALUES) ? (zs_value)i : values_in[i];
+#endif
+        }
+    }
+#if !ZS_PAIRS
+    (void)values_in;
+    (void)cand_values;
+#endif
+}
+#else /* work-groups of ZS_SEL_WG items: sg and portable flavors */
 
 /* table[c] = keys of chunk c before the prefix, table[chunks + c] = its
  * ties, for the ZS_SEL_CHUNKS_PER_GROUP chunks of this work-group. */
@@ -303,3 +402,4 @@ __kernel void sel_scatter(__global const zs_key *keys_in, __global const zs_valu
         sel_scatter_chunk(keys_in, values_in, cand_keys, cand_values, table, first + todo[t],
                           chunks, n, prefix, mask, end, key_flags, tmp);
 }
+#endif /* ZS_SERIAL */

@@ -18,8 +18,10 @@ static zesort_status topk_request(zesort_context *ctx, const zs_topk_call *c,
                                   zesort_algo *ran)
 {
     const int second = c->values_out || c->indices_out;
-    zesort_status st = zs_make_host_request(opts, c->n, second, zs_ctx_flavor(ctx), req, ran,
-                                            &ctx->err);
+    /* AUTO picks the candidates' sort for their room, not for n */
+    zesort_status st = zs_make_host_request(opts, zs_topk_room(c->n, c->k), second,
+                                            zs_ctx_flavor(ctx), req, ran, &ctx->err);
+    req->n = c->n;
     req->iota_values = c->indices_out != NULL;
     req->out_of_place = 1;
     return st;

@@ -57,7 +57,8 @@ static int plan_select_passes(const zs_plan_request *req, uint64_t k, uint64_t c
 {
     const int key64 = req->key_bytes == 8;
     const unsigned passes = (req->bit_hi - req->bit_lo + ZS_OS_BITS - 1) / ZS_OS_BITS;
-    const uint64_t tiles = (req->n + ZS_SEL_HIST_TILE - 1) / ZS_SEL_HIST_TILE;
+    const uint64_t tile = ZS_SEL_TILE(req->serial != 0), tiles = (req->n + tile - 1) / tile;
+    const uint32_t local = ZS_SEL_LOCAL(req->serial != 0);
     zs_arg init[] = {buf(ZS_BUF_SEL_STATE), buf(ZS_BUF_SEL_HIST), buf(ZS_BUF_CAND_PARAMS),
                      buf(ZS_BUF_PARAMS), val((uint32_t)k), val((uint32_t)cap)};
     if (zs_plan_push_kernel(out, zs_sel_kernel(key64, 0, ZS_SEL_INIT), 1, ZS_SEL_WG, 6, init))
@@ -70,8 +71,7 @@ static int plan_select_passes(const zs_plan_request *req, uint64_t k, uint64_t c
         zs_arg pick[] = {buf(ZS_BUF_SEL_HIST), buf(ZS_BUF_SEL_STATE), buf(ZS_BUF_CAND_PARAMS),
                          val(p), val(shift), val(mask), val((uint32_t)cap),
                          val(p + 1 == passes)};
-        if (zs_plan_push_kernel(out, zs_sel_kernel(key64, 0, ZS_SEL_HIST), tiles, ZS_SEL_WG, 8,
-                                h) ||
+        if (zs_plan_push_kernel(out, zs_sel_kernel(key64, 0, ZS_SEL_HIST), tiles, local, 8, h) ||
             zs_plan_push_kernel(out, zs_sel_kernel(key64, 0, ZS_SEL_PICK), 1, 1, 8, pick))
             return -1;
     }
@@ -85,8 +85,9 @@ static int plan_select(const zs_plan_request *req, uint64_t k, uint64_t cap, zs_
 {
     const int key64 = req->key_bytes == 8;
     const unsigned vb = req->value_bytes;
-    const uint64_t groups = (zs_chunks(req->n) + ZS_SEL_CHUNKS_PER_GROUP - 1) /
-                            ZS_SEL_CHUNKS_PER_GROUP;
+    const uint64_t per_group = ZS_SEL_CHUNKS(req->serial != 0);
+    const uint64_t groups = (zs_chunks(req->n) + per_group - 1) / per_group;
+    const uint32_t local = ZS_SEL_LOCAL(req->serial != 0);
     out->buffer_bytes[ZS_BUF_SEL_STATE] = ZS_SEL_STATE_WORDS * sizeof(uint32_t);
     out->buffer_bytes[ZS_BUF_SEL_HIST] = ZS_SEL_HIST_WORDS * sizeof(uint32_t);
     out->buffer_bytes[ZS_BUF_CAND_PARAMS] = 4 * sizeof(uint32_t);
@@ -100,11 +101,10 @@ static int plan_select(const zs_plan_request *req, uint64_t k, uint64_t cap, zs_
     zs_arg s[] = {buf(ZS_BUF_KEYS_IN), buf(values_in), buf(ZS_BUF_CAND_KEYS), buf(cand_values),
                   buf(ZS_BUF_TABLE), buf(ZS_BUF_SEL_STATE), buf(ZS_BUF_PARAMS), val(flags)};
     return plan_select_passes(req, k, cap, out) ||
-           zs_plan_push_kernel(out, zs_sel_kernel(key64, 0, ZS_SEL_COUNT), groups, ZS_SEL_WG, 5,
-                               c) ||
+           zs_plan_push_kernel(out, zs_sel_kernel(key64, 0, ZS_SEL_COUNT), groups, local, 5, c) ||
            zs_plan_device_scan(out, 2) ||
-           zs_plan_push_kernel(out, zs_sel_kernel(key64, vb, ZS_SEL_SCATTER), groups, ZS_SEL_WG,
-                               8, s);
+           zs_plan_push_kernel(out, zs_sel_kernel(key64, vb, ZS_SEL_SCATTER), groups, local, 8,
+                               s);
 }
 
 /* The candidates' sort: after a select, in place over the room's CAND
