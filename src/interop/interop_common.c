@@ -371,6 +371,25 @@ static zesort_status prepare_segments(const zesort_options *opts, int with_value
     return st;
 }
 
+/* Builds the top-k's kernels for these options: the select's and the
+ * candidates' sort's (the plan of any k selects; indices use the same
+ * programs as values of their width). */
+static zesort_status prepare_topk(const zesort_options *opts, int with_values, zs_flavor flavor,
+                                  zesort_status (*build)(void *, zs_kernel), void *user,
+                                  zs_error *err)
+{
+    const zs_sort_shape shape = {ZS_SORT_TOPK, with_values == ZESORT_WITH_VALUES, 0,
+                                 ZS_TOPK_ANY_K, 0};
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err,
+                                       "prepare");
+    if (st != ZESORT_OK)
+        return st;
+    st = build_kernels(&plan, build, user);
+    zs_plan_free(&plan);
+    return st;
+}
+
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err)
@@ -387,6 +406,9 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
      * append or enqueue builds anything (docs/interop.md, "Prepare") */
     if (st == ZESORT_OK && with_values != ZESORT_ARGSORT_NO_KEYS_OUT)
         st = prepare_segments(opts, with_values, flavor, build, user, err);
+    /* and the top-k's (with values or indices for with_values 1) */
+    if (st == ZESORT_OK && with_values != ZESORT_ARGSORT_NO_KEYS_OUT)
+        st = prepare_topk(opts, with_values, flavor, build, user, err);
     return st;
 }
 

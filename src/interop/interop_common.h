@@ -170,7 +170,9 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and
  * with_values (zs_sort_shape_of) needs, in place, out of place, argsort or
- * (with_values 0 or 1) segmented (what zesort_*_prepare promise). */
+ * (with_values 0 or 1) segmented or top-k (what zesort_*_prepare promise;
+ * a top-k's candidates' sort under AUTO: the algorithm AUTO picks for 2^20
+ * keys' room). */
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err);
