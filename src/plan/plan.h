@@ -42,6 +42,10 @@
  *       nothing when status[0] != 0; with a device-side key count, each
  *       segment cut at min(params[0], params[1])
  *
+ *   select programs, one per (key width, keys|pairs), kernels/select.cl, planned
+ *   with a sort of the candidates by zs_plan_topk (plan_topk.h):
+ *     sel_init, sel_hist, sel_pick (one work-item), sel_count, sel_scatter
+ *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
  * Scan level lengths: len(0) = bins * chunks; len(k+1) = ceil(len(k) / ZS_SCAN_BLOCK).
