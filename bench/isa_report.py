@@ -52,6 +52,8 @@ for _vsuffix, _vdefs in (("", "-DZS_PAIRS=0"), ("_pairs", "-DZS_PAIRS=1 -DZS_VAL
                          "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
         PROGRAMS.append(("seg%s" % suffix, "segsort.cl",
                          "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
+        PROGRAMS.append(("sel%s" % suffix, "select.cl",
+                         "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 PROGRAMS.append(("scan", "scan.cl", ""))
 
 

@@ -419,11 +419,15 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
  *  digit first, narrowing to the k-th key, then the candidates compacted in
  *  input order) and sorts only the min(k, n) candidates (for k above n / 4
  *  it sorts every key: measured faster there); a device backend
- *  (Level Zero, OpenCL) sorts every key on the device, with its input
- *  position, and takes the first k (no device select yet).
+ *  (Level Zero, OpenCL) runs the radix select on the device and sorts only
+ *  its candidates there (k within max(n / 32, 4096) of n: every key), and
+ *  only the k results come back; zesort_topk_segments on a device, and a
+ *  top-k bigger than the device, sort every key of each segment with its
+ *  input position and take the first k.
  *  Memory: the C fallback min(k, n) keys and, with values or indices, as many
- *  8-byte positions; a device backend n keys and n 8-byte positions on the
- *  host, and a sort of n pairs with u64 values on the device.
+ *  8-byte positions; a device backend's select the input, the candidates
+ *  (at most n) and their sort's buffers on the device (the other device
+ *  path: n keys and n 8-byte positions on the host and a sort of n pairs).
  *  On error keys and values_in are unchanged; the outputs' contents are
  *  unspecified. zesort_last_algo says what the candidates' sort ran.
  *  Errors: as zesort_sort. */

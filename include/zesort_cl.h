@@ -275,10 +275,9 @@ zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, in
  *  of its cl_mem. count: NULL, or a device-side count (n is its max_n); a
  *  count below k leaves the outputs past it unspecified. temp (aligned as
  *  zesort_cl_temp_requirements says): zesort_cl_topk_temp_bytes bytes.
- *  How: the sort of every key into sub-buffers of temp
- *  (zesort_cl_enqueue_sort_copy, or zesort_cl_enqueue_argsort for
- *  indices), then copies of the first k, ordered by events; *event (may be
- *  NULL) completes after the last. No device select yet.
+ *  How: as zesort_ze_append_topk (the device's radix select, the sort of
+ *  its candidates, the copies of the first k), ordered by events; *event
+ *  (may be NULL) completes after the last.
  *  Errors: as zesort_cl_enqueue_sort_copy; INVALID_ARGUMENT also for values
  *  and indices together, or no output with k and n not 0. */
 zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue queue,

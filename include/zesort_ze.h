@@ -378,8 +378,9 @@ zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
 /** Bytes of temp a top-k of n keys (zesort_ze_append_topk) needs with opts
  *  (NULL = defaults): with_values ZESORT_WITH_VALUES (1) when values or
  *  indices are wanted, ZESORT_KEYS_ONLY (0) otherwise; for a device-side
- *  count, pass its max_n. 0 for n == 0. Temp holds the sorted keys (and
- *  values or indices) of all n keys, then the sort's own temp.
+ *  count, pass its max_n. 0 for n == 0. Sized for the k that needs the
+ *  most: the select's state, the candidates (at most n, with values and
+ *  ping-pong partners) and the sort's own buffers.
  *  Errors: as zesort_ze_temp_bytes. */
 zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                         const zesort_options *opts, uint64_t *bytes);
@@ -394,10 +395,11 @@ zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, in
  *  (n is then its max_n, as in zesort_ze_append_sort_copy); a count below k
  *  leaves the outputs' elements past it unspecified.
  *  temp: zesort_ze_topk_temp_bytes(n, values or indices wanted) bytes.
- *  How: every key is sorted (zesort_ze_append_sort_copy or, for indices,
- *  zesort_ze_append_argsort, into temp), then the first min(k, n) of each
- *  array are copied out, after a barrier; the last command, a barrier,
- *  signals signal_event. No device select yet: as costly as the sort.
+ *  How: a radix select on the device (8-bit digits, most significant
+ *  first) gathers the candidates in input order into temp, the sort of
+ *  only them, then the first min(k, n) copied out (k within
+ *  max(n / 32, 4096) of n: the sort of every key instead); barriers between
+ *  the steps, the last command signals signal_event.
  *  Errors: as zesort_ze_append_sort_copy; INVALID_ARGUMENT also for values
  *  and indices together, or no output with k and n not 0. */
 zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,

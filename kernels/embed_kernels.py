@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compile every zesort kernel variant with ocloc and embed the results in C.
 
-For each program (cm2, cm4, scan, onesweep, seg) and flavor (sg, portable) this
+For each program (cm2, cm4, scan, onesweep, seg, sel) and flavor (sg, portable) this
 makes the SPIR-V (ocloc -spv_only), and for the sg flavor a native binary per
 Intel target; the serial flavor only gets build options (source builds). It
 writes one C file with the byte arrays, the OpenCL C source of each
@@ -39,6 +39,11 @@ for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_SEG%s%s" % ("_K64" if _key64 else "", _vsuffix),
                          "segsort.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
+# then the top-k radix select (issue 38), numbered like onesweep
+for _vsuffix, _vdefs in VALUES:
+    for _key64 in (0, 1):
+        PROGRAMS.append(("ZS_PROG_SEL%s%s" % ("_K64" if _key64 else "", _vsuffix),
+                         "select.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 # (enum, defines, OpenCL C version for ocloc, embedded as SPIR-V and native
 # binaries). The serial flavor is built from source only: it is for CPU OpenCL
 # devices (PoCL), which take source. The version is not part of the run-time

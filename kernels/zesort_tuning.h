@@ -159,5 +159,38 @@
 #define ZS_SEG_LARGE_COUNTERS 2u
 #define ZS_SEG_LARGE_HEAD 16u
 #define ZS_SEG_LARGE_ENTRY 4u
+/* ---- top-k radix select (kernels/select.cl) ---------------------------- */
+
+/* Work-items of the select kernels but sel_pick (one) (sel_hist gives one bin to each: at
+ * least ZS_OS_BINS). */
+#define ZS_SEL_WG 256u
+/* Keys per sel_hist work-group: ZS_SEL_WG items, this many keys each. */
+#ifndef ZS_SEL_HIST_PER_ITEM
+#define ZS_SEL_HIST_PER_ITEM 16u
+#endif
+#define ZS_SEL_HIST_TILE (ZS_SEL_WG * ZS_SEL_HIST_PER_ITEM)
+/* sel_count and sel_scatter: CM chunks (ZS_CHUNK_KEYS keys, the count
+ * table's rows, which the scan of scan.cl reads) per work-group. */
+#ifndef ZS_SEL_CHUNKS_PER_GROUP
+#define ZS_SEL_CHUNKS_PER_GROUP 16u
+#endif
+/* serial flavor (one work-item a work-group, no barrier, no local atomic:
+ * a CPU runs those as loops over the items, and PoCL's local atomics cost
+ * ~20 ns a key): keys per sel_hist work-item, and chunks per sel_count and
+ * sel_scatter work-item. */
+#ifndef ZS_SEL_SERIAL_TILE
+#define ZS_SEL_SERIAL_TILE 65536u
+#endif
+#ifndef ZS_SEL_SERIAL_CHUNKS
+#define ZS_SEL_SERIAL_CHUNKS 256u
+#endif
+#define ZS_SEL_TILE(serial) ((serial) ? ZS_SEL_SERIAL_TILE : ZS_SEL_HIST_TILE)
+#define ZS_SEL_CHUNKS(serial) ((serial) ? ZS_SEL_SERIAL_CHUNKS : ZS_SEL_CHUNKS_PER_GROUP)
+#define ZS_SEL_LOCAL(serial) ((serial) ? 1u : ZS_SEL_WG)
+
+/* Buffer SEL_HIST: a ZS_OS_BINS-bin histogram per pass (8 for 64-bit keys).
+ * Buffer SEL_STATE: the select's state words (kernels/select.cl). */
+#define ZS_SEL_HIST_WORDS (ZS_OS_MAX_PASSES * ZS_OS_BINS)
+#define ZS_SEL_STATE_WORDS 16u
 
 #endif /* ZESORT_TUNING_H */

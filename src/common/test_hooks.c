@@ -55,6 +55,18 @@ uint64_t zs_test_budget(void) { return g_budget; }
 
 unsigned long zs_test_builds(void) { return g_builds; }
 
+static _Atomic unsigned long g_selects;
+
+void zs_test_count_select(void) { g_selects++; }
+
+unsigned long zs_test_selects(void) { return g_selects; }
+
+static _Atomic uint64_t g_topk_slack;
+
+void zs_test_topk_slack(uint64_t keys) { g_topk_slack = keys; }
+
+uint64_t zs_test_slack(void) { return g_topk_slack; }
+
 void zs_test_note_sort(const char *api, const char *flavor)
 {
     const char *path = getenv("ZESORT_TEST_SORT_LOG");

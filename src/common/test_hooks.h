@@ -59,6 +59,20 @@ int zs_test_opencl_plain_gpu(void);
 void zs_test_count_build(void);
 unsigned long zs_test_builds(void);
 
+/* Every top-k that ran the device's radix select (plan/plan_topk.h: a host
+ * top-k on a device, or one appended or enqueued by an interop API) counts
+ * one; one that sorted every key instead (k close to n, segments, the C
+ * fallback) counts none. Tests check that the select ran. Thread-safe. */
+void zs_test_count_select(void);
+unsigned long zs_test_selects(void);
+
+/* The top-k candidates' slack for every plan from now on (plan_topk.h,
+ * zs_topk_room: the room is k + slack; 0, the default: max(n / 32, 4096)):
+ * tests run the select, its tie cut and its passes at small n with 1.
+ * Thread-safe. */
+void zs_test_topk_slack(uint64_t keys);
+uint64_t zs_test_slack(void);
+
 /* Every sort a device runs (the host runner: run_plan.c) or that is appended
  * to a caller's list or queue (the interop APIs) is noted with its API
  * ("opencl", "level-zero", "opencl-interop", "level-zero-interop") and the

@@ -2,9 +2,11 @@
  * topk.c — a checked host top-k (topk.h). Per segment (one, [0, n), when
  * not segmented) the candidates are chosen in input order: on the C
  * fallback, for a segment longer than k, the k its radix select finds
- * (cpu_topk.h); otherwise every key of the segment. A device backend has
- * no select of its own yet, so it sorts every key (the first k of a stable
- * sort are the answer) on the device. The candidates are gathered with
+ * (cpu_topk.h); otherwise every key of the segment. One top-k on a device
+ * backend that fits it runs as one plan there instead, the device's radix
+ * select included (topk_select.h); segments, and a top-k too big for the
+ * device, sort every key of each segment (the first k of a stable sort are
+ * the answer) on the device. The candidates are gathered with
  * their input positions (8 bytes, as values) and sorted by the dispatcher's
  * own sort, segmented when there are several segments: stable, and the
  * candidates are in input order, so ties keep input order. Then the first
@@ -18,6 +20,7 @@
 
 #include "backends/cpu/cpu_topk.h"
 #include "dispatch/dispatch.h"
+#include "dispatch/topk_select.h"
 #include "plan/sort_request.h"
 
 /* The candidates: keys (m of them, segment after segment), their input
@@ -159,6 +162,8 @@ zesort_status zs_topk_dispatch(zesort_context *ctx, const zs_topk_call *c,
 {
     if (c->n == 0 || c->k == 0)
         return ZESORT_OK;
+    if (zs_topk_select_fits(ctx, c, opts))
+        return zs_topk_select_run(ctx, c, opts, ran);
     const topk_job j = {c, key_bytes, value_bytes, bit_lo, bit_hi, key_flags, ctx->ops == NULL};
     cands cd = {0};
     zesort_status st = ZESORT_OK;

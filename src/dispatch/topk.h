@@ -1,9 +1,11 @@
 /*
  * topk.h — how a checked host top-k (zesort_topk, zesort_topk_segments)
- * runs (topk.c): the candidates of each segment chosen (on the C fallback
- * by its radix select, backends/cpu/cpu_topk.h; on a device backend every
- * key of the segment), sorted with their input positions by the
- * dispatcher's sort (zs_dispatch), and the first k of each written out.
+ * runs (topk.c): one top-k that fits a device runs the device's radix
+ * select (topk_select.h); otherwise the candidates of each segment chosen
+ * (on the C fallback by its radix select, backends/cpu/cpu_topk.h; on a
+ * device backend every key of the segment), sorted with their input
+ * positions by the dispatcher's sort (zs_dispatch), and the first k of each
+ * written out.
  */
 #ifndef ZESORT_DISPATCH_TOPK_H
 #define ZESORT_DISPATCH_TOPK_H

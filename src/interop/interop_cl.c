@@ -388,6 +388,8 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_ev
         zs_error_clear(&s->err);
         if (x.plan.nsteps > 0)
             zs_test_note_sort("opencl-interop", zs_flavor_name(s->cl.flavor));
+        if (x.plan.selects)
+            zs_test_count_select();
         s->result_in_alt = x.plan.result == ZS_BUF_TMP;
     }
     zs_plan_free(&x.plan);
@@ -704,30 +706,7 @@ zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command
                        "zesort_cl_enqueue_argsort_alt");
 }
 
-/* ---- top-k (zesort_cl_enqueue_topk): the sort of every key, then k taken --- */
-
-/* Where a top-k's arrays lie in temp (offsets multiples of the sorter's
- * alignment): the sorted keys, the sorted values or indices (8 bytes a
- * key), then the sort's own temp. */
-typedef struct topk_temp {
-    uint64_t second, sort, sort_bytes, total;
-} topk_temp;
-
-static uint64_t round_up(uint64_t x, uint64_t a)
-{
-    return (x + a - 1) / a * a;
-}
-
-static zesort_status topk_layout(zesort_cl_sorter *s, uint64_t n, int with_values,
-                                 const zesort_options *opts, topk_temp *t)
-{
-    const zesort_options o = zs_options_or_default(opts);
-    zesort_status st = zesort_cl_temp_bytes(s, n, with_values ? 1 : 0, opts, &t->sort_bytes);
-    t->second = round_up(n * zs_key_bytes(o.key_type), s->align);
-    t->sort = t->second + (with_values ? round_up(n * 8, s->align) : 0);
-    t->total = n ? t->sort + t->sort_bytes : 0;
-    return st;
-}
+/* ---- top-k (zesort_cl_enqueue_topk): the planner's top-k (plan/plan_topk.h) -- */
 
 zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int with_values,
                                         const zesort_options *opts, uint64_t *bytes)
@@ -735,51 +714,11 @@ zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, in
     if (!sorter || !bytes)
         return zs_error_set(sorter ? &sorter->err : &thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "zesort_cl_topk_temp_bytes: sorter or bytes is NULL");
-    topk_temp t;
-    zesort_status st = topk_layout(sorter, n, with_values, opts, &t);
-    *bytes = st == ZESORT_OK ? t.total : 0;
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st = zs_interop_topk_temp(opts, n, with_values, sorter->cl.flavor,
+                                            sorter->align, bytes, &sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
     return st;
-}
-
-/* The three parts of temp as sub-buffers of its root (NULL for a part of
- * no bytes); 0, or the failed call's result. */
-static cl_int topk_parts(cl_mem temp, const topk_temp *t, uint64_t n, cl_mem part[3])
-{
-    const zs_range r = locate(temp, t->total);
-    const uint64_t at[3] = {0, t->second, t->sort};
-    const uint64_t len[3] = {t->second, t->sort - t->second, t->sort_bytes};
-    cl_int err = CL_SUCCESS;
-    for (int i = 0; i < 3; i++) {
-        part[i] = NULL;
-        if (!n || !len[i] || err != CL_SUCCESS)
-            continue;
-        cl_buffer_region region = {(size_t)(r.off + at[i]), (size_t)len[i]};
-        part[i] = clCreateSubBuffer((cl_mem)r.root, CL_MEM_READ_WRITE,
-                                    CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-    }
-    return err;
-}
-
-/* The copies of the first m sorted elements after the sort's event, and
- * the marker that ends them (*event). */
-static zesort_status topk_take(zesort_cl_sorter *s, cl_command_queue queue, cl_mem const src[2],
-                               cl_mem const dst[2], const uint64_t bytes[2], cl_event sorted,
-                               cl_event *event)
-{
-    cl_event done[2];
-    cl_uint ndone = 0;
-    cl_int err = CL_SUCCESS;
-    for (int i = 0; i < 2 && err == CL_SUCCESS; i++)
-        if (dst[i] && bytes[i])
-            err = clEnqueueCopyBuffer(queue, src[i], dst[i], 0, 0, (size_t)bytes[i],
-                                      sorted ? 1 : 0, sorted ? &sorted : NULL, &done[ndone++]);
-    if (err == CL_SUCCESS && !ndone && sorted)
-        done[ndone++] = sorted, clRetainEvent(sorted);
-    if (err == CL_SUCCESS && event)
-        err = clEnqueueMarkerWithWaitList(queue, ndone, ndone ? done : NULL, event);
-    for (cl_uint i = 0; i < ndone; i++)
-        clReleaseEvent(done[i]);
-    return err == CL_SUCCESS ? ZESORT_OK : cl_fail(s, "zesort_cl_enqueue_topk: the copies", err);
 }
 
 zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -792,47 +731,17 @@ zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue 
     const char *fn = "zesort_cl_enqueue_topk";
     if (!sorter)
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    const uint64_t m = k < n ? k : n;
-    const int second = values_out || indices_out;
-    if (!values_in != !values_out || (values_out && indices_out) ||
-        (m > 0 && !keys_out && !second))
-        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: values_in and values_out go together, not with indices_out, "
-                            "and at least one output is needed", fn);
-    topk_temp t;
-    zesort_status st = topk_layout(sorter, n, second, opts, &t);
-    if (st == ZESORT_OK && n > 0 && (!temp || temp_bytes < t.total))
-        st = zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                          "%s: temp holds %llu bytes, the top-k needs %llu "
-                          "(zesort_cl_topk_temp_bytes)", fn, (unsigned long long)temp_bytes,
-                          (unsigned long long)t.total);
-    cl_mem part[3] = {NULL, NULL, NULL};
-    cl_int err = st == ZESORT_OK ? topk_parts(temp, &t, n, part) : CL_SUCCESS;
-    if (err != CL_SUCCESS)
-        st = cl_fail(sorter, "clCreateSubBuffer (top-k temp)", err);
-    cl_event sorted = NULL;
-    if (st == ZESORT_OK)
-        st = indices_out
-                 ? zesort_cl_enqueue_argsort(sorter, queue, keys, part[1], part[0], n, count,
-                                             part[2], t.sort_bytes, opts, num_wait_events,
-                                             wait_events, &sorted)
-                 : zesort_cl_enqueue_sort_copy(sorter, queue, keys, values_in, part[0], part[1],
-                                               n, count, part[2], t.sort_bytes, opts,
-                                               num_wait_events, wait_events, &sorted);
-    if (st == ZESORT_OK) {
-        const zesort_options o = zs_options_or_default(opts);
-        cl_mem const src[2] = {part[0], part[1]};
-        cl_mem const dst[2] = {keys_out, values_out ? values_out : indices_out};
-        const uint64_t bytes[2] = {m * zs_key_bytes(o.key_type),
-                                   m * zs_value_bytes(o.value_type)};
-        pthread_mutex_lock(&sorter->lock);
-        st = topk_take(sorter, queue, src, dst, bytes, sorted, event);
-        pthread_mutex_unlock(&sorter->lock);
-    }
-    if (sorted)
-        clReleaseEvent(sorted);
-    for (int i = 0; i < 3; i++) /* the queue keeps what its commands use */
-        if (part[i])
-            clReleaseMemObject(part[i]);
-    return st;
+    zs_sort_shape shape;
+    zesort_status st = zs_interop_topk_shape(&sorter->err, fn, n, k, values_in != NULL,
+                                             keys_out != NULL, values_out != NULL,
+                                             indices_out != NULL, &shape);
+    if (st != ZESORT_OK)
+        return st;
+    cl_mem caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = keys;
+    caller[ZS_BUF_VALUES_IN] = values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out ? values_out : indices_out;
+    return enqueue(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
+                   num_wait_events, wait_events, event, fn);
 }

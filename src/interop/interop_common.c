@@ -7,6 +7,7 @@
 #include "api/context.h"
 #include "common/names.h"
 
+#include "plan/plan_topk.h"
 #include "plan/sort_request.h"
 
 zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
@@ -79,6 +80,19 @@ static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_sha
     return ZESORT_OK;
 }
 
+/* The plan of a top-k (any k: the largest temp, k = n with the select). */
+static zesort_status topk_plan(zs_plan_request *req, const zs_sort_shape *shape, zs_plan *plan,
+                               zs_error *err)
+{
+    const int any = shape->segments == ZS_TOPK_ANY_K;
+    req->out_of_place = 1;
+    req->iota_values = shape->kind == ZS_SORT_TOPK_INDICES;
+    if (zs_plan_topk(req, any ? req->n : shape->segments, any, plan) != 0)
+        return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "out of host memory building the top-k plan");
+    return ZESORT_OK;
+}
+
 int zs_interop_read_only(const zs_sort_shape *shape, int b)
 {
     return shape->kind == ZS_SORT_SEGMENTS_DEVICE &&
@@ -97,9 +111,18 @@ int zs_interop_ranges_overlap(const zs_named_range *r, const int *ro, int count,
     return 0;
 }
 
+/* A top-k shape. */
+static int is_topk(const zs_sort_shape *shape)
+{
+    return shape->kind == ZS_SORT_TOPK || shape->kind == ZS_SORT_TOPK_INDICES;
+}
+
 uint64_t zs_interop_element_bytes(const zs_sort_shape *shape, const zs_plan *plan, int b,
                                   uint64_t n)
 {
+    /* a top-k's outputs hold min(k, n) elements */
+    if (is_topk(shape) && (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES) && shape->segments < n)
+        n = shape->segments;
     if (b == ZS_BUF_SEG_OFFSETS || b == ZS_BUF_SEG_ENDS)
         return zs_interop_seg_flags(shape) & ZS_SEG_F_U64 ? 8 : 4;
     if (b == ZS_BUF_SEG_COUNT || b == ZS_BUF_SEG_STATUS)
@@ -124,6 +147,8 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
                             zs_key_type_name((zesort_key_type)req.key_type), req.key_bytes);
     if (shape->kind == ZS_SORT_SEGMENTS_DEVICE)
         return segments_plan(&req, shape, plan, err, fn);
+    if (is_topk(shape))
+        return topk_plan(&req, shape, plan, err);
     req.out_of_place = shape->kind != ZS_SORT_IN_PLACE;
     req.iota_values = shape->kind == ZS_SORT_ARGSORT;
     /* the alternate buffers are the caller's: no copy home, the caller is told */
@@ -158,8 +183,11 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
     switch (b) {
     case ZS_BUF_KEYS: return in_place ? "keys" : "keys_out";
     case ZS_BUF_VALUES:
-        return shape->kind == ZS_SORT_ARGSORT ? "indices" : in_place ? "values" : "values_out";
-    case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT ? "keys" : "keys_in";
+        return shape->kind == ZS_SORT_ARGSORT        ? "indices"
+               : shape->kind == ZS_SORT_TOPK_INDICES ? "indices_out"
+               : in_place                            ? "values"
+                                                     : "values_out";
+    case ZS_BUF_KEYS_IN: return shape->kind == ZS_SORT_ARGSORT || is_topk(shape) ? "keys" : "keys_in";
     case ZS_BUF_VALUES_IN: return "values_in";
     case ZS_BUF_SEG_OFFSETS: return begin_end ? "begin_offsets" : "offsets";
     case ZS_BUF_SEG_ENDS: return "end_offsets";
@@ -239,6 +267,39 @@ zesort_status zs_interop_temp_requirements(const char *fn, const zesort_options 
     if (st == ZESORT_OK)
         zs_error_clear(err);
     return st;
+}
+
+zesort_status zs_interop_topk_shape(zs_error *err, const char *fn, uint64_t n, uint64_t k,
+                                    int values_in, int keys_out, int values_out, int indices_out,
+                                    zs_sort_shape *out)
+{
+    const uint64_t m = k < n ? k : n;
+    if (values_in != values_out || (values_out && indices_out) ||
+        (m > 0 && !keys_out && !values_out && !indices_out))
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: values_in and values_out go together, not with indices_out, "
+                            "and at least one output is needed", fn);
+    *out = (zs_sort_shape){indices_out ? ZS_SORT_TOPK_INDICES : ZS_SORT_TOPK,
+                           values_out || indices_out, !keys_out, k, 0};
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_topk_temp(const zesort_options *opts, uint64_t n, int with_values,
+                                   zs_flavor flavor, uint64_t align, uint64_t *bytes,
+                                   zs_error *err)
+{
+    *bytes = 0;
+    const zs_sort_shape shape = {ZS_SORT_TOPK, with_values != 0, with_values != 0, ZS_TOPK_ANY_K,
+                                 0};
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, "temp size");
+    if (st != ZESORT_OK)
+        return st;
+    uint64_t offsets[ZS_BUF_COUNT];
+    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
+    zs_plan_free(&plan);
+    zs_error_clear(err);
+    return ZESORT_OK;
 }
 
 /* Builds every kernel the plan launches. */
@@ -332,6 +393,25 @@ static zesort_status prepare_segments(const zesort_options *opts, int with_value
     return st;
 }
 
+/* Builds the top-k's kernels for these options: the select's and the
+ * candidates' sort's (the plan of any k selects; indices use the same
+ * programs as values of their width). */
+static zesort_status prepare_topk(const zesort_options *opts, int with_values, zs_flavor flavor,
+                                  zesort_status (*build)(void *, zs_kernel), void *user,
+                                  zs_error *err)
+{
+    const zs_sort_shape shape = {ZS_SORT_TOPK, with_values == ZESORT_WITH_VALUES, 0,
+                                 ZS_TOPK_ANY_K, 0};
+    zs_plan plan;
+    zesort_status st = zs_interop_plan(opts, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err,
+                                       "prepare");
+    if (st != ZESORT_OK)
+        return st;
+    st = build_kernels(&plan, build, user);
+    zs_plan_free(&plan);
+    return st;
+}
+
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err)
@@ -348,6 +428,9 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
      * append or enqueue builds anything (docs/interop.md, "Prepare") */
     if (st == ZESORT_OK && with_values != ZESORT_ARGSORT_NO_KEYS_OUT)
         st = prepare_segments(opts, with_values, flavor, build, user, err);
+    /* and the top-k's (with values or indices for with_values 1) */
+    if (st == ZESORT_OK && with_values != ZESORT_ARGSORT_NO_KEYS_OUT)
+        st = prepare_topk(opts, with_values, flavor, build, user, err);
     return st;
 }
 

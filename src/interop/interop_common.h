@@ -21,9 +21,12 @@ typedef enum zs_sort_kind {
     ZS_SORT_COPY,     /* keys_in (values_in), never written, into keys_out (values_out) */
     ZS_SORT_ARGSORT,  /* keys_in into indices (the plan's VALUES) and keys_out: KEYS, the
                          caller's or, without keys_out, temp memory */
-    ZS_SORT_SEGMENTS_DEVICE /* each segment of keys (and values) in place; the offsets
+    ZS_SORT_SEGMENTS_DEVICE, /* each segment of keys (and values) in place; the offsets
                                are the caller's device memory, read on the device only
                                (seg_check, seg_sort_ranges): a zs_seg_shape (below) */
+    ZS_SORT_TOPK, /* the top k (plan/plan_topk.h): keys_in (values_in), never written,
+                     to min(k, n) sorted keys_out (values_out); k in `segments` */
+    ZS_SORT_TOPK_INDICES /* the same with the input positions (indices_out) as values */
 } zs_sort_kind;
 
 /* A sort's shape: the with_values argument of the temp-size queries,
@@ -33,12 +36,17 @@ typedef struct zs_sort_shape {
     zs_sort_kind kind;
     int pairs;        /* values (argsort: indices) move with the keys */
     int keys_in_temp; /* argsort without keys_out: KEYS is temp memory */
-    uint64_t segments; /* ZS_SORT_SEGMENTS_DEVICE: how many (or the most a count says) */
+    uint64_t segments; /* ZS_SORT_SEGMENTS_DEVICE: how many (or the most a count says);
+                          ZS_SORT_TOPK(_INDICES): k, the keys wanted (ZS_TOPK_ANY_K: the
+                          temp of any k) */
     int alt;           /* the caller's alternate buffers (keys_alt, values_alt) are
                           the plan's TMP and VALUES_TMP: temp holds neither; in
                           place, the result stays where the last pass wrote it
                           (the plan's `result`) */
 } zs_sort_shape;
+
+/* A top-k shape's k that plans the largest temp any k needs (temp sizes). */
+#define ZS_TOPK_ANY_K UINT64_MAX
 
 /* A segmented sort of kind ZS_SORT_SEGMENTS_DEVICE: its shape (base.segments:
  * the segments, or the most a device-side count may say) and the segments'
@@ -88,6 +96,22 @@ uint64_t zs_interop_element_bytes(const zs_sort_shape *shape, const zs_plan *pla
  * keys_out); INVALID_ARGUMENT for any other value. */
 zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
                                const char *fn);
+
+/* The shape of a top-k's arguments (which outputs are given; k), both
+ * APIs' append/enqueue: INVALID_ARGUMENT naming fn for values_in without
+ * values_out or the reverse, values with indices, or no output while
+ * min(k, n) > 0. */
+zesort_status zs_interop_topk_shape(zs_error *err, const char *fn, uint64_t n, uint64_t k,
+                                    int values_in, int keys_out, int values_out, int indices_out,
+                                    zs_sort_shape *out);
+
+/* The bytes of temp memory of a top-k of n keys (with_values: values or
+ * indices wanted): its plan's layout for the k that needs the most (the
+ * select planned for k = n), the outputs' KEYS in temp (indices without
+ * keys_out); 0 for n == 0. Errors as zs_interop_temp_requirements. */
+zesort_status zs_interop_topk_temp(const zesort_options *opts, uint64_t n, int with_values,
+                                   zs_flavor flavor, uint64_t align, uint64_t *bytes,
+                                   zs_error *err);
 
 /* Validates the options for n keys of this shape as zesort_sort does and
  * builds the plan; refuses the host scan (UNSUPPORTED: a recorded sort
@@ -146,7 +170,9 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and
  * with_values (zs_sort_shape_of) needs, in place, out of place, argsort or
- * (with_values 0 or 1) segmented (what zesort_*_prepare promise). */
+ * (with_values 0 or 1) segmented or top-k (what zesort_*_prepare promise;
+ * a top-k's candidates' sort under AUTO: the algorithm AUTO picks for 2^20
+ * keys' room). */
 zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs_flavor flavor,
                                  zesort_status (*build)(void *user, zs_kernel kernel), void *user,
                                  zs_error *err);

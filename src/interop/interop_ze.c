@@ -434,6 +434,8 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
         zs_error_clear(&s->err);
         if (x.plan.nsteps > 0)
             zs_test_note_sort("level-zero-interop", zs_flavor_name(zs_ze_flavor(&s->kernels)));
+        if (x.plan.selects)
+            zs_test_count_select();
         s->result_in_alt = x.plan.result == ZS_BUF_TMP;
     }
     zs_plan_free(&x.plan);
@@ -934,25 +936,7 @@ zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
                       "zesort_ze_append_argsort_alt");
 }
 
-/* ---- top-k (zesort_ze_append_topk): the sort of every key, then k taken --- */
-
-/* Where a top-k's arrays lie in temp: the sorted keys, the sorted values or
- * indices (8 bytes a key: either value type), then the sort's own temp. */
-typedef struct topk_temp {
-    uint64_t second, sort, sort_bytes, total;
-} topk_temp;
-
-static zesort_status topk_layout(zesort_ze_sorter *s, uint64_t n, int with_values,
-                                 const zesort_options *opts, topk_temp *t)
-{
-    const zesort_options o = zs_options_or_default(opts);
-    const uint64_t kb = zs_key_bytes(o.key_type);
-    zesort_status st = zesort_ze_temp_bytes(s, n, with_values ? 1 : 0, opts, &t->sort_bytes);
-    t->second = (n * kb + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN;
-    t->sort = t->second + (with_values ? (n * 8 + TEMP_ALIGN - 1) / TEMP_ALIGN * TEMP_ALIGN : 0);
-    t->total = n ? t->sort + t->sort_bytes : 0;
-    return st;
-}
+/* ---- top-k (zesort_ze_append_topk): the planner's top-k (plan/plan_topk.h) -- */
 
 zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                         const zesort_options *opts, uint64_t *bytes)
@@ -960,30 +944,11 @@ zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, in
     if (!sorter || !bytes)
         return zs_error_set(sorter ? &sorter->err : &thread_err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "zesort_ze_topk_temp_bytes: sorter or bytes is NULL");
-    topk_temp t;
-    zesort_status st = topk_layout(sorter, n, with_values, opts, &t);
-    *bytes = st == ZESORT_OK ? t.total : 0;
+    pthread_mutex_lock(&sorter->lock);
+    zesort_status st = zs_interop_topk_temp(opts, n, with_values, zs_ze_flavor(&sorter->kernels),
+                                            TEMP_ALIGN, bytes, &sorter->err);
+    pthread_mutex_unlock(&sorter->lock);
     return st;
-}
-
-/* The copies of the first m sorted elements into the outputs, between a
- * barrier after the sort and a barrier that signals. */
-static zesort_status topk_take(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                               const void *const src[2], void *const dst[2],
-                               const uint64_t bytes[2], ze_event_handle_t signal)
-{
-    ze_result_t r = zeCommandListAppendBarrier(list, NULL, 0, NULL);
-    for (int i = 0; i < 2 && r == ZE_RESULT_SUCCESS; i++)
-        if (dst[i] && bytes[i])
-            r = zeCommandListAppendMemoryCopy(list, dst[i], src[i], (size_t)bytes[i], NULL, 0,
-                                              NULL);
-    if (r == ZE_RESULT_SUCCESS)
-        r = zeCommandListAppendBarrier(list, signal, 0, NULL);
-    if (r != ZE_RESULT_SUCCESS) {
-        s->last_result = r;
-        return zs_ze_fail(&s->err, "zesort_ze_append_topk: appending the copies", r);
-    }
-    return ZESORT_OK;
 }
 
 zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
@@ -997,37 +962,17 @@ zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_ha
     const char *fn = "zesort_ze_append_topk";
     if (!sorter)
         return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    const uint64_t m = k < n ? k : n;
-    const int second = values_out || indices_out;
-    if (!values_in != !values_out || (values_out && indices_out) ||
-        (m > 0 && !keys_out && !second))
-        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: values_in and values_out go together, not with indices_out, "
-                            "and at least one output is needed", fn);
-    topk_temp t;
-    zesort_status st = topk_layout(sorter, n, second, opts, &t);
+    zs_sort_shape shape;
+    zesort_status st = zs_interop_topk_shape(&sorter->err, fn, n, k, values_in != NULL,
+                                             keys_out != NULL, values_out != NULL,
+                                             indices_out != NULL, &shape);
     if (st != ZESORT_OK)
         return st;
-    if (n > 0 && (!temp || temp_bytes < t.total))
-        return zs_error_set(&sorter->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: temp holds %llu bytes, the top-k needs %llu "
-                            "(zesort_ze_topk_temp_bytes)", fn, (unsigned long long)temp_bytes,
-                            (unsigned long long)t.total);
-    char *tk = temp, *tv = second ? (char *)temp + t.second : NULL, *ts = (char *)temp + t.sort;
-    st = indices_out ? zesort_ze_append_argsort(sorter, cmdlist, keys, tv, tk, n, n_devptr, ts,
-                                                t.sort_bytes, opts, NULL, num_wait_events,
-                                                wait_events)
-                     : zesort_ze_append_sort_copy(sorter, cmdlist, keys, values_in, tk, tv, n,
-                                                  n_devptr, ts, t.sort_bytes, opts, NULL,
-                                                  num_wait_events, wait_events);
-    if (st != ZESORT_OK)
-        return st;
-    const zesort_options o = zs_options_or_default(opts);
-    const void *const src[2] = {tk, tv};
-    void *const dst[2] = {keys_out, values_out ? values_out : indices_out};
-    const uint64_t bytes[2] = {m * zs_key_bytes(o.key_type), m * zs_value_bytes(o.value_type)};
-    pthread_mutex_lock(&sorter->lock);
-    st = topk_take(sorter, cmdlist, src, dst, bytes, signal_event);
-    pthread_mutex_unlock(&sorter->lock);
-    return st;
+    void *caller[ZS_BUF_COUNT] = {0};
+    caller[ZS_BUF_KEYS_IN] = (void *)keys;
+    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
+    caller[ZS_BUF_KEYS] = keys_out;
+    caller[ZS_BUF_VALUES] = values_out ? values_out : indices_out;
+    return append_sort(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
+                       signal_event, num_wait_events, wait_events, NULL, fn);
 }

@@ -4,6 +4,7 @@
  * Every size of a kernel's shape comes from kernels/zesort_tuning.h.
  */
 #include "plan/plan.h"
+#include "plan/plan_steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static const char *const program_names[ZS_PROG_COUNT] = {
     "cm4_k64_pairs", "cm2_pairs64", "cm4_pairs64", "cm2_k64_pairs64", "cm4_k64_pairs64",
     "scan", "os", "os_k64", "os_pairs", "os_k64_pairs", "os_pairs64", "os_k64_pairs64",
     "seg", "seg_k64", "seg_pairs", "seg_k64_pairs", "seg_pairs64", "seg_k64_pairs64",
+    "sel", "sel_k64", "sel_pairs", "sel_k64_pairs", "sel_pairs64", "sel_k64_pairs64",
 };
 
 /* 0 keys only, 1 u32 values, 2 8-byte values: the program index's `vals` */
@@ -40,6 +42,8 @@ zs_kernel zs_cm_kernel(zs_program program, int bucket)
 
 int zs_kernel_is_bucket(zs_kernel k)
 {
+    if (k >= ZS_K_SEL_FIRST) /* sel_scatter gathers the candidates */
+        return (k - ZS_K_SEL_FIRST) % ZS_SEL_KERNELS == ZS_SEL_SCATTER;
     if (k >= ZS_K_SEG_FIRST) { /* seg_sort, seg_sort_ranges scatter the keys */
         const int e = (k - ZS_K_SEG_FIRST) % ZS_SEG_KERNELS;
         return e == ZS_SEG_SORT || e == ZS_SEG_SORT_RANGES;
@@ -82,6 +86,12 @@ zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entr
     return (zs_kernel)(ZS_K_SEG_FIRST + ZS_SEG_KERNELS * program + (int)entry);
 }
 
+zs_kernel zs_sel_kernel(int key64, unsigned value_bytes, zs_sel_entry entry)
+{
+    const int program = (key64 ? 1 : 0) + 2 * vals_of(value_bytes);
+    return (zs_kernel)(ZS_K_SEL_FIRST + ZS_SEL_KERNELS * program + (int)entry);
+}
+
 const char *zs_kernel_name(zs_kernel k)
 {
     static const char *const os_names[ZS_OS_KERNELS] = {
@@ -89,6 +99,10 @@ const char *zs_kernel_name(zs_kernel k)
         "os_seg_histogram", "os_seg_pass", "os_seg_copy"};
     static const char *const seg_names[ZS_SEG_KERNELS] = {"seg_sort", "seg_check",
                                                           "seg_sort_ranges", "seg_classify"};
+    static const char *const sel_names[ZS_SEL_KERNELS] = {"sel_init", "sel_hist", "sel_pick",
+                                                          "sel_count", "sel_scatter"};
+    if (k >= ZS_K_SEL_FIRST)
+        return sel_names[(k - ZS_K_SEL_FIRST) % ZS_SEL_KERNELS];
     if (k >= ZS_K_SEG_FIRST)
         return seg_names[(k - ZS_K_SEG_FIRST) % ZS_SEG_KERNELS];
     if (k >= ZS_K_OS_FIRST)
@@ -102,6 +116,8 @@ const char *zs_kernel_name(zs_kernel k)
 
 zs_program zs_kernel_program(zs_kernel k)
 {
+    if (k >= ZS_K_SEL_FIRST)
+        return (zs_program)(ZS_PROG_SEL + (k - ZS_K_SEL_FIRST) / ZS_SEL_KERNELS);
     if (k >= ZS_K_SEG_FIRST)
         return (zs_program)(ZS_PROG_SEG + (k - ZS_K_SEG_FIRST) / ZS_SEG_KERNELS);
     if (k >= ZS_K_OS_FIRST)
@@ -547,3 +563,19 @@ void zs_plan_free(zs_plan *plan)
     free(plan->steps);
     memset(plan, 0, sizeof *plan);
 }
+
+/* plan_steps.h: the step builders, for the planners of composed plans. */
+zs_step *zs_plan_push_step(zs_plan *plan) { return push(plan); }
+
+int zs_plan_push_kernel(zs_plan *plan, zs_kernel k, uint64_t groups, uint32_t local, int nargs,
+                        const zs_arg *args)
+{
+    return push_kernel(plan, k, groups, local, nargs, args);
+}
+
+int zs_plan_push_copy(zs_plan *plan, zs_buffer src, zs_buffer dst, uint64_t bytes)
+{
+    return push_copy(plan, src, dst, bytes);
+}
+
+int zs_plan_device_scan(zs_plan *plan, unsigned bins) { return plan_device_scan(plan, bins, 0); }

@@ -53,6 +53,10 @@
  *       one work-group of ZS_LANES items: lists those large segments and
  *       their tiles in SEG_LARGE (zesort_tuning.h has the layout)
  *
+ *   select programs, one per (key width, keys|pairs), kernels/select.cl, planned
+ *   with a sort of the candidates by zs_plan_topk (plan_topk.h):
+ *     sel_init, sel_hist, sel_pick (one work-item), sel_count, sel_scatter
+ *
  * Table layout: bin-major, table[bin * chunks + chunk], chunks = ceil(n/ZS_CHUNK_KEYS).
  * One linear exclusive scan of it yields every (chunk, bin)'s first output slot.
  * Scan level lengths: len(0) = bins * chunks; len(k+1) = ceil(len(k) / ZS_SCAN_BLOCK).
@@ -104,6 +108,8 @@ typedef enum zs_program {
     ZS_PROG_OS_PAIRS64, ZS_PROG_OS_K64_PAIRS64,
     ZS_PROG_SEG, ZS_PROG_SEG_K64, ZS_PROG_SEG_PAIRS, ZS_PROG_SEG_K64_PAIRS,
     ZS_PROG_SEG_PAIRS64, ZS_PROG_SEG_K64_PAIRS64,
+    ZS_PROG_SEL, ZS_PROG_SEL_K64, ZS_PROG_SEL_PAIRS, ZS_PROG_SEL_K64_PAIRS,
+    ZS_PROG_SEL_PAIRS64, ZS_PROG_SEL_K64_PAIRS64,
     ZS_PROG_COUNT
 } zs_program;
 
@@ -111,16 +117,18 @@ typedef enum zs_program {
  * (reduce, apply), 7 per onesweep program (fill, histogram, scan_hist, pass,
  * and the large segments' seg_histogram, seg_pass, seg_copy), 4 per
  * segmented-sort program (seg_sort, seg_check, seg_sort_ranges,
- * seg_classify). */
+ * seg_classify), 5 per select program (zs_sel_entry). */
 #define ZS_OS_KERNELS 7  /* kernels per onesweep program (zs_os_entry) */
 #define ZS_SEG_KERNELS 4 /* kernels per segmented-sort program (zs_seg_entry) */
+#define ZS_SEL_KERNELS 5 /* kernels per select program (zs_sel_entry) */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
     ZS_K_CM4_COUNT = 2, ZS_K_CM4_BUCKET = 3,
     ZS_K_SCAN_REDUCE = 2 * ZS_PROG_SCAN, ZS_K_SCAN_APPLY = 2 * ZS_PROG_SCAN + 1,
     ZS_K_OS_FIRST = 2 * ZS_PROG_SCAN + 2,
     ZS_K_SEG_FIRST = ZS_K_OS_FIRST + ZS_OS_KERNELS * (ZS_PROG_SEG - ZS_PROG_OS),
-    ZS_K_COUNT = ZS_K_SEG_FIRST + ZS_SEG_KERNELS * (ZS_PROG_COUNT - ZS_PROG_SEG)
+    ZS_K_SEL_FIRST = ZS_K_SEG_FIRST + ZS_SEG_KERNELS * (ZS_PROG_SEL - ZS_PROG_SEG),
+    ZS_K_COUNT = ZS_K_SEL_FIRST + ZS_SEL_KERNELS * (ZS_PROG_COUNT - ZS_PROG_SEL)
 } zs_kernel;
 
 typedef enum zs_os_entry {
@@ -132,6 +140,10 @@ typedef enum zs_os_entry {
 typedef enum zs_seg_entry {
     ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES, ZS_SEG_CLASSIFY
 } zs_seg_entry;
+/* The kernels of a select program (kernels/select.cl). */
+typedef enum zs_sel_entry {
+    ZS_SEL_INIT, ZS_SEL_HIST, ZS_SEL_PICK, ZS_SEL_COUNT, ZS_SEL_SCATTER
+} zs_sel_entry;
 
 /* value_bytes: 0 (keys only), 4 or 8 */
 zs_program zs_cm_program(int radix_bits, int key64, unsigned value_bytes);
@@ -140,7 +152,8 @@ zs_program zs_os_program(int key64, unsigned value_bytes);
 zs_kernel zs_os_kernel(zs_program program, zs_os_entry entry);
 zs_kernel zs_seg_kernel(int key64, unsigned value_bytes); /* seg_sort of that program */
 zs_kernel zs_seg_entry_kernel(int key64, unsigned value_bytes, zs_seg_entry entry);
-int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket, os_pass, os_seg_pass: a pass's scatter */
+zs_kernel zs_sel_kernel(int key64, unsigned value_bytes, zs_sel_entry entry);
+int zs_kernel_is_bucket(zs_kernel k); /* cm_bucket, os_pass, os_seg_pass, sel_scatter: a scatter */
 const char *zs_program_name(zs_program p); /* "cm2", "cm4_k64_pairs", "scan", ... */
 
 /* Buffers a plan refers to. KEYS (and VALUES) hold the input and, after the
@@ -160,6 +173,12 @@ typedef enum zs_buffer {
      * SEG_STATUS the status word (2 uint32) */
     ZS_BUF_SEG_ENDS, ZS_BUF_SEG_COUNT, ZS_BUF_SEG_STATUS,
     ZS_BUF_SEG_LARGE, /* the large segments' list and tiles (seg_classify) */
+    /* top-k (zs_plan_topk): the select's state and histograms, then the
+     * candidates' sort: its keys, values, ping-pong partners and params
+     * (written on the device: the candidates found, then the room) */
+    ZS_BUF_SEL_STATE, ZS_BUF_SEL_HIST,
+    ZS_BUF_CAND_KEYS, ZS_BUF_CAND_TMP, ZS_BUF_CAND_VALUES, ZS_BUF_CAND_VALUES_TMP,
+    ZS_BUF_CAND_PARAMS,
     ZS_BUF_COUNT
 } zs_buffer;
 
@@ -200,6 +219,7 @@ typedef struct zs_plan {
      * request's keep_result), or TMP (VALUES_TMP for the values): an odd
      * number of in-place passes with keep_result. */
     zs_buffer result;
+    int selects; /* a top-k plan that runs the radix select (plan_topk.h) */
 } zs_plan;
 
 /* Planner request. */

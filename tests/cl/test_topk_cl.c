@@ -4,12 +4,17 @@
  * in order): keys only, values, indices, both orders, f32 and u64 keys, k
  * from 0 past n, a device-side count, temp a sub-buffer; results against
  * the first k of a stable qsort permutation (tests/common/sort_oracle.h).
+ * A device-side count is two thirds of n (the top k of the first count
+ * keys), and every enqueue whose candidates' room is below n must have run
+ * the select.
  */
 #define CL_TARGET_OPENCL_VERSION 120 /* the 1.2 API: clCreateCommandQueue */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/test_hooks.h"
+#include "plan/plan_topk.h"
 #include "sort_oracle.h"
 #include "zesort_cl.h"
 
@@ -62,7 +67,9 @@ static void run_case(uint64_t n, uint64_t k, zesort_key_type t, int desc, int ou
     cl_mem temp = clCreateSubBuffer(big, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
                                     &err);
     CL_OK(err);
-    const uint32_t c32 = (uint32_t)n;
+    /* the top k of the first two thirds when the count is on the device */
+    const uint64_t c = count ? n - n / 3 : n;
+    const uint32_t c32 = (uint32_t)c;
     if (n) {
         CL_OK(clEnqueueWriteBuffer(q, keys, CL_TRUE, 0, n * kb, orig, 0, NULL, NULL));
         CL_OK(clEnqueueWriteBuffer(q, vin, CL_TRUE, 0, n * vb, vals, 0, NULL, NULL));
@@ -70,13 +77,14 @@ static void run_case(uint64_t n, uint64_t k, zesort_key_type t, int desc, int ou
     CL_OK(clEnqueueWriteBuffer(q, cnt, CL_TRUE, 0, 4, &c32, 0, NULL, NULL));
     const int wk = out != 2, wv = out == 1, wi = out >= 2;
     cl_event ev = NULL;
+    const unsigned long selects = zs_test_selects();
     zesort_status st = zesort_cl_enqueue_topk(sorter, q, keys, wv ? vin : NULL, wk ? kout : NULL,
                                               wv ? vout : NULL, wi ? vout : NULL, n,
                                               count ? cnt : NULL, k, temp, tb, &o, 0, NULL, &ev);
     char what[160];
     snprintf(what, sizeof what, "n=%llu k=%llu type=%d desc=%d out=%d count=%d",
              (unsigned long long)n, (unsigned long long)k, (int)t, desc, out, count);
-    const uint64_t m = k < n ? k : n;
+    const uint64_t m = k < c ? k : c;
     if (st != ZESORT_OK) {
         printf("FAIL %s: %s\n", what, zesort_cl_last_error(sorter));
         failures++;
@@ -87,11 +95,14 @@ static void run_case(uint64_t n, uint64_t k, zesort_key_type t, int desc, int ou
         if (m)
             CL_OK(clEnqueueReadBuffer(q, vout, CL_TRUE, 0, m * vb, vo, 1, &ev, NULL));
         CL_OK(clWaitForEvents(1, &ev));
-        uint64_t *perm = oracle_permutation(orig, n, &o);
+        uint64_t *perm = oracle_permutation(orig, c, &o);
         const uint64_t bad = oracle_check(orig, perm, wk ? ko : NULL, wv || wi ? vo : NULL, wi, m,
                                           kb, vb);
-        printf("%s %s\n", bad ? "FAIL" : "ok  ", what);
-        failures += bad != 0;
+        const int select = n > 0 && k > 0 && zs_topk_room(n, k) < n;
+        const int path = zs_test_selects() - selects == (unsigned long)select;
+        printf("%s %s%s\n", bad || !path ? "FAIL" : "ok  ", what,
+               path ? "" : select ? ": no select" : ": a select");
+        failures += bad || !path;
         free(perm);
         clReleaseEvent(ev);
     }
@@ -129,7 +140,7 @@ int main(void)
         for (unsigned ki = 0; ki < 6; ki++)
             for (int out = 0; out < 4; out++)
                 run_case(n, ks[ki], (ki + out) % 2 ? ZESORT_KEY_F32 : ZESORT_KEY_U64,
-                         (int)(ki % 2), out, ki == 2);
+                         (int)(ki % 2), out, ki == 2 || ki == 3);
     }
     cl_mem x = buffer(64);
     const int e1 = zesort_cl_enqueue_topk(sorter, q, x, x, x, x, x, 1, NULL, 1, x, 64, NULL, 0,

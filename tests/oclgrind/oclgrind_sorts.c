@@ -8,7 +8,7 @@
  *   oclgrind_sorts GROUP             lists the cases of GROUP, one a line
  *   oclgrind_sorts GROUP CASE|all    runs one case, or all of them
  *
- * GROUP: cm | scan | onesweep | argsort | segments | segdev (make_cases says
+ * GROUP: cm | scan | onesweep | argsort | segments | segdev | topk (make_cases says
  * what each sorts). The flavor is ZESORT_FLAVOR's (serial or portable; the
  * context must run it). Linked with the `retuned` library
  * (tests/unit/meson.build): small CM chunks, onesweep tiles and segment
@@ -39,6 +39,9 @@
  * walks back to tile 0 and recounts them all: the look-back's fallback, which
  * a simulator that runs work-groups one after another never takes. */
 void zs_opencl_test_defines(const char *defines);
+/* Another: the top-k candidates' slack (plan/plan_topk.h); 1 makes the
+ * select run (sel_* kernels, several passes, the tie cut) at small n. */
+void zs_test_topk_slack(uint64_t keys);
 
 static int failures;
 static int serial;          /* serial flavor (else portable) */
@@ -499,7 +502,7 @@ static void open_context(void)
 #define CM4 ZESORT_ALGO_CM4
 #define OS ZESORT_ALGO_ONESWEEP
 
-typedef enum { K_SORT, K_HOST_SCAN, K_RECOUNT, K_SEGMENTS, K_SEGDEV } case_kind;
+typedef enum { K_SORT, K_HOST_SCAN, K_RECOUNT, K_SEGMENTS, K_SEGDEV, K_TOPK } case_kind;
 
 typedef struct {
     const char *group;
@@ -619,7 +622,60 @@ static size_t make_cases(entry *e)
                                           V_PAIRS, 0, 0, 8, 0, SD_INVALID}};
     e[k++] = (entry){"segdev", K_SEGDEV, {"segdev.u32.keys.invalid.begin_end", 0, U32, VU32,
                                           V_NONE, 0, 0, 8, 0, SD_INVALID | SD_BEGIN_END}};
+    /* topk: the 6 select programs (32-, 64-bit keys x keys, u32 values or
+     * indices, u64 values or indices) through zesort_topk with a slack of
+     * one key, so the select runs: histograms over several work-groups
+     * (retuned tiles), the count and scatter over several chunks, k = 33
+     * (descending) or n / 3; `few` keys tie across the boundary */
+    const uint64_t topk_n = 6 * ZS_SEL_TILE(serial) + 37;
+    e[k++] = (entry){"topk", K_TOPK, {"topk.u32.keys.few", 0, U32, VU32, V_NONE, topk_n, 0, 0, 0,
+                                      1}};
+    e[k++] = (entry){"topk", K_TOPK, {"topk.f32.pairs.desc", 0, F32, VU32, V_PAIRS, topk_n, 0, 0,
+                                      1, 0}};
+    e[k++] = (entry){"topk", K_TOPK, {"topk.i32.indices64.keysout", 0, I32, VU64,
+                                      V_ARGSORT_KEYS_OUT, topk_n, 8, 24, 0, 1}};
+    e[k++] = (entry){"topk", K_TOPK, {"topk.u64.keys.desc.few", 0, U64, VU32, V_NONE, topk_n, 0,
+                                      0, 1, 1}};
+    e[k++] = (entry){"topk", K_TOPK, {"topk.f64.pairs64", 0, F64, VU64, V_PAIRS, topk_n, 0, 0, 0,
+                                      0}};
+    e[k++] = (entry){"topk", K_TOPK, {"topk.i64.indices.few", 0, I64, VU32, V_ARGSORT, topk_n, 20,
+                                      60, 0, 1}};
     return k;
+}
+
+/* zesort_topk of c (k = 33 descending, else n / 3) against the stable
+ * sort's first k: keys (unless V_ARGSORT), values (V_PAIRS) or indices. */
+static void run_topk(const sort_case *c)
+{
+    zesort_options o;
+    options_of(c, &o);
+    const uint64_t n = c->n, k = c->descending ? 33 : n / 3;
+    const int kb = key_bytes(c->type), vb = c->vtype == ZESORT_VALUE_U64 ? 8 : 4;
+    const int pairs = c->mode == V_PAIRS, indices = c->mode >= V_ARGSORT;
+    void *in = make_keys(c->type, n, c->few), *vals = make_values(vb, n);
+    void *ko = malloc(k * (size_t)kb), *vo = malloc(k * (size_t)vb);
+    uint64_t *perm = malloc((n + 1) * sizeof *perm);
+    stable_perm(in, 0, n, &o, perm);
+    zs_test_topk_slack(1);
+    const zesort_status st = zesort_topk(ctx, in, pairs ? vals : NULL,
+                                         c->mode == V_ARGSORT ? NULL : ko, pairs ? vo : NULL,
+                                         indices ? vo : NULL, n, k, &o);
+    zs_test_topk_slack(0);
+    printf("%-28s n=%-6llu k=%llu %s\n", c->name, (unsigned long long)n, (unsigned long long)k,
+           st == ZESORT_OK ? "selected" : "error");
+    if (st != ZESORT_OK)
+        FAIL("%s: %s", c->name, zesort_last_error(ctx));
+    for (uint64_t i = 0; st == ZESORT_OK && i < k; ++i) {
+        const uint64_t want = indices ? perm[i] : get_value(vals, vb, perm[i]);
+        if ((c->mode != V_ARGSORT &&
+             memcmp((char *)ko + i * kb, (char *)in + perm[i] * kb, kb) != 0) ||
+            ((pairs || indices) && get_value(vo, vb, i) != want)) {
+            FAIL("%s: element %llu differs from the stable sort's", c->name,
+                 (unsigned long long)i);
+            break;
+        }
+    }
+    free(perm), free(in), free(vals), free(ko), free(vo);
 }
 
 /* The host scan: cm2 with the count table scanned on the host. */
@@ -663,6 +719,7 @@ static void run_case(const entry *e)
                      e->c.bit_lo, e->c.bit_hi);
         break;
     case K_SEGDEV: run_segdev(&e->c, e->c.few); break;
+    case K_TOPK: run_topk(&e->c); break;
     }
     zesort_destroy(ctx);
     ctx = NULL;

@@ -12,7 +12,12 @@
  *             below, at and above the segments' lengths) | errors
  *
  * Every case checks the inputs unchanged byte for byte and the outputs'
- * bytes past min(k, n) (a row's past its segment's length) untouched.
+ * bytes past min(k, n) (a row's past its segment's length) untouched. On a
+ * device backend every zesort_topk whose candidates' room (zs_topk_room) is
+ * below n must have run the device's radix select (zs_test_selects), and
+ * none other; the matrix sets the room's slack to 1 key there
+ * (zs_test_topk_slack), so that its small sizes select too: several passes,
+ * the cut among ties at the boundary, NaNs and +-0, every key type.
  */
 #include <check.h>
 #include <stdio.h>
@@ -20,6 +25,8 @@
 #include <string.h>
 #include <zesort.h>
 
+#include "common/test_hooks.h"
+#include "plan/plan_topk.h"
 #include "segment_offsets.h"
 #include "sort_oracle.h"
 
@@ -131,10 +138,15 @@ static void run_ks(tcase c, const uint64_t *ks, unsigned nks)
                  c.dist, c.lo, c.hi, c.vb, c.out);
         memset(ko, CANARY, cap * kb), memset(vo, CANARY, cap * 8), memset(io, CANARY, cap * 8);
         const int wk = c.out != 2, wv = c.out == 1 || c.out == 3, wi = c.out >= 2;
+        const unsigned long selects = zs_test_selects();
         zesort_status st = zesort_topk(g_ctx, keys, wv ? vals : NULL, wk ? ko : NULL,
                                        wv ? vo : NULL, wi ? io : NULL, c.n, c.k, &o);
         ck_assert_msg(st == ZESORT_OK, "%s: %s: %s", what, zesort_status_name(st),
                       zesort_last_error(g_ctx));
+        const int select = strcmp(g_backend, "cpu") != 0 && c.n > 0 && c.k > 0 &&
+                           zs_topk_room(c.n, c.k) < c.n;
+        ck_assert_msg(zs_test_selects() - selects == (unsigned long)select,
+                      "%s: the device select %s", what, select ? "did not run" : "ran");
         ck_assert_msg(memcmp(keys, orig, c.n * kb) == 0, "%s: keys written", what);
         ck_assert_msg(memcmp(vals, vcopy, c.n * c.vb) == 0, "%s: values_in written", what);
         check_topk(&c, what, orig, perm, wk ? ko : NULL, wv ? vo : NULL, wi ? io : NULL, cap);
@@ -157,8 +169,11 @@ static int quick(void) { return getenv("ZESORT_TEST_QUICK") != NULL; }
 START_TEST(matrix)
 {
     static const uint64_t sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 1009, 4099};
-    /* a device sorts every key per call: fewer combinations there (PoCL) */
+    /* a device sorts every key per call: fewer combinations there (PoCL);
+     * a room of k + 1 keys: the select runs wherever k + 1 < n */
     const unsigned nsizes = device_backend() ? 7 : 10;
+    if (device_backend())
+        zs_test_topk_slack(1);
     unsigned i = 0;
     for (unsigned si = 0; si < nsizes; si++)
         for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; t++)
@@ -173,6 +188,7 @@ START_TEST(matrix)
                     uint64_t ks[16];
                     run_ks(c, ks, ks_for(c.n, ks));
                 }
+    zs_test_topk_slack(0);
 }
 END_TEST
 
@@ -190,6 +206,9 @@ START_TEST(large)
     run_ks((tcase){n, 0, ZESORT_KEY_U32, 0, D_SORTED, 0, 32, 4, 3}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_I64, 0, D_REVERSED, 0, 64, 4, 2}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_U32, 1, D_LOW, 0, 32, 4, 3}, ks, nk);
+    /* ties across the boundary, cut by input position: 5 values, their
+     * buckets wider than any room, keys, values and indices */
+    run_ks((tcase){n, 0, ZESORT_KEY_I32, 0, D_FEW, 0, 32, 8, 3}, ks, nk);
 }
 END_TEST
 

@@ -576,6 +576,27 @@ static void test_prepare(lane *l)
             EXPECT(j == 400 || keys[j - 1] >= keys[j], "segment not descending at %u", j);
         zeMemFree(ctx, keys), zeMemFree(ctx, vals), zeMemFree(ctx, temp), zeMemFree(ctx, off);
     }
+    /* the top-k of the same keys and values (issue 38): its select kernels too */
+    {
+        const uint32_t n = 70000, k = 100;
+        uint64_t tb = 0;
+        int64_t *keys = shared_alloc(n * 8u), *ko = shared_alloc(k * 8u);
+        uint32_t *vals = shared_alloc(n * 4u), *vo = shared_alloc(k * 4u);
+        EXPECT(zesort_ze_topk_temp_bytes(s, n, 1, &o, &tb) == ZESORT_OK, "temp");
+        void *temp = shared_alloc(tb);
+        for (uint32_t j = 0; j < n; j++)
+            keys[j] = (int64_t)mix(j), vals[j] = j;
+        const unsigned long selects = zs_test_selects();
+        EXPECT(zesort_ze_append_topk(s, l->list, keys, vals, ko, vo, NULL, n, NULL, k, temp, tb,
+                                     &o, NULL, 0, NULL) == ZESORT_OK,
+               "%s", zesort_ze_last_error(s));
+        lane_sync(l);
+        EXPECT(zs_test_selects() == selects + 1, "the prepared top-k did not select");
+        for (uint32_t j = 1; j < k; j++)
+            EXPECT(ko[j - 1] >= ko[j] && keys[vo[j]] == ko[j], "top-k wrong at %u", j);
+        zeMemFree(ctx, keys), zeMemFree(ctx, ko), zeMemFree(ctx, vals), zeMemFree(ctx, vo);
+        zeMemFree(ctx, temp);
+    }
     EXPECT(zs_test_builds() == before, "appends after prepare built %lu modules",
            zs_test_builds() - before);
     /* explicit algorithm: reported as such */

@@ -4,7 +4,9 @@
  * n, a device-side count; results against the first k of a stable qsort
  * permutation (tests/common/sort_oracle.h), the inputs unchanged, and the
  * signal event set only once everything is written (the driver may run
- * unordered commands in any order: a missing barrier shows).
+ * unordered commands in any order: a missing barrier shows). A device-side
+ * count is two thirds of n (the top k of the first count keys), and every
+ * append whose candidates' room is below n must have run the select.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include <zesort.h>
 #include <zesort_ze.h>
 
+#include "common/test_hooks.h"
+#include "plan/plan_topk.h"
 #include "sort_oracle.h"
 
 static struct {
@@ -91,7 +95,9 @@ static void run_case(uint64_t n, uint64_t k, zesort_key_type t, int desc, int ou
     char *keys = shared(n * kb), *vals = shared(n * vb), *orig = malloc(n * kb + 1);
     char *ko = shared(n * kb + 64), *vo = shared(n * 8 + 64), *temp = shared(tb);
     uint32_t *cnt = shared(4);
-    *cnt = (uint32_t)n;
+    /* the top k of the first two thirds when the count is on the device */
+    const uint64_t c = count ? n - n / 3 : n;
+    *cnt = (uint32_t)c;
     oracle_make_keys(orig, n, t, (int)(k % 2), n + k);
     memcpy(keys, orig, n * kb);
     for (uint64_t i = 0; i < n; i++) {
@@ -99,6 +105,7 @@ static void run_case(uint64_t n, uint64_t k, zesort_key_type t, int desc, int ou
         memcpy(vals + i * vb, &v, vb);
     }
     const int wk = out != 2, wv = out == 1, wi = out >= 2;
+    const unsigned long selects = zs_test_selects();
     zesort_status st = zesort_ze_append_topk(
         g.sorter, g.imm, keys, wv ? vals : NULL, wk ? ko : NULL, wv ? vo : NULL,
         wi ? vo : NULL, n, count ? cnt : NULL, k, temp, tb, &o, g.ev, 0, NULL);
@@ -110,13 +117,16 @@ static void run_case(uint64_t n, uint64_t k, zesort_key_type t, int desc, int ou
         failures++;
     } else {
         ZE_OK(zeEventHostSynchronize(g.ev, UINT64_MAX));
-        uint64_t *perm = oracle_permutation(orig, n, &o);
-        const uint64_t m = k < n ? k : n;
+        uint64_t *perm = oracle_permutation(orig, c, &o);
+        const uint64_t m = k < c ? k : c;
         const uint64_t bad = oracle_check(orig, perm, wk ? ko : NULL, wv || wi ? vo : NULL, wi,
                                           m, kb, vb);
         const int inputs = memcmp(keys, orig, n * kb) == 0;
-        printf("%s %s\n", bad || !inputs ? "FAIL" : "ok  ", what);
-        failures += bad || !inputs;
+        const int select = n > 0 && k > 0 && zs_topk_room(n, k) < n;
+        const int path = zs_test_selects() - selects == (unsigned long)select;
+        printf("%s %s%s\n", bad || !inputs || !path ? "FAIL" : "ok  ", what,
+               path ? "" : select ? ": no select" : ": a select");
+        failures += bad || !inputs || !path;
         free(perm);
     }
     ZE_OK(zeEventHostReset(g.ev));
@@ -139,7 +149,7 @@ int main(void)
         for (unsigned ki = 0; ki < 6; ki++)
             for (int out = 0; out < 4; out++)
                 run_case(n, ks[ki], (ki + out) % 2 ? ZESORT_KEY_F32 : ZESORT_KEY_U64,
-                         (int)(ki % 2), out, ki == 2);
+                         (int)(ki % 2), out, ki == 2 || ki == 3);
     }
     /* argument errors: values with indices, no output, temp too small */
     uint64_t x[4] = {0};
