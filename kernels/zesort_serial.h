@@ -14,15 +14,18 @@ inline void zs_serial_count(__global const zs_key *keys, ulong begin, ulong end,
                             uint shift, uint digit_mask, uint key_flags)
 {
     for (ulong i = begin; i < end; ++i)
-        ++counts[zs_digit(keys[i], shift, digit_mask, key_flags)];
+        ++counts[zs_digit(zs_key_load(keys, i, key_flags), shift, digit_mask, key_flags)];
 }
 
 /* Stable scatter of [begin, end) in key order: the key with digit d goes to
  * slot next[d]++, so equal digits leave in input order. Values follow their
  * keys when `pairs` is set: values_in[i], or i itself with ZS_IOTA_VALUES.
- * One body for either address space: ZS_SERIAL_SCATTER(name, __local) makes
- * the segmented sort's scatter within local memory (kernels/segsort.cl). */
-#define ZS_SERIAL_SCATTER(NAME, SPACE)                                                      \
+ * One body for either address space: ZS_SERIAL_SCATTER(name, __local,
+ * ZS_LOCAL_KEY_LOAD, ZS_LOCAL_KEY_STORE) makes the segmented sort's scatter
+ * within local memory (kernels/segsort.cl), where narrow keys wait widened. */
+#define ZS_LOCAL_KEY_LOAD(keys, i, flags) (keys)[i]
+#define ZS_LOCAL_KEY_STORE(keys, i, k, flags) ((keys)[i] = (k))
+#define ZS_SERIAL_SCATTER(NAME, SPACE, LOAD, STORE)                                         \
     inline void NAME(SPACE const zs_key *keys_in, SPACE zs_key *keys_out,                   \
                      SPACE const zs_value *values_in, SPACE zs_value *values_out, int pairs, \
                      ulong begin, ulong end, uint *next, uint shift, uint digit_mask,       \
@@ -30,13 +33,13 @@ inline void zs_serial_count(__global const zs_key *keys, ulong begin, ulong end,
     {                                                                                       \
         const int iota = (key_flags & ZS_IOTA_VALUES) != 0;                                 \
         for (ulong i = begin; i < end; ++i) {                                               \
-            const zs_key key = keys_in[i];                                                  \
+            const zs_key key = LOAD(keys_in, i, key_flags);                                 \
             const uint slot = next[zs_digit(key, shift, digit_mask, key_flags)]++;          \
-            keys_out[slot] = key;                                                           \
+            STORE(keys_out, slot, key, key_flags);                                          \
             if (pairs)                                                                      \
                 values_out[slot] = iota ? (zs_value)i : values_in[i];                       \
         }                                                                                   \
     }
-ZS_SERIAL_SCATTER(zs_serial_scatter, __global)
+ZS_SERIAL_SCATTER(zs_serial_scatter, __global, zs_key_load, zs_key_store)
 
 #endif /* ZESORT_SERIAL_H */
