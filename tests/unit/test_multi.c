@@ -132,7 +132,10 @@ static void run_case(uint64_t n, zesort_key_type t, int desc, unsigned lo, unsig
         zesort_status st = zesort_sort(g_ctx, work, vals, n, &o);
         ck_assert_msg(st == ZESORT_OK, "%s vb=%u: %s", what, vb, zesort_last_error(g_ctx));
         check_out(what, keys, perm, work, vals, 0, n, kb, vb);
-        check_report(what, n, dist == D_EQUAL || dist == D_FEW || dist == D_TOP);
+        /* few values in the bit range (a narrow key's 4 bits: 16) split into
+         * parts of whole values, which need not come out even */
+        check_report(what, n,
+                     dist == D_EQUAL || dist == D_FEW || dist == D_TOP || (hi && hi - lo < 8));
     }
     o.value_type = ZESORT_VALUE_U32;
     for (uint64_t i = 0; i < n; i++)
