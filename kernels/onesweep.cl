@@ -91,6 +91,23 @@ inline uint os_mask(uint shift, uint bit_hi)
     return (1u << width) - 1u;
 }
 
+#if ZS_SERIAL
+/* local_hist[p * 256 + d] += keys of [begin, end) whose pass-p digit is d:
+ * os_histogram's walk in the serial flavor, specialised by key width. */
+inline void os_serial_histogram(__global const zs_key *keys, ulong begin, ulong end,
+                                __local uint *local_hist, uint passes, uint bit_lo, uint bit_hi,
+                                uint key_flags)
+{
+    for (ulong i = begin; i < end; ++i) {
+        const zs_key k = zs_ordered(zs_key_load(keys, i, key_flags), key_flags);
+        for (uint p = 0; p < passes; ++p) {
+            const uint shift = bit_lo + p * OS_BITS;
+            ++local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))];
+        }
+    }
+}
+#endif
+
 /* hist[p * 256 + d] += keys of this work-group's tile whose pass-p digit is d. */
 ZS_KERNEL_WG(OS_WG)
 __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
@@ -107,13 +124,9 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
         local_hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #if ZS_SERIAL
-    for (ulong i = base, end = os_tile_end((uint)get_group_id(0), n); i < end; ++i) {
-        const zs_key k = zs_ordered(zs_key_load(keys, i, key_flags), key_flags);
-        for (uint p = 0; p < passes; ++p) {
-            const uint shift = bit_lo + p * OS_BITS;
-            ++local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))];
-        }
-    }
+    const ulong end = os_tile_end((uint)get_group_id(0), n);
+    ZS_BY_WIDTH(key_flags, f,
+                os_serial_histogram(keys, base, end, local_hist, passes, bit_lo, bit_hi, f));
 #else
     for (uint b = 0; b < OS_BATCHES; ++b) {
         const ulong i = base + b * OS_WG + lid;

@@ -400,8 +400,9 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
             continue;
         }
 #if ZS_SERIAL
-        seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo, bit_hi,
-                     key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
+        ZS_BY_WIDTH(key_flags, f,
+                    seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo,
+                                 bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
 #else
         seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
         seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
@@ -542,8 +543,9 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
         if (e <= b + 1u)
             continue; /* uniform: every lane reads the same offsets */
 #if ZS_SERIAL
-        seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo, bit_hi,
-                     key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
+        ZS_BY_WIDTH(key_flags, f,
+                    seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo,
+                                 bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
 #else
         seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
                      ZS_SG_SCRATCH_ARG);
