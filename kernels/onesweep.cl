@@ -13,8 +13,9 @@
  * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (8-byte
  * values, zesort_keys.h). Narrow keys (8 and 16 bits: key_flags' ZS_NARROW_*)
  * run the 32-bit programs: read and written at their width, widened in
- * registers and local memory; a sub-group's loads stay 32 consecutive keys. key_flags' ZS_IOTA_VALUES (first pass of an
- * argsort): the value of key i is i, made where it is staged. The shapes come
+ * registers and local memory; a sub-group's loads stay 32 consecutive keys.
+ * key_flags' ZS_IOTA_VALUES (first pass of an argsort): the value of key i is
+ * i, made where it is staged. The shapes come
  * from zesort_tuning.h: OS_SUBGROUPS (32-lane sub-groups per work-group),
  * OS_BATCHES (batches of 32 keys per sub-group per tile), tile =
  * OS_SUBGROUPS * OS_BATCHES * 32 keys.
@@ -99,7 +100,7 @@ inline void os_serial_histogram(__global const zs_key *keys, ulong begin, ulong 
                                 uint key_flags)
 {
     for (ulong i = begin; i < end; ++i) {
-        const zs_key k = zs_ordered(zs_key_load(keys, i, key_flags), key_flags);
+        const zs_key k = zs_serial_ordered(zs_key_load(keys, i, key_flags), key_flags);
         for (uint p = 0; p < passes; ++p) {
             const uint shift = bit_lo + p * OS_BITS;
             ++local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))];

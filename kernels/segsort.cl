@@ -109,7 +109,7 @@ inline void seg_copy_in(__global const zs_key *keys_in, __global zs_key *keys,
 /* The bits [bit_lo, bit_hi) of the ordered key: what equal keys share. */
 inline zs_key seg_rank_key(zs_key k, uint bit_lo, uint bit_hi, uint key_flags)
 {
-    const zs_key r = zs_ordered(k, key_flags) >> bit_lo;
+    const zs_key r = zs_serial_ordered(k, key_flags) >> bit_lo;
     const uint width = bit_hi - bit_lo;
     return width >= sizeof(zs_key) * 8u ? r : r & (((zs_key)1 << width) - 1u);
 }
@@ -163,7 +163,7 @@ inline void seg_histograms(__global const zs_key *keys, ulong b, ulong e, uint *
     for (uint p = passes; p < SEG_MAX_PASSES; ++p)
         counts[p * SEG_BINS] = 0;
     for (ulong i = b; i < e; ++i) {
-        const zs_key k = zs_ordered(zs_key_load(keys, i, key_flags), key_flags) >> bit_lo;
+        const zs_key k = zs_serial_ordered(zs_key_load(keys, i, key_flags), key_flags) >> bit_lo;
 #pragma unroll
         for (uint p = 0; p < SEG_MAX_PASSES; ++p)
             ++counts[p * SEG_BINS + ((uint)(k >> (p * SEG_BITS)) & mask[p])];
