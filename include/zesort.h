@@ -83,10 +83,8 @@ typedef enum zesort_scan {
  *  IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN
  *  (NaNs by payload). Keys are arrays of the type's width, aligned to it.
  *  The narrow types (U8 to BF16, added in 1.x: appended, the values above
- *  unchanged) are sorted by the C fallback (ZESORT_BACKEND_CPU, and AUTO,
- *  which sorts them on the host even where it picked a device); the device
- *  backends and the interop APIs refuse them with ZESORT_ERROR_UNSUPPORTED
- *  until their kernels read narrow keys. */
+ *  unchanged) sort on every backend and through both interop APIs, with
+ *  every option; the device kernels read and write them at their width. */
 typedef enum zesort_key_type {
     ZESORT_KEY_U32 = 0,
     ZESORT_KEY_I32 = 1,
@@ -325,8 +323,7 @@ void zesort_destroy(zesort_context *ctx);
  *  than copied: an aligned array costs the caller nothing, a hidden copy of
  *  a large array costs its size in memory.)
  *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays, a bad
- *  value_type), UNSUPPORTED (also: a narrow key type on a context whose
- *  backend was named level-zero or opencl), TOO_LARGE, OUT_OF_HOST_MEMORY,
+ *  value_type), UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
  *  OUT_OF_DEVICE_MEMORY, BACKEND. */
 zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
                           const zesort_options *opts);

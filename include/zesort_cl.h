@@ -69,7 +69,7 @@
  *   As in zesort_ze.h: zesort_options (NULL = defaults), same kernels and
  *   flavor choice as the OpenCL backend of zesort_create (native binaries on
  *   Intel GPUs, embedded source elsewhere; ZESORT_FLAVOR overrides); the host
- *   scan and the narrow key types (U8 to BF16) are UNSUPPORTED. All arguments are checked and every program built
+ *   scan is UNSUPPORTED. All arguments are checked and every program built
  *   before the first command is enqueued; only a failure of the driver while
  *   enqueuing (BACKEND) may leave part of a sort in the queue.
  */

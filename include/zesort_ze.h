@@ -85,9 +85,9 @@
  *   as zesort_sort does (AUTO picks the same algorithm). Not available here:
  *   the host scan of the CM algorithms (it needs a host round trip, which an
  *   appended sort cannot make: UNSUPPORTED; onesweep has no scan step and
- *   ignores the mode), the narrow key types (ZESORT_KEY_U8 to BF16: not
- *   yet read by the kernels, UNSUPPORTED) and whatever zesort_sort does not
- *   support either (UNSUPPORTED). Every sort is stable.
+ *   ignores the mode) and whatever zesort_sort does not support either
+ *   (UNSUPPORTED). Every key type is sorted, the narrow ones (ZESORT_KEY_U8
+ *   to BF16) read and written at their width. Every sort is stable.
  *
  * Keys and values
  *   keys: n keys of opts->key_type (4 or 8 bytes each, aligned to their

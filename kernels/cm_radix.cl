@@ -7,7 +7,8 @@
  *
  * Build defines: RADIX_BITS (2|4), ZS_FLAVOR_SG (0|1), ZS_SERIAL (0|1: the
  * serial flavor), ZS_KEY64 (0: 32-bit keys, 1: 64-bit keys), ZS_PAIRS (1: u32
- * values move with their keys).
+ * values move with their keys). Narrow keys (8 and 16 bits) run the 32-bit
+ * programs, loaded and stored at their width (key_flags, zesort_keys.h).
  * n is read from params: min(params[0], params[1]) (count, max n: an indirect
  * count above max n is clamped on the device) so one launch grid (sized for the largest n) also
  * serves sorts whose n is only known on the device.
@@ -118,7 +119,7 @@ ZS_SG_KERNEL __kernel void cm_count(__global const zs_key *keys, __global uint *
     for (uint batch = 0; batch < BATCHES; ++batch) {
         const ulong i = base + batch * ZS_LANES;
         if (i < n) {
-            const uint d = zs_digit(keys[i], shift, digit_mask, key_flags);
+            const uint d = zs_digit(zs_key_load(keys, i, key_flags), shift, digit_mask, key_flags);
             /* compare-and-add on every bin: no dynamic indexing of registers */
             for (uint b = 0; b < BINS; ++b)
                 counters[b] += (d == b) ? 1u : 0u;
@@ -161,7 +162,7 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
     for (uint batch = 0; batch < BATCHES; ++batch) {
         const ulong i = base + batch * ZS_LANES;
         const uint valid = i < n ? 1u : 0u;
-        const zs_key key = valid ? keys_in[i] : (zs_key)0;
+        const zs_key key = valid ? zs_key_load(keys_in, i, key_flags) : (zs_key)0;
         const uint d = zs_digit(key, shift, digit_mask, key_flags);
 
         uint peers, owned;
@@ -169,7 +170,7 @@ ZS_SG_KERNEL __kernel void cm_bucket(__global const zs_key *keys_in, __global zs
         const uint rank = popcount(peers & below);
         const uint slot = zs_shuffle(next, d, ZS_SG_SCRATCH_ARG) + rank;
         if (valid) {
-            keys_out[slot] = key;
+            zs_key_store(keys_out, slot, key, key_flags);
 #if ZS_PAIRS
             values_out[slot] = (key_flags & ZS_IOTA_VALUES) ? (zs_value)i : values_in[i];
 #endif

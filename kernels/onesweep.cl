@@ -11,8 +11,11 @@
  *                scatter through local memory so writes are coalesced
  *
  * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (8-byte
- * values, zesort_keys.h). key_flags' ZS_IOTA_VALUES (first pass of an
- * argsort): the value of key i is i, made where it is staged. The shapes come
+ * values, zesort_keys.h). Narrow keys (8 and 16 bits: key_flags' ZS_NARROW_*)
+ * run the 32-bit programs: read and written at their width, widened in
+ * registers and local memory; a sub-group's loads stay 32 consecutive keys.
+ * key_flags' ZS_IOTA_VALUES (first pass of an argsort): the value of key i is
+ * i, made where it is staged. The shapes come
  * from zesort_tuning.h: OS_SUBGROUPS (32-lane sub-groups per work-group),
  * OS_BATCHES (batches of 32 keys per sub-group per tile), tile =
  * OS_SUBGROUPS * OS_BATCHES * 32 keys.
@@ -80,6 +83,23 @@ inline uint os_mask(uint shift, uint bit_hi)
     return (1u << width) - 1u;
 }
 
+#if ZS_SERIAL
+/* local_hist[p * 256 + d] += keys of [begin, end) whose pass-p digit is d:
+ * os_histogram_tile's walk in the serial flavor, specialised by key width. */
+inline void os_serial_histogram(__global const zs_key *keys, ulong begin, ulong end,
+                                __local uint *local_hist, uint passes, uint bit_lo, uint bit_hi,
+                                uint key_flags)
+{
+    for (ulong i = begin; i < end; ++i) {
+        const zs_key k = zs_serial_ordered(zs_key_load(keys, i, key_flags), key_flags);
+        for (uint p = 0; p < passes; ++p) {
+            const uint shift = bit_lo + p * OS_BITS;
+            ++local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))];
+        }
+    }
+}
+#endif
+
 /* hist[p * 256 + d] += keys of the tile at `base` (below `end`) whose
  * pass-p digit is d. The work-group's body of os_histogram and
  * os_seg_histogram; local_hist: OS_MAX_PASSES * OS_BINS words. */
@@ -94,18 +114,13 @@ inline void os_histogram_tile(__global const zs_key *keys, __global uint *hist,
     barrier(CLK_LOCAL_MEM_FENCE);
 #if ZS_SERIAL
     const ulong stop = base + OS_TILE < end ? base + OS_TILE : (ulong)end;
-    for (ulong i = base; i < stop; ++i) {
-        const zs_key k = zs_ordered(keys[i], key_flags);
-        for (uint p = 0; p < passes; ++p) {
-            const uint shift = bit_lo + p * OS_BITS;
-            ++local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))];
-        }
-    }
+    ZS_BY_WIDTH(key_flags, f,
+                os_serial_histogram(keys, base, stop, local_hist, passes, bit_lo, bit_hi, f));
 #else
     for (uint b = 0; b < OS_BATCHES; ++b) {
         const ulong i = base + b * OS_WG + lid;
         if (i < end) {
-            const zs_key k = zs_ordered(keys[i], key_flags);
+            const zs_key k = zs_ordered(zs_key_load(keys, i, key_flags), key_flags);
             for (uint p = 0; p < passes; ++p) {
                 const uint shift = bit_lo + p * OS_BITS;
                 atomic_inc(&local_hist[p * OS_BINS + ((uint)(k >> shift) & os_mask(shift, bit_hi))]);
@@ -188,7 +203,7 @@ __kernel void os_seg_histogram(__global const zs_key *keys, __global uint *hist,
 ZS_KERNEL_WG(OS_WG)
 __kernel void os_seg_copy(__global const zs_key *src, __global zs_key *dst,
                           __global const zs_value *values_src, __global zs_value *values_dst,
-                          __global const uint *large)
+                          __global const uint *large, uint key_flags)
 {
 #if !ZS_PAIRS
     (void)values_src;
@@ -201,7 +216,7 @@ __kernel void os_seg_copy(__global const zs_key *src, __global zs_key *dst,
     const ulong base = (ulong)e[1] + (ulong)(tile - e[0]) * OS_TILE;
     const ulong end = base + OS_TILE < e[2] ? base + OS_TILE : (ulong)e[2];
     for (ulong i = base + get_local_id(0); i < end; i += OS_WG) {
-        dst[i] = src[i];
+        zs_key_store(dst, i, zs_key_load(src, i, key_flags), key_flags); /* narrow keys too */
 #if ZS_PAIRS
         values_dst[i] = values_src[i];
 #endif
@@ -380,15 +395,17 @@ __kernel void os_seg_pass(__global const zs_key *keys_in, __global zs_key *keys_
 inline zs_key os_flip(uint key_flags, int negative)
 {
     const uint kind = key_flags & 3u;
-    zs_key x = (key_flags & ZS_DESCENDING) ? ~(zs_key)0 : (zs_key)0;
+    const zs_key all = zs_key_all(key_flags);
+    zs_key x = (key_flags & ZS_DESCENDING) ? all : (zs_key)0;
     if (kind == ZS_KIND_FLOAT && negative)
-        x = ~x;
+        x ^= all;
     else if (kind != 0u)
-        x ^= ZS_KEY_SIGN;
+        x ^= zs_key_sign(key_flags);
     return x;
 }
 
-inline uint os_digit(zs_key k, uint shift, uint mask, uint flip, uint flip_neg)
+/* pad: zs_key_pad, which brings a narrow key's sign bit to bit 31. */
+inline uint os_digit(zs_key k, uint shift, uint mask, uint flip, uint flip_neg, uint pad)
 {
 #if ZS_KEY64
     const uint lo = (uint)k, hi = (uint)(k >> 32);
@@ -397,9 +414,10 @@ inline uint os_digit(zs_key k, uint shift, uint mask, uint flip, uint flip_neg)
     const uint up = shift >= 32u ? 0u : hi;
     const uint raw = (w >> s) | ((up << 1) << (31u - s));
     const int top = (int)hi;
+    (void)pad;
 #else
     const uint raw = k >> shift;
-    const int top = (int)k;
+    const int top = (int)(k << pad);
 #endif
     return ((raw & mask) ^ flip) ^ ((uint)(top >> 31) & flip_neg);
 }
@@ -554,6 +572,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
     const uint sg = zs_sg_id(), lane = zs_lane();
     const uint flip = (uint)(os_flip(key_flags, 0) >> shift) & digit_mask;
     const uint flip_neg = flip ^ ((uint)(os_flip(key_flags, 1) >> shift) & digit_mask);
+    const uint pad = zs_key_pad(key_flags);
 
     /* 1. rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys */
     const ulong tile_base = chain_base + (ulong)(tile - chain_first) * OS_TILE;
@@ -573,7 +592,6 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
     const int left = (int)in_tile - (int)mine;
     __local zs_key *staged_keys = tile_keys + mine;
     __local os_packed *staged_ranks = tile_ranks + mine;
-    __global const zs_key *tile_keys_in = keys_in + tile_base;
 #if ZS_PAIRS
     __local zs_value *staged_values = tile_values + mine;
     __global const zs_value *my_values_in = values_in + tile_base + mine;
@@ -581,7 +599,8 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
     for (uint b = 0; b < OS_BATCHES; ++b) {
         const int valid = (int)(b * ZS_LANES) < left;
         /* a lane past the tile's end loads its first key instead: no branch */
-        const zs_key key = tile_keys_in[valid ? mine + b * ZS_LANES : 0u];
+        const zs_key key = zs_key_load(keys_in, tile_base + (valid ? mine + b * ZS_LANES : 0u),
+                                       key_flags);
         staged_keys[b * ZS_LANES] = key;
 #if ZS_PAIRS
         if (valid) /* step 4 reads only valid slots */
@@ -589,7 +608,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
                                               ? (zs_value)(tile_base + mine + b * ZS_LANES)
                                               : my_values_in[b * ZS_LANES];
 #endif
-        const uint d = os_digit(key, shift, digit_mask, flip, flip_neg);
+        const uint d = os_digit(key, shift, digit_mask, flip, flip_neg, pad);
         atomic_or(&my_masks[d], valid ? lane_bit : 0u); /* no branch: OR 0 is harmless */
         zs_sg_barrier();
         /* an invalid lane reads a mask without its own bit and with no valid
@@ -665,14 +684,14 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
              * register per lane, or two for a 64-bit one) out of the
              * look-back loop, and os_pass spilled. The fallback is rare. */
             const ulong t_base = chain_base + (ulong)(t - chain_first) * OS_TILE;
-            __global const zs_key *tile_in = keys_in + t_base;
             const uint in_t = (ulong)chain_end - t_base < OS_TILE
                                   ? (uint)((ulong)chain_end - t_base) : OS_TILE;
 #pragma nounroll
             for (uint b = 0; b < OS_BATCHES; ++b) {
                 const uint i = b * OS_WG + lid;
                 if (i < in_t)
-                    atomic_inc(&recount[os_digit(tile_in[i], shift, digit_mask, flip, flip_neg)]);
+                    atomic_inc(&recount[os_digit(zs_key_load(keys_in, t_base + i, key_flags), shift,
+                                                 digit_mask, flip, flip_neg, pad)]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -736,7 +755,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
         const uint i = b * OS_WG + lid;
         if (i < tile_size) {
             const uint out = out_base[tile_digits[i]] + i;
-            keys_out[out] = tile_keys[i];
+            zs_key_store(keys_out, out, tile_keys[i], key_flags);
 #if ZS_PAIRS
             values_out[out] = tile_values[i];
 #endif

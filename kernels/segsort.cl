@@ -37,7 +37,8 @@
  * of fewer than two keys copied, and the plan has none above max_len.
  *
  * Build defines: ZS_FLAVOR_SG, ZS_SERIAL, ZS_KEY64, ZS_PAIRS, ZS_VAL64 (as for
- * the other programs). key_flags: kind and descending (never ZS_IOTA_VALUES).
+ * the other programs). key_flags: kind, descending and the narrow width
+ * (zesort_keys.h; never ZS_IOTA_VALUES).
  */
 #include "zesort_keys.h"
 #include "zesort_subgroup.h"
@@ -76,7 +77,7 @@ inline uint seg_digit_mask(uint shift, uint bit_hi, uint bits)
  * of place): the work-group's lanes share the copy, then meet. */
 inline void seg_copy_in(__global const zs_key *keys_in, __global zs_key *keys,
                         __global const zs_value *values_in, __global zs_value *values, uint b,
-                        uint e)
+                        uint e, uint key_flags)
 {
 #if !ZS_PAIRS
     (void)values_in;
@@ -90,7 +91,7 @@ inline void seg_copy_in(__global const zs_key *keys_in, __global zs_key *keys,
     const uint first = b + zs_lane(), stride = ZS_LANES;
 #endif
     for (uint i = first; i < e; i += stride) {
-        keys[i] = keys_in[i];
+        zs_key_store(keys, i, zs_key_load(keys_in, i, key_flags), key_flags);
 #if ZS_PAIRS
         values[i] = values_in[i];
 #endif
@@ -109,7 +110,7 @@ inline void seg_copy_in(__global const zs_key *keys_in, __global zs_key *keys,
 /* The bits [bit_lo, bit_hi) of the ordered key: what equal keys share. */
 inline zs_key seg_rank_key(zs_key k, uint bit_lo, uint bit_hi, uint key_flags)
 {
-    const zs_key r = zs_ordered(k, key_flags) >> bit_lo;
+    const zs_key r = zs_serial_ordered(k, key_flags) >> bit_lo;
     const uint width = bit_hi - bit_lo;
     return width >= sizeof(zs_key) * 8u ? r : r & (((zs_key)1 << width) - 1u);
 }
@@ -123,19 +124,21 @@ inline void seg_insertion(__global zs_key *keys, __global zs_value *values, ulon
     (void)values;
 #endif
     for (ulong i = b + 1u; i < e; ++i) {
-        const zs_key k = keys[i];
+        const zs_key k = zs_key_load(keys, i, key_flags);
         const zs_key r = seg_rank_key(k, bit_lo, bit_hi, key_flags);
 #if ZS_PAIRS
         const zs_value v = values[i];
 #endif
         ulong j = i;
-        for (; j > b && seg_rank_key(keys[j - 1u], bit_lo, bit_hi, key_flags) > r; --j) {
-            keys[j] = keys[j - 1u];
+        for (; j > b && seg_rank_key(zs_key_load(keys, j - 1u, key_flags), bit_lo, bit_hi,
+                                     key_flags) > r;
+             --j) {
+            zs_key_store(keys, j, zs_key_load(keys, j - 1u, key_flags), key_flags);
 #if ZS_PAIRS
             values[j] = values[j - 1u];
 #endif
         }
-        keys[j] = k;
+        zs_key_store(keys, j, k, key_flags);
 #if ZS_PAIRS
         values[j] = v;
 #endif
@@ -161,7 +164,7 @@ inline void seg_histograms(__global const zs_key *keys, ulong b, ulong e, uint *
     for (uint p = passes; p < SEG_MAX_PASSES; ++p)
         counts[p * SEG_BINS] = 0;
     for (ulong i = b; i < e; ++i) {
-        const zs_key k = zs_ordered(keys[i], key_flags) >> bit_lo;
+        const zs_key k = zs_serial_ordered(zs_key_load(keys, i, key_flags), key_flags) >> bit_lo;
 #pragma unroll
         for (uint p = 0; p < SEG_MAX_PASSES; ++p)
             ++counts[p * SEG_BINS + ((uint)(k >> (p * SEG_BITS)) & mask[p])];
@@ -186,7 +189,7 @@ inline uint seg_starts(uint *next, uint mask, uint base, uint len)
 #define SEG_LOCAL_VALUES (ZS_PAIRS ? SEG_LOCAL : 1u)
 
 /* zs_serial_scatter within local memory (seg_sort_local). */
-ZS_SERIAL_SCATTER(seg_local_scatter, __local)
+ZS_SERIAL_SCATTER(seg_local_scatter, __local, ZS_LOCAL_KEY_LOAD, ZS_LOCAL_KEY_STORE)
 
 /* A segment [b, e) of at most SEG_LOCAL keys, counted already: in, every
  * pass between the local arrays (cache-resident whatever the segment), out. */
@@ -198,7 +201,7 @@ inline void seg_sort_local(__global const zs_key *keys_in, __global zs_key *keys
 {
     const uint len = e - b;
     for (uint i = 0; i < len; ++i) {
-        la[i] = keys_in[b + i];
+        la[i] = zs_key_load(keys_in, b + i, key_flags);
 #if ZS_PAIRS
         lva[i] = values_in[b + i];
 #endif
@@ -221,7 +224,7 @@ inline void seg_sort_local(__global const zs_key *keys_in, __global zs_key *keys
     /* out of place, unmoved keys go out too */
     moved |= keys_in != (__global const zs_key *)keys;
     for (uint i = 0; moved && i < len; ++i) {
-        keys[b + i] = src[i];
+        zs_key_store(keys, b + i, src[i], key_flags);
 #if ZS_PAIRS
         values[b + i] = vsrc[i];
 #endif
@@ -239,7 +242,7 @@ inline void seg_sort_one(__global const zs_key *keys_in, __global zs_key *keys,
                          __local zs_key *lb, __local zs_value *lva, __local zs_value *lvb)
 {
     if (e - b <= SEG_INSERTION) {
-        seg_copy_in(keys_in, keys, values_in, values, b, e);
+        seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
         seg_insertion(keys, values, b, e, bit_lo, bit_hi, key_flags);
         return;
     }
@@ -251,7 +254,7 @@ inline void seg_sort_one(__global const zs_key *keys_in, __global zs_key *keys,
                        key_flags, la, lb, lva, lvb);
         return;
     }
-    seg_copy_in(keys_in, keys, values_in, values, b, e);
+    seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
     __global zs_key *src = keys, *dst = tmp;
     __global zs_value *vsrc = values, *vdst = values_tmp;
     for (uint p = 0; p < passes; ++p) {
@@ -267,7 +270,7 @@ inline void seg_sort_one(__global const zs_key *keys_in, __global zs_key *keys,
     }
     if (src != keys)
         for (ulong i = b; i < e; ++i) {
-            keys[i] = src[i];
+            zs_key_store(keys, i, zs_key_load(src, i, key_flags), key_flags);
 #if ZS_PAIRS
             values[i] = vsrc[i];
 #endif
@@ -284,9 +287,10 @@ inline void seg_sort_one(__global const zs_key *keys_in, __global zs_key *keys,
 inline uint seg_digit(zs_key k, uint shift, uint mask, uint key_flags)
 {
     const uint kind = key_flags & 3u;
-    const zs_key sign = kind ? ZS_KEY_SIGN : (zs_key)0;
-    const zs_key all = (key_flags & ZS_DESCENDING) ? ~(zs_key)0 : (zs_key)0;
-    const zs_key neg = (kind == ZS_KIND_FLOAT && (k & ZS_KEY_SIGN)) ? ~ZS_KEY_SIGN : (zs_key)0;
+    const zs_key width = zs_key_all(key_flags), top = zs_key_sign(key_flags);
+    const zs_key sign = kind ? top : (zs_key)0;
+    const zs_key all = (key_flags & ZS_DESCENDING) ? width : (zs_key)0;
+    const zs_key neg = (kind == ZS_KIND_FLOAT && (k & top)) ? width ^ top : (zs_key)0;
     return (uint)((k ^ sign ^ all ^ neg) >> shift) & mask;
 }
 
@@ -319,13 +323,13 @@ inline void seg_pass(__global const zs_key *src, __global zs_key *dst,
         for (uint base = b; base < e; base += ZS_LANES) {
             const uint i = base + zs_lane();
             const uint valid = i < e ? 1u : 0u;
-            const zs_key key = valid ? src[i] : (zs_key)0;
+            const zs_key key = valid ? zs_key_load(src, i, key_flags) : (zs_key)0;
             const uint d = seg_digit(key, shift, mask, key_flags);
             uint peers, owned;
             zs_digit_masks(d, valid, SEG_BITS, &peers, &owned, ZS_SG_SCRATCH_ARG);
             const uint slot = zs_shuffle(next, d, ZS_SG_SCRATCH_ARG) + popcount(peers & below);
             if (walk && valid) {
-                dst[slot] = key;
+                zs_key_store(dst, slot, key, key_flags);
 #if ZS_PAIRS
                 vdst[slot] = vsrc[i];
 #endif
@@ -355,7 +359,7 @@ inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global z
     }
     if (odd) {
         for (uint i = b + zs_lane(); i < e; i += ZS_LANES) {
-            keys[i] = tmp[i];
+            zs_key_store(keys, i, zs_key_load(tmp, i, key_flags), key_flags);
 #if ZS_PAIRS
             values[i] = values_tmp[i];
 #endif
@@ -393,14 +397,15 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
         if (e - b > max_len)
             continue; /* uniform: every lane reads the same offsets */
         if (e <= b + 1u) {
-            seg_copy_in(keys_in, keys, values_in, values, b, e);
+            seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
             continue;
         }
 #if ZS_SERIAL
-        seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo, bit_hi,
-                     key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
+        ZS_BY_WIDTH(key_flags, f,
+                    seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo,
+                                 bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
 #else
-        seg_copy_in(keys_in, keys, values_in, values, b, e);
+        seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
         seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
                      ZS_SG_SCRATCH_ARG);
 #endif
@@ -542,8 +547,9 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
         if (e <= b + 1u || ((flags & ZS_SEG_F_SKIP_LARGE) && e - b > SEG_LARGE_MIN))
             continue; /* uniform: every lane reads the same offsets; large: os_seg_pass */
 #if ZS_SERIAL
-        seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo, bit_hi,
-                     key_flags, seg_la, seg_lb, seg_lva, seg_lvb);
+        ZS_BY_WIDTH(key_flags, f,
+                    seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo,
+                                 bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
 #else
         seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
                      ZS_SG_SCRATCH_ARG);

@@ -20,7 +20,9 @@
  *
  * Digits are bits of the ordered key (zs_ordered: descending flips it, so
  * the k smallest ordered keys are the k largest keys), within the sort's
- * bit range: the planner passes each pass's shift and digit mask.
+ * bit range: the planner passes each pass's shift and digit mask. Narrow
+ * keys (key_flags' ZS_NARROW_*) run the 32-bit programs, loaded and stored
+ * at their width (zs_key_load, zs_key_store: zesort_keys.h).
  *
  * Plain OpenCL C 1.2: work-groups of ZS_SEL_WG items with local memory and
  * barriers in the sg and portable flavors (nothing here ranks within a
@@ -127,7 +129,7 @@ __kernel void sel_hist(__global const zs_key *keys, __global uint *hist,
     for (uint b = 0; b < SEL_BINS; ++b)
         h[b] = 0;
     for (ulong i = base; i < end; ++i) {
-        const zs_key o = zs_ordered(keys[i], key_flags);
+        const zs_key o = zs_ordered(zs_key_load(keys, i, key_flags), key_flags);
         h[(uint)(o >> shift) & digit_mask] += (o & mask) == prefix;
     }
     for (uint b = 0; b < SEL_BINS; ++b)
@@ -152,7 +154,7 @@ __kernel void sel_hist(__global const zs_key *keys, __global uint *hist,
     for (uint j = 0; j < ZS_SEL_HIST_PER_ITEM; ++j) {
         const ulong i = base + (ulong)j * SEL_WG + lid;
         if (i < n) {
-            const zs_key o = zs_ordered(keys[i], key_flags);
+            const zs_key o = zs_ordered(zs_key_load(keys, i, key_flags), key_flags);
             if ((o & mask) == prefix)
                 atomic_inc(&local_hist[(uint)(o >> shift) & digit_mask]);
         }
@@ -205,7 +207,7 @@ inline uint sel_class(__global const zs_key *keys, ulong i, uint n, zs_key prefi
 {
     if (i >= n)
         return 0u;
-    const zs_key p = zs_ordered(keys[i], key_flags) & mask;
+    const zs_key p = zs_ordered(zs_key_load(keys, i, key_flags), key_flags) & mask;
     return p < prefix ? 1u : p == prefix ? 2u : 0u;
 }
 
@@ -231,7 +233,7 @@ __kernel void sel_count(__global const zs_key *keys, __global uint *table,
         uint less = 0, ties = 0;
         const ulong end = min((c + 1u) * ZS_CHUNK_KEYS, (ulong)n);
         for (ulong i = c * ZS_CHUNK_KEYS; i < end; ++i) {
-            const zs_key p = zs_ordered(keys[i], key_flags) & mask;
+            const zs_key p = zs_ordered(zs_key_load(keys, i, key_flags), key_flags) & mask;
             less += p < prefix;
             ties += p == prefix;
         }
@@ -259,11 +261,11 @@ __kernel void sel_scatter(__global const zs_key *keys_in, __global const zs_valu
             continue; /* no candidate here */
         const ulong stop = min((c + 1u) * ZS_CHUNK_KEYS, (ulong)n);
         for (ulong i = c * ZS_CHUNK_KEYS; i < stop; ++i) {
-            const zs_key p = zs_ordered(keys_in[i], key_flags) & mask;
+            const zs_key p = zs_ordered(zs_key_load(keys_in, i, key_flags), key_flags) & mask;
             if (p > prefix || (p == prefix && at_tie >= end))
                 continue;
             const uint s = p < prefix ? at_less++ : at_tie++;
-            cand_keys[s] = keys_in[i];
+            zs_key_store(cand_keys, s, zs_key_load(keys_in, i, key_flags), key_flags);
 #if ZS_PAIRS
             cand_values[s] = (key_flags & ZS_IOTA_VALUES) ? (zs_value)i : values_in[i];
 #endif
@@ -354,7 +356,7 @@ inline void sel_scatter_chunk(__global const zs_key *keys_in, __global const zs_
         const uint s = slot[cls[j]]++;
         if (s >= end)
             continue; /* a tie past the ones wanted */
-        cand_keys[s] = keys_in[at + j];
+        zs_key_store(cand_keys, s, zs_key_load(keys_in, at + j, key_flags), key_flags);
 #if ZS_PAIRS
         cand_values[s] = (key_flags & ZS_IOTA_VALUES) ? (zs_value)(at + j) : values_in[at + j];
 #endif

@@ -143,7 +143,6 @@ static zesort_status open_auto(zesort_context *ctx, char *msg, size_t msg_len)
     const zesort_backend order[] = {ZESORT_BACKEND_LEVEL_ZERO, ZESORT_BACKEND_OPENCL};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; ++i) {
         zesort_status st = open_device(ctx, order[i], gpu, msg, msg_len);
-        ctx->auto_picked = st == ZESORT_OK;
         if (st == ZESORT_OK || st == ZESORT_ERROR_INVALID_ARGUMENT)
             return st;
     }

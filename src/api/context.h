@@ -19,8 +19,6 @@
  * afterwards. */
 struct zesort_context {
     zesort_backend backend;    /* never AUTO */
-    int auto_picked;           /* 1: AUTO chose this device (a sort its kernels
-                                  cannot do runs on the C fallback instead) */
     const zs_device_ops *ops;  /* NULL for the cpu backend */
     zs_device *dev;
     char device_desc[256];

@@ -4,10 +4,6 @@
  */
 #include "dispatch/dispatch.h"
 
-#include <string.h>
-
-#include "common/names.h"
-
 #include "dispatch/fits.h"
 #include "dispatch/group.h"
 #include "dispatch/one_device.h"
@@ -84,44 +80,6 @@ static zesort_status sort_segments(zesort_context *ctx, const zs_sort_call *c,
     return st;
 }
 
-static zesort_status dispatch_on(zesort_context *ctx, const zs_sort_call *c,
-                                 const zs_plan_request *req, const zesort_options *opts,
-                                 double *device_ms, zesort_algo *ran, zesort_sort_report *report)
-{
-    if (c->segmented)
-        return sort_segments(ctx, c, req, opts, device_ms, ran, report);
-    return sort_keys(ctx, &c->io, c->argsort, c->solo, req, device_ms, report);
-}
-
-/* Keys the device's kernels cannot sort (the narrow types, plan.h): 1 when
- * ctx has a device whose backend the caller named, with UNSUPPORTED and a
- * message naming the type on ctx. A device AUTO picked sorts nothing of them:
- * the C fallback does (host_for). */
-static int refuse_key(zesort_context *ctx, const zs_plan_request *req)
-{
-    if (!ctx->ops || ctx->auto_picked || zs_plan_key_supported(req->key_bytes))
-        return 0;
-    zs_error_set(&ctx->err, ZESORT_ERROR_UNSUPPORTED,
-                 "key type %s: the %s backend's kernels do not sort %u-byte keys yet; the cpu "
-                 "backend (and auto) sorts them", zs_key_type_name((zesort_key_type)req->key_type),
-                 zesort_backend_name(ctx->backend), req->key_bytes);
-    return 1;
-}
-
-/* Where a sort runs: ctx, or for keys the kernels of the device AUTO picked
- * cannot sort, *host: a context of the C fallback for this call (no device,
- * no peers; zeroed: ctx's lock, held by the caller, covers it). */
-static zesort_context *host_for(zesort_context *ctx, const zs_plan_request *req,
-                                zesort_context *host)
-{
-    if (!ctx->ops || zs_plan_key_supported(req->key_bytes))
-        return ctx;
-    memset(host, 0, sizeof *host);
-    host->backend = ZESORT_BACKEND_CPU;
-    host->id = ctx->id;
-    return host;
-}
-
 zesort_status zs_dispatch(zesort_context *ctx, const zs_sort_call *c, const zs_plan_request *req,
                           const zesort_options *opts, double *device_ms, zesort_algo *ran,
                           zesort_sort_report *report)
@@ -130,14 +88,9 @@ zesort_status zs_dispatch(zesort_context *ctx, const zs_sort_call *c, const zs_p
         *device_ms = 0;
     if (req->n == 0)
         return ZESORT_OK;
-    if (refuse_key(ctx, req))
-        return ZESORT_ERROR_UNSUPPORTED;
-    zesort_context host;
-    zesort_context *on = host_for(ctx, req, &host);
-    zesort_status st = dispatch_on(on, c, req, opts, device_ms, ran, report);
-    if (on != ctx && st != ZESORT_OK)
-        ctx->err = on->err;
-    return st;
+    if (c->segmented)
+        return sort_segments(ctx, c, req, opts, device_ms, ran, report);
+    return sort_keys(ctx, &c->io, c->argsort, c->solo, req, device_ms, report);
 }
 
 /* Refuses a sort whose part is one key the device cannot hold. */
@@ -153,9 +106,8 @@ static zesort_status check_one_key(zesort_context *ctx, const zs_plan_request *r
                         (double)largest / (1u << 30));
 }
 
-/* zs_dispatch_check on the context the sort would run on (host_for). */
-static zesort_status check_on(zesort_context *ctx, const zs_plan_request *req,
-                              zesort_split_info *info)
+zesort_status zs_dispatch_check(zesort_context *ctx, const zs_plan_request *req,
+                                zesort_split_info *info)
 {
     const uint64_t n = req->n;
     info->devices = zs_group_devices_for(ctx, n);
@@ -177,17 +129,4 @@ static zesort_status check_on(zesort_context *ctx, const zs_plan_request *req,
     if (ctx->ops && info->part_keys == 1 && (st = check_one_key(ctx, req)) != ZESORT_OK)
         return st;
     return zs_check_host(ctx, req, info->parts, info->part_keys);
-}
-
-zesort_status zs_dispatch_check(zesort_context *ctx, const zs_plan_request *req,
-                                zesort_split_info *info)
-{
-    if (refuse_key(ctx, req))
-        return ZESORT_ERROR_UNSUPPORTED;
-    zesort_context host;
-    zesort_context *on = host_for(ctx, req, &host);
-    zesort_status st = check_on(on, req, info);
-    if (on != ctx && st != ZESORT_OK)
-        ctx->err = on->err;
-    return st;
 }

@@ -138,13 +138,6 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
     zesort_status st = zs_make_request(opts, n, shape->pairs, flavor, &req, algo, err);
     if (st != ZESORT_OK)
         return st;
-    /* no C fallback behind a caller's list or queue: the narrow keys wait
-     * for kernels that read them */
-    if (!zs_plan_key_supported(req.key_bytes))
-        return zs_error_set(err, ZESORT_ERROR_UNSUPPORTED,
-                            "%s: key type %s: the kernels do not sort %u-byte keys yet (the "
-                            "host API's cpu backend does)", fn,
-                            zs_key_type_name((zesort_key_type)req.key_type), req.key_bytes);
     if (shape->kind == ZS_SORT_SEGMENTS_DEVICE)
         return segments_plan(&req, shape, plan, err, fn);
     if (is_topk(shape))

@@ -125,15 +125,16 @@ zs_program zs_kernel_program(zs_kernel k)
     return (zs_program)(k / 2);
 }
 
-int zs_plan_key_supported(unsigned key_bytes) { return key_bytes == 4 || key_bytes == 8; }
-
 uint32_t zs_key_flags(int key_type, int descending)
 {
     /* kind: 0 unsigned, 1 signed, 2 float, by zesort_key_type (U32 I32 F32
      * U64 I64 F64, then U8 I8 U16 I16 F16 BF16) */
     static const unsigned char kind[] = {0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 2, 2};
-    const unsigned k = (unsigned)key_type < sizeof kind ? kind[key_type] : 0u;
-    return (uint32_t)k | (descending ? 4u : 0u);
+    /* the narrow types run the 32-bit programs at their width */
+    static const uint32_t narrow[] = {0, 0, 0, 0, 0, 0, ZS_NARROW_8, ZS_NARROW_8,
+                                      ZS_NARROW_16, ZS_NARROW_16, ZS_NARROW_16, ZS_NARROW_16};
+    const unsigned t = (unsigned)key_type < sizeof kind ? (unsigned)key_type : 0u;
+    return (uint32_t)kind[t] | narrow[t] | (descending ? 4u : 0u);
 }
 
 void zs_host_exclusive_scan(uint32_t *table, uint64_t len)
@@ -490,8 +491,9 @@ static int plan_large_segments(const zs_plan_request *req, uint32_t flags, uint3
     if (pp.keys_in == ZS_BUF_KEYS)
         return 0;
     zs_arg home[] = {buf(pp.keys_in), buf(ZS_BUF_KEYS), buf(pp.values_in),
-                     buf(req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS), buf(large)};
-    return push_kernel(out, zs_os_kernel(prog, ZS_OS_SEG_COPY), tiles, local, 5, home);
+                     buf(req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS), buf(large),
+                     val(req->key_flags)};
+    return push_kernel(out, zs_os_kernel(prog, ZS_OS_SEG_COPY), tiles, local, 6, home);
 }
 
 /* seg_sort_ranges: a work-group per segment, by stride over more (about

@@ -17,7 +17,9 @@
  *       local ZS_LANES, one work-group per chunk of ZS_CHUNK_KEYS keys (serial
  *       flavor: one work-item per chunk). key_flags: bits 0-1 the
  *       kind (0 unsigned, 1 signed, 2 float), bit 2 descending, bit 3 the
- *       values are the input positions (argsort's first pass). Keys-only
+ *       values are the input positions (argsort's first pass), bits 4-5
+ *       (32-bit programs) narrow keys' width in memory (ZS_NARROW_*: every
+ *       program of 32-bit keys sorts 8- and 16-bit ones too). Keys-only
  *       programs ignore the value buffers (the plan passes the key buffers).
  *   program SCAN (flavor independent), local ZS_SCAN_LOCAL:
  *     scan_reduce(data, sums, params, bins, level)    one group per ZS_SCAN_BLOCK entries
@@ -28,7 +30,7 @@
  *     large segments' forms (issue 35): os_seg_histogram(keys, hist, large,
  *     bit_lo, bit_hi, key_flags), os_seg_pass(keys_in, keys_out, values_in,
  *     values_out, hist, status, large, shift, digit_mask, key_flags, pass,
- *     passes), os_seg_copy(src, dst, values_src, values_dst, large): a
+ *     passes), os_seg_copy(src, dst, values_src, values_dst, large, key_flags): a
  *     work-group per tile of the large segments (SEG_LARGE), grids sized for
  *     the most tiles there can be.
  *
@@ -75,6 +77,10 @@
 /* key_flags bit of a pairs program's first pass: the values are the keys'
  * input positions (argsort), kernels/zesort_keys.h ZS_IOTA_VALUES. */
 #define ZS_IOTA_VALUES 8u
+/* key_flags bits 4-5 of narrow keys (kernels/zesort_keys.h has the same):
+ * the 32-bit programs load and store them at 16 or 8 bits. */
+#define ZS_NARROW_16 (2u << 4)
+#define ZS_NARROW_8 (3u << 4)
 
 #define ZS_MAX_SCAN_LEVELS 4 /* ZS_SCAN_BLOCK^4 entries > any table of n < 2^32 keys */
 /* onesweep keys per tile for a plan: ZS_OS_TILE of zesort_tuning.h. */
@@ -227,7 +233,7 @@ typedef struct zs_plan_request {
     int radix_bits;     /* 2 or 4: CM passes; ZS_OS_BITS (8): onesweep */
     int host_scan;      /* 1: host scan steps (needs a host round trip) */
     uint64_t n;         /* keys (maximum n for indirect sorts) */
-    unsigned key_bytes; /* 4 or 8 (1 or 2: narrow keys, the C fallback only) */
+    unsigned key_bytes; /* 1, 2 or 4 (the 32-bit programs, key_flags' width), or 8 */
     unsigned value_bytes; /* 0: keys only; 4 or 8: values of that size move with the keys */
     int iota_values;    /* 1 (with value_bytes): the values are the keys' input
                            positions, made by the first pass (argsort); nothing
@@ -288,11 +294,8 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
 int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
                             int check_only_status, zs_plan *out);
 
-/* Whether the kernels (any plan) sort keys of key_bytes: 4 and 8; the
- * narrow keys (1, 2) are the C fallback's until the kernels read them. */
-int zs_plan_key_supported(unsigned key_bytes);
-
-/* key_flags of the kernels for a key type and order. */
+/* key_flags of the kernels for a key type and order: kind, descending, and
+ * for the narrow types their width in memory (ZS_NARROW_*). */
 uint32_t zs_key_flags(int key_type, int descending);
 
 /* Builds a plan. Returns 0, or -1 when out of host memory. */

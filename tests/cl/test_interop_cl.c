@@ -427,13 +427,14 @@ static zesort_status ic_argsort(void *keys, void *indices, void *keys_out, uint6
 
 static const char *ic_error(void) { return zesort_cl_last_error(ic_sorter); }
 
+static const interop_api ic_api = {"opencl", ic_alloc, ic_release, ic_upload, ic_download,
+                                   ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+
 static void test_copy_argsort(zesort_cl_sorter *s, cl_command_queue q)
 {
-    static const interop_api api = {"opencl", ic_alloc, ic_release, ic_upload, ic_download,
-                                    ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
     ic_sorter = s;
     ic_queue = q;
-    interop_matrix(&api);
+    interop_matrix(&ic_api);
     printf("copy-argsort: %d failures\n", failures);
 }
 
@@ -552,17 +553,18 @@ static zesort_status seg_sort_indirect(void *keys, void *values, void *count, ui
 
 #include "interop_rules.h"
 
+static const interop_segments_api seg_api = {"opencl", ic_alloc, ic_release, ic_upload,
+                                            ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                            seg_sort_dev, seg_sort_indirect};
+
 static void test_segments(zesort_cl_sorter *s, cl_command_queue q)
 {
-    static const interop_segments_api api = {"opencl", ic_alloc, ic_release, ic_upload,
-                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
-                                             seg_sort_dev, seg_sort_indirect};
     ic_sorter = s;
     ic_queue = q;
-    interop_segments(&api);
-    interop_segments_device(&api);
+    interop_segments(&seg_api);
+    interop_segments_device(&seg_api);
     test_segments_no_wait(s, q);
-    seg_indirect_cases(&api);
+    seg_indirect_cases(&seg_api);
 }
 
 /* Issue 35, item 2: segments of every size, classified on the device. */
@@ -735,54 +737,33 @@ static zesort_status argsort_alt(void *keys, void *indices, void *keys_out, void
                                                  0, NULL, &ev), &ev);
 }
 
+static const interop_alt_api alt_api = {&ic_api, alt_temp, sort_alt, copy_alt, argsort_alt};
+
 static void test_alt(zesort_cl_sorter *s, cl_command_queue q)
 {
-    static const interop_api base = {"opencl", ic_alloc, ic_release, ic_upload, ic_download,
-                                     ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
-    static const interop_alt_api api = {&base, alt_temp, sort_alt, copy_alt, argsort_alt};
     ic_sorter = s;
     ic_queue = q;
-    alt_matrix(&api);
+    alt_matrix(&alt_api);
     printf("alt: %d failures\n", failures);
 }
 
-/* test_interop_cl [segments | rules | alt | plain-gpu]: everything but the
- * segmented sort, or only it, or the rules of a pipeline, or the alternate
- * buffers, or (plain-gpu) a shorter matrix of pipelines, copies, argsorts
- * and segments with the device seen as a plain OpenCL 1.2 GPU
- * (common/test_hooks.h): the portable flavor built from source, held to that
- * GPU's limits. */
-/* The narrow key types: refused (UNSUPPORTED, a message naming the type)
- * by the temp query, prepare and every enqueue, nothing enqueued. */
+#include "interop_narrow.h"
+
+/* The narrow key types (issue 37): every algorithm, sorts, copies,
+ * argsorts, segments and alternate buffers (interop_narrow.h). */
 static void test_narrow(zesort_cl_sorter *s, cl_command_queue q)
 {
-    static const char *const names[] = {"u8", "i8", "u16", "i16", "f16", "bf16"};
-    cl_int err;
-    cl_mem keys = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    CL_OK(err);
-    cl_mem temp = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 << 20, NULL, &err);
-    CL_OK(err);
-    for (int t = ZESORT_KEY_U8; t <= ZESORT_KEY_BF16; t++) {
-        zesort_options o;
-        zesort_options_default(&o);
-        o.key_type = (zesort_key_type)t;
-        uint64_t tb = 7;
-        EXPECT(zesort_cl_temp_bytes(s, 1000, 0, &o, &tb) == ZESORT_ERROR_UNSUPPORTED, "%s temp",
-               names[t - ZESORT_KEY_U8]);
-        EXPECT(strstr(zesort_cl_last_error(s), names[t - ZESORT_KEY_U8]), "%s: message %s",
-               names[t - ZESORT_KEY_U8], zesort_cl_last_error(s));
-        EXPECT(zesort_cl_prepare(s, &o, 1) == ZESORT_ERROR_UNSUPPORTED, "%s prepare",
-               names[t - ZESORT_KEY_U8]);
-        cl_event ev = NULL;
-        EXPECT(zesort_cl_enqueue_sort(s, q, keys, NULL, 1000, temp, 1 << 20, &o, 0, NULL, &ev) ==
-                   ZESORT_ERROR_UNSUPPORTED && ev == NULL,
-               "%s enqueue", names[t - ZESORT_KEY_U8]);
-    }
-    clReleaseMemObject(keys);
-    clReleaseMemObject(temp);
-    printf("narrow: done\n");
+    ic_sorter = s;
+    ic_queue = q;
+    interop_narrow(&ic_api, &seg_api, &alt_api);
 }
 
+/* test_interop_cl [segments | rules | alt | narrow | plain-gpu]: everything
+ * but the segmented sort, or only it, or the rules of a pipeline, or the
+ * alternate buffers, or the narrow key types, or (plain-gpu) a shorter
+ * matrix of pipelines, copies, argsorts and segments with the device seen as
+ * a plain OpenCL 1.2 GPU (common/test_hooks.h): the portable flavor built
+ * from source, held to that GPU's limits. */
 int main(int argc, char **argv)
 {
     const int plain_gpu = argc > 1 && strcmp(argv[1], "plain-gpu") == 0;

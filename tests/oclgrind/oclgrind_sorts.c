@@ -8,8 +8,8 @@
  *   oclgrind_sorts GROUP             lists the cases of GROUP, one a line
  *   oclgrind_sorts GROUP CASE|all    runs one case, or all of them
  *
- * GROUP: cm | scan | onesweep | argsort | segments | segdev | topk (make_cases says
- * what each sorts). The flavor is ZESORT_FLAVOR's (serial or portable; the
+ * GROUP: cm | scan | onesweep | argsort | segments | segdev | topk | narrow
+ * (make_cases says what each sorts). The flavor is ZESORT_FLAVOR's (serial or portable; the
  * context must run it). Linked with the `retuned` library
  * (tests/unit/meson.build): small CM chunks, onesweep tiles and segment
  * windows, so that a few thousand keys span several work-groups and every
@@ -66,13 +66,18 @@ static uint64_t rnd(void)
     return z ^ (z >> 31);
 }
 
-static int key_bytes(zesort_key_type t) { return t >= ZESORT_KEY_U64 ? 8 : 4; }
+/* u32 i32 f32 u64 i64 f64, then the narrow u8 i8 u16 i16 f16 bf16 */
+static int key_bytes(zesort_key_type t)
+{
+    static const unsigned char bytes[] = {4, 4, 4, 8, 8, 8, 1, 1, 2, 2, 2, 2};
+    return bytes[t];
+}
 
 static uint64_t get_key(const void *keys, zesort_key_type t, uint64_t i)
 {
-    if (key_bytes(t) == 8)
-        return ((const uint64_t *)keys)[i];
-    return ((const uint32_t *)keys)[i];
+    uint64_t k = 0;
+    memcpy(&k, (const char *)keys + i * (uint64_t)key_bytes(t), (size_t)key_bytes(t)); /* LE */
+    return k;
 }
 
 /* The key's bits mapped to an unsigned order (zesort.h: sign bit flipped,
@@ -83,8 +88,12 @@ static uint64_t sort_key(uint64_t k, const zesort_options *o)
     const int w = key_bytes(o->key_type) * 8;
     const uint64_t sign = 1ull << (w - 1), all = w == 64 ? ~0ull : (1ull << w) - 1;
     switch (o->key_type) {
-    case ZESORT_KEY_I32: case ZESORT_KEY_I64: k ^= sign; break;
-    case ZESORT_KEY_F32: case ZESORT_KEY_F64: k = (k & sign) ? (~k & all) : (k ^ sign); break;
+    case ZESORT_KEY_I32: case ZESORT_KEY_I64: case ZESORT_KEY_I8: case ZESORT_KEY_I16:
+        k ^= sign;
+        break;
+    case ZESORT_KEY_F32: case ZESORT_KEY_F64: case ZESORT_KEY_F16: case ZESORT_KEY_BF16:
+        k = (k & sign) ? (~k & all) : (k ^ sign);
+        break;
     default: break;
     }
     const unsigned hi = o->bit_hi ? o->bit_hi : (unsigned)w;
@@ -140,10 +149,7 @@ static void *make_keys(zesort_key_type t, uint64_t n, int few)
         uint64_t v = rnd();
         if (few)
             v &= 0xC003C003C003C003ull; /* 8 bits set across every digit */
-        if (b == 8)
-            ((uint64_t *)k)[i] = v;
-        else
-            ((uint32_t *)k)[i] = (uint32_t)v;
+        memcpy((char *)k + i * (uint64_t)b, &v, (size_t)b); /* the low bytes: LE */
     }
     return k;
 }
@@ -496,6 +502,12 @@ static void open_context(void)
 #define U64 ZESORT_KEY_U64
 #define I64 ZESORT_KEY_I64
 #define F64 ZESORT_KEY_F64
+#define U8 ZESORT_KEY_U8
+#define I8 ZESORT_KEY_I8
+#define U16 ZESORT_KEY_U16
+#define I16 ZESORT_KEY_I16
+#define F16 ZESORT_KEY_F16
+#define BF16 ZESORT_KEY_BF16
 #define VU32 ZESORT_VALUE_U32
 #define VU64 ZESORT_VALUE_U64
 #define CM2 ZESORT_ALGO_CM2
@@ -512,6 +524,32 @@ typedef struct {
 } entry;
 
 #define MAX_CASES 64
+
+/* narrow: keys of 8 and 16 bits (issue 37), read and written at their width
+ * by the 32-bit programs: every algorithm and the segmented sort, keys only,
+ * pairs, argsort and copy, ascending and descending, every bit or a range. */
+static size_t make_narrow_cases(entry *e, uint64_t cm_n, uint64_t os_n, uint64_t os_wide_n)
+{
+    size_t k = 0;
+    e[k++] = (entry){"narrow", K_SORT, {"cm2.u8.keys.allbits", CM2, U8, VU32, V_NONE, cm_n, 0, 0,
+                                        0, 0}};
+    e[k++] = (entry){"narrow", K_SORT, {"cm4.f16.pairs.desc", CM4, F16, VU32, V_PAIRS, cm_n, 4, 12,
+                                        1, 1}};
+    e[k++] = (entry){"narrow", K_SORT, {"os.i8.keys.allbits", OS, I8, VU32, V_NONE, os_n, 0, 0, 1,
+                                        1}};
+    e[k++] = (entry){"narrow", K_SORT, {"os.bf16.pairs64.copy", OS, BF16, VU64, V_COPY, os_wide_n,
+                                        0, 0, 0, 0}};
+    e[k++] = (entry){"narrow", K_SORT, {"os.i16.argsort.keysout", OS, I16, VU32,
+                                        V_ARGSORT_KEYS_OUT, os_wide_n, 4, 0, 1, 1}};
+    e[k++] = (entry){"narrow", K_RECOUNT, {"os.u16.keys.recount", OS, U16, VU32, V_NONE, os_n, 0,
+                                           0, 0, 1}};
+    e[k++] = (entry){"narrow", K_SEGMENTS, {"seg.u8.keys", 0, U8, VU32, V_NONE, 0, 0, 0, 0, 1}};
+    e[k++] = (entry){"narrow", K_SEGMENTS, {"seg.f16.pairs.desc", 0, F16, VU32, V_PAIRS, 0, 2, 14,
+                                            1, 1}};
+    e[k++] = (entry){"narrow", K_SEGDEV, {"segdev.i16.pairs.begin_end32", 0, I16, VU32, V_PAIRS,
+                                          0, 0, 0, 0, SD_BEGIN_END | SD_U32}};
+    return k;
+}
 
 /* Every case of every group, sized for the flavor. */
 static size_t make_cases(entry *e)
@@ -640,6 +678,7 @@ static size_t make_cases(entry *e)
                                       0}};
     e[k++] = (entry){"topk", K_TOPK, {"topk.i64.indices.few", 0, I64, VU32, V_ARGSORT, topk_n, 20,
                                       60, 0, 1}};
+    k += make_narrow_cases(e + k, cm_n, os_n, os_wide_n);
     return k;
 }
 

@@ -56,7 +56,13 @@ static void make_keys(void *keys, uint64_t n, zesort_key_type t, int d, uint64_t
             k = n - i;
         else if (d == D_LOW)
             k = x % 256;
-        else if (kb == 4) {
+        else if (kb <= 2) { /* f16 / bf16: NaNs of both signs, +-0, +-inf, 1, -1 */
+            static const uint16_t h[] = {0x7e00, 0xfe01, 0x8000, 0, 0x7c00, 0xfc00, 0x3c00, 0xbc00};
+            static const uint16_t b[] = {0x7fc0, 0xffc1, 0x8000, 0, 0x7f80, 0xff80, 0x3f80, 0xbf80};
+            k = t == ZESORT_KEY_F16    ? h[x % 8]
+                : t == ZESORT_KEY_BF16 ? b[x % 8]
+                                       : (x % 3 == 0 ? UINT64_C(1) << (8 * kb - 1) : x % 4);
+        } else if (kb == 4) {
             static const uint32_t f[] = {0x7fc00000u, 0xffc00001u, 0x80000000u, 0, 0x7f800000u,
                                          0xff800000u, 0x3f800000u, 0xbf800000u, 0x7fc00002u};
             k = t == ZESORT_KEY_F32 ? f[x % 9] : (x % 3 == 0 ? 0x80000000u : x % 3 == 1 ? 0x7fffffffu : x % 4);
@@ -176,7 +182,7 @@ START_TEST(matrix)
         zs_test_topk_slack(1);
     unsigned i = 0;
     for (unsigned si = 0; si < nsizes; si++)
-        for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_F64; t++)
+        for (int t = ZESORT_KEY_U32; t <= ZESORT_KEY_BF16; t++) /* the narrow types too */
             for (int d = 0; d < D_COUNT; d++)
                 for (int desc = 0; desc < 2; desc++, i++) {
                     if (device_backend() && (i % 5) != 0)
@@ -202,6 +208,8 @@ START_TEST(large)
     run_ks((tcase){n, 0, ZESORT_KEY_U64, 0, D_EQUAL, 0, 64, 4, 2}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_I64, 1, D_FEW, 8, 40, 8, 3}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_F64, 0, D_RANDOM, 0, 64, 8, 0}, ks, nk);
+    run_ks((tcase){n, 0, ZESORT_KEY_F16, 1, D_SPECIAL, 0, 16, 4, 3}, ks, nk); /* narrow keys */
+    run_ks((tcase){n, 0, ZESORT_KEY_U8, 0, D_RANDOM, 0, 8, 8, 1}, ks, nk);
     /* the smallest keys all in the first (last) thread's chunk */
     run_ks((tcase){n, 0, ZESORT_KEY_U32, 0, D_SORTED, 0, 32, 4, 3}, ks, nk);
     run_ks((tcase){n, 0, ZESORT_KEY_I64, 0, D_REVERSED, 0, 64, 4, 2}, ks, nk);

@@ -34,6 +34,7 @@
  *               signal event's scope flags as docs/interop.md lists them
  *   alt         caller-supplied alternate buffers (issue 35, item 4):
  *               tests/common/interop_alt.h
+ *   narrow      the narrow key types (issue 37): tests/common/interop_narrow.h
  * Exit 77 when no Level Zero driver is present.
  */
 #include <level_zero/ze_api.h>
@@ -684,13 +685,14 @@ static zesort_status ic_argsort(void *keys, void *indices, void *keys_out, uint6
 
 static const char *ic_error(void) { return zesort_ze_last_error(ic_sorter); }
 
+static const interop_api ic_api = {"level-zero", ic_alloc, ic_release, ic_upload, ic_download,
+                                   ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
+
 static void test_copy_argsort(zesort_ze_sorter *s, lane *l)
 {
-    static const interop_api api = {"level-zero", ic_alloc, ic_release, ic_upload, ic_download,
-                                    ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
     ic_sorter = s;
     ic_lane = l;
-    interop_matrix(&api);
+    interop_matrix(&ic_api);
     printf("copy-argsort: done\n");
 }
 
@@ -758,17 +760,18 @@ static zesort_status seg_sort_indirect(void *keys, void *values, void *count, ui
 
 #include "interop_rules.h"
 
+static const interop_segments_api seg_api = {"level-zero", ic_alloc, ic_release, ic_upload,
+                                            ic_download, ic_temp_bytes, seg_sort, ic_error,
+                                            seg_sort_dev, seg_sort_indirect};
+
 static void test_segments(zesort_ze_sorter *s, lane *l)
 {
-    static const interop_segments_api api = {"level-zero", ic_alloc, ic_release, ic_upload,
-                                             ic_download, ic_temp_bytes, seg_sort, ic_error,
-                                             seg_sort_dev, seg_sort_indirect};
     ic_sorter = s;
     ic_lane = l;
-    interop_segments(&api);
-    interop_segments_device(&api);
+    interop_segments(&seg_api);
+    interop_segments_device(&seg_api);
     test_segments_rerun(s);
-    seg_indirect_cases(&api);
+    seg_indirect_cases(&seg_api);
 }
 
 /* Issue 35, item 2: segments of every size, classified on the device. */
@@ -1236,47 +1239,25 @@ static zesort_status argsort_alt(void *keys, void *indices, void *keys_out, void
                                                 tb, o, NULL, 0, NULL));
 }
 
+static const interop_alt_api alt_api = {&ic_api, alt_temp, sort_alt, copy_alt, argsort_alt};
+
 static void test_alt(zesort_ze_sorter *s, lane *l)
 {
-    static const interop_api base = {"level-zero", ic_alloc, ic_release, ic_upload, ic_download,
-                                     ic_temp_bytes, ic_sort, ic_copy, ic_argsort, ic_error};
-    static const interop_alt_api api = {&base, alt_temp, sort_alt, copy_alt, argsort_alt};
     ic_sorter = s;
     ic_lane = l;
-    alt_matrix(&api);
+    alt_matrix(&alt_api);
     printf("alt: done\n");
 }
 
-/* The narrow key types: refused (UNSUPPORTED, a message naming the type)
- * by the temp query, prepare and every append, nothing appended. */
+#include "interop_narrow.h"
+
+/* The narrow key types (issue 37): every algorithm, sorts, copies,
+ * argsorts, segments and alternate buffers (interop_narrow.h). */
 static void test_narrow(zesort_ze_sorter *s, lane *l)
 {
-    static const char *const names[] = {"u8", "i8", "u16", "i16", "f16", "bf16"};
-    void *keys = shared_alloc(4096), *temp = shared_alloc(1 << 20);
-    uint64_t *off = shared_alloc(3 * 8);
-    off[0] = 0, off[1] = 10, off[2] = 1000;
-    for (int t = ZESORT_KEY_U8; t <= ZESORT_KEY_BF16; t++) {
-        const char *name = names[t - ZESORT_KEY_U8];
-        zesort_options o;
-        zesort_options_default(&o);
-        o.key_type = (zesort_key_type)t;
-        uint64_t tb = 7;
-        EXPECT(zesort_ze_temp_bytes(s, 1000, 0, &o, &tb) == ZESORT_ERROR_UNSUPPORTED, "%s temp",
-               name);
-        EXPECT(strstr(zesort_ze_last_error(s), name), "%s: message %s", name,
-               zesort_ze_last_error(s));
-        EXPECT(zesort_ze_prepare(s, &o, 1) == ZESORT_ERROR_UNSUPPORTED, "%s prepare", name);
-        EXPECT(zesort_ze_append_sort(s, l->list, keys, NULL, 1000, temp, 1 << 20, &o, NULL, 0,
-                                     NULL) == ZESORT_ERROR_UNSUPPORTED,
-               "%s append", name);
-        EXPECT(zesort_ze_append_sort_segments(s, l->list, keys, NULL, 1000, off, 2, temp,
-                                              1 << 20, &o, NULL, 0, NULL) ==
-                   ZESORT_ERROR_UNSUPPORTED,
-               "%s segments", name);
-    }
-    lane_sync(l); /* nothing was appended: the list runs empty */
-    zeMemFree(ctx, keys), zeMemFree(ctx, temp), zeMemFree(ctx, off);
-    printf("narrow: done\n");
+    ic_sorter = s;
+    ic_lane = l;
+    interop_narrow(&ic_api, &seg_api, &alt_api);
 }
 
 int main(int argc, char **argv)
