@@ -36,7 +36,7 @@ int zs_topk_select_fits(zesort_context *ctx, const zs_topk_call *c, const zesort
         return 0;
     /* the plan holds the input, the room's candidates and their partners:
      * about what an out-of-place sort of n keys holds */
-    return zs_plan_key_supported(req.key_bytes) && req.n <= ZESORT_MAX_KEYS &&
+    return req.n <= ZESORT_MAX_KEYS &&
            zs_part_max_keys(ctx, &req) >= req.n;
 }
 

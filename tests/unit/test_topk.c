@@ -189,8 +189,9 @@ START_TEST(matrix)
                         continue;
                     const unsigned bits = oracle_key_bytes((zesort_key_type)t) * 8;
                     const int narrow = i % 4 == 1;
-                    tcase c = {sizes[si], 0, (zesort_key_type)t, desc, d, narrow ? 3 : 0,
-                               narrow ? bits - 5 : bits, (i % 2) ? 8 : 4, (int)(i % 4)};
+                    const unsigned lo = bits >= 32 ? 3 : 1, hi = bits >= 32 ? bits - 5 : bits - 2;
+                    tcase c = {sizes[si], 0, (zesort_key_type)t, desc, d, narrow ? lo : 0,
+                               narrow ? hi : bits, (i % 2) ? 8 : 4, (int)(i % 4)};
                     uint64_t ks[16];
                     run_ks(c, ks, ks_for(c.n, ks));
                 }
