@@ -70,7 +70,9 @@ static void narrow_alt(const interop_alt_api *api)
         }
 }
 
-/* Temp memory follows the key's width: the ping-pong partner of the keys. */
+/* Temp memory follows the key's width: the ping-pong partner of the keys
+ * at least (temp also covers the segmented and top-k plans, whose other
+ * buffers grow with the width too). */
 static void narrow_temp(const interop_api *api)
 {
     static const zesort_key_type t[3] = {ZESORT_KEY_U8, ZESORT_KEY_F16, ZESORT_KEY_U32};
@@ -82,7 +84,8 @@ static void narrow_temp(const interop_api *api)
         EXPECT(api->temp_bytes(1u << 20, 0, &o, &bytes[i]) == ZESORT_OK, "%s: temp bytes: %s",
                api->name, api->error());
     }
-    EXPECT(bytes[1] - bytes[0] == 1u << 20 && bytes[2] - bytes[1] == 2u << 20,
+    EXPECT(bytes[0] < bytes[1] && bytes[1] < bytes[2] && bytes[1] - bytes[0] >= 1u << 20 &&
+               bytes[2] - bytes[1] >= 2u << 20,
            "%s: temp bytes u8 %llu, f16 %llu, u32 %llu: not a key's width apart", api->name,
            (unsigned long long)bytes[0], (unsigned long long)bytes[1],
            (unsigned long long)bytes[2]);
