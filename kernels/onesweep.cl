@@ -750,15 +750,42 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 5. ... and write them out: consecutive work-items, consecutive slots */
-    for (uint b = 0; b < OS_BATCHES; ++b) {
-        const uint i = b * OS_WG + lid;
-        if (i < tile_size) {
-            const uint out = out_base[tile_digits[i]] + i;
-            zs_key_store(keys_out, out, tile_keys[i], key_flags);
+    /* 5. ... and write them out: consecutive work-items, consecutive slots.
+     *    The key width is tested once, outside the loop: with zs_key_store's
+     *    width test inside it, os_seg_pass (32-bit keys only, SPIR-V from
+     *    ocloc run by PoCL) misplaced single keys. */
+    if ((key_flags & ZS_NARROW_MASK) == 0u) {
+        for (uint b = 0; b < OS_BATCHES; ++b) {
+            const uint i = b * OS_WG + lid;
+            if (i < tile_size) {
+                const uint out = out_base[tile_digits[i]] + i;
+                keys_out[out] = tile_keys[i];
 #if ZS_PAIRS
-            values_out[out] = tile_values[i];
+                values_out[out] = tile_values[i];
 #endif
+            }
+        }
+    } else if ((key_flags & ZS_NARROW_MASK) == ZS_NARROW_16) {
+        for (uint b = 0; b < OS_BATCHES; ++b) {
+            const uint i = b * OS_WG + lid;
+            if (i < tile_size) {
+                const uint out = out_base[tile_digits[i]] + i;
+                ((__global ushort *)keys_out)[out] = (ushort)tile_keys[i];
+#if ZS_PAIRS
+                values_out[out] = tile_values[i];
+#endif
+            }
+        }
+    } else {
+        for (uint b = 0; b < OS_BATCHES; ++b) {
+            const uint i = b * OS_WG + lid;
+            if (i < tile_size) {
+                const uint out = out_base[tile_digits[i]] + i;
+                ((__global uchar *)keys_out)[out] = (uchar)tile_keys[i];
+#if ZS_PAIRS
+                values_out[out] = tile_values[i];
+#endif
+            }
         }
     }
 }
