@@ -24,6 +24,20 @@ static inline uint64_t seg_rnd(uint64_t *x)
 
 /* Offsets of pattern pat over n keys into o (room for n + 8 entries);
  * returns S. */
+/* Offsets of segments whose lengths cycle through len[0, count) until n
+ * keys are covered (the last cut at n); returns the segments. */
+static inline uint64_t cycled_lengths(const uint64_t *len, unsigned count, uint64_t n,
+                                      uint64_t *o)
+{
+    uint64_t s = 0, p = 0;
+    o[s++] = 0;
+    for (unsigned i = 0; p < n; i++) {
+        p = p + len[i % count] < n ? p + len[i % count] : n;
+        o[s++] = p;
+    }
+    return s - 1;
+}
+
 static inline uint64_t make_offsets(int pat, uint64_t n, uint64_t *o, uint64_t seed)
 {
     uint64_t x = seed * 7919 + 17, s = 0, p = 0;
@@ -51,13 +65,7 @@ static inline uint64_t make_offsets(int pat, uint64_t n, uint64_t *o, uint64_t s
         return s - 1;
     case PAT_EDGES: { /* lengths across chunk (256) and tile edges, empty ones too */
         static const uint64_t len[] = {255, 0, 257, 4095, 1, 4097, 256, 0, 3841, 8193, 2};
-        o[s++] = 0;
-        for (unsigned i = 0; p < n; i++) {
-            uint64_t l = len[i % (sizeof len / sizeof *len)];
-            p = p + l < n ? p + l : n;
-            o[s++] = p;
-        }
-        return s - 1;
+        return cycled_lengths(len, sizeof len / sizeof *len, n, o);
     }
     case PAT_INNER: /* random segments inside [n/3, 2n/3): the rest untouched */
         p = n / 3;
@@ -89,13 +97,7 @@ static inline uint64_t make_offsets(int pat, uint64_t n, uint64_t *o, uint64_t s
                          * tile edges of the large segments' passes */
         static const uint64_t len[] = {16383, 16384, 16385, 65535, 65536, 65537, 2047, 2048,
                                        2049, 8191, 8192, 8193, 0, 1, 131073, 7, 4097};
-        o[s++] = 0;
-        for (unsigned i = 0; p < n; i++) {
-            uint64_t l = len[i % (sizeof len / sizeof *len)];
-            p = p + l < n ? p + l : n;
-            o[s++] = p;
-        }
-        return s - 1;
+        return cycled_lengths(len, sizeof len / sizeof *len, n, o);
     }
     default: /* random lengths 0..2000 from 0 to n */
         o[s++] = 0;
