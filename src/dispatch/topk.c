@@ -2,7 +2,9 @@
  * topk.c — a checked host top-k (topk.h). Per segment (one, [0, n), when
  * not segmented) the candidates are chosen in input order: on the C
  * fallback, for a segment longer than k, the k its radix select finds
- * (cpu_topk.h); otherwise every key of the segment. One top-k on a device
+ * (cpu_topk.h); otherwise every key of the segment, or, for one top-k of
+ * k above a quarter of the keys, the keys up to a sampled bound (about k of
+ * them, zs_cpu_topk_bounded). One top-k on a device
  * backend that fits it runs as one plan there instead, the device's radix
  * select included (topk_select.h); segments, and a top-k too big for the
  * device, sort every key of each segment (the first k of a stable sort are
@@ -84,6 +86,22 @@ static int cands_alloc(const topk_job *j, cands *cd, int want_pos)
     return cd->keys && (cd->pos || !want_pos) ? 0 : -1;
 }
 
+/* One top-k of many keys on the C fallback (k above a quarter of them):
+ * the keys at or below a sampled bound above the k-th key's, in input order
+ * (zs_cpu_topk_bounded), so the sort takes about k keys instead of n.
+ * 1 when they are in cd (its count cut to them), 0 to take every key. */
+static int bounded(const topk_job *j, cands *cd, uint64_t *p)
+{
+    const zs_topk_call *c = j->c;
+    if (!j->select || c->segmented || c->k >= c->n)
+        return 0;
+    const uint64_t m = zs_cpu_topk_bounded(c->keys, c->n, c->k, j->kb, j->key_flags, j->bit_lo,
+                                           j->bit_hi, p, cd->keys);
+    if (m)
+        cd->m = cd->offsets[1] = m;
+    return m != 0;
+}
+
 /* Each segment's candidates, in input order: their keys, and their
  * positions when an output needs them (want_pos). */
 static void cands_fill(const topk_job *j, cands *cd, int want_pos)
@@ -98,7 +116,7 @@ static void cands_fill(const topk_job *j, cands *cd, int want_pos)
                                j->bit_lo, j->bit_hi, p, cd->keys + at * j->kb);
             for (uint64_t t = 0; p && t < m; t++)
                 p[t] += b;
-        } else {
+        } else if (!bounded(j, cd, p)) {
             memcpy(cd->keys + at * j->kb, (const char *)c->keys + b * j->kb,
                    (size_t)(m * j->kb));
             for (uint64_t t = 0; p && t < m; t++)

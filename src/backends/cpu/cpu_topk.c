@@ -602,3 +602,80 @@ void zs_cpu_topk_select(const void *keys, uint64_t n, uint64_t k, unsigned key_b
     if (s != &local)
         free(s);
 }
+
+/* Large k: every key at or below a bound that the sample puts safely above
+ * the k-th key's sort bits, in input order: one read of the keys and a
+ * branch-free write (a member compacts its chunk in place in out, then the
+ * chunks close ranks). */
+typedef struct bounded_job {
+    const select_state *s;
+    uint64_t t;
+    uint64_t *pos;
+    void *out;
+    uint64_t kept[ZS_CPU_MAX_THREADS];
+} bounded_job;
+
+static void bounded_member(void *arg, unsigned me, unsigned members)
+{
+    bounded_job *j = arg;
+    const select_state *s = j->s;
+    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members, t = j->t;
+    const key_map m = s->m;
+    uint64_t c = b, *pos = j->pos;
+    void *out = j->out;
+    /* slot c <= i: within the chunk; a typed store, no test a key */
+#define ZS_BOUNDED_LOOP(T)                                                                  \
+    do {                                                                                    \
+        const T *K = s->keys;                                                               \
+        T *o = out;                                                                         \
+        for (uint64_t i = b; i < e; i++) {                                                  \
+            o[c] = K[i];                                                                    \
+            if (pos)                                                                        \
+                pos[c] = i;                                                                 \
+            c += sort_bits(m, K[i]) <= t;                                                   \
+        }                                                                                   \
+    } while (0)
+    switch (s->kb) {
+    case 1: ZS_BOUNDED_LOOP(uint8_t); break;
+    case 2: ZS_BOUNDED_LOOP(uint16_t); break;
+    case 4: ZS_BOUNDED_LOOP(uint32_t); break;
+    default: ZS_BOUNDED_LOOP(uint64_t);
+    }
+#undef ZS_BOUNDED_LOOP
+    j->kept[me] = c - b;
+}
+
+uint64_t zs_cpu_topk_bounded(const void *keys, uint64_t n, uint64_t k, unsigned key_bytes,
+                             uint32_t key_flags, unsigned bit_lo, unsigned bit_hi, uint64_t *pos,
+                             void *keys_out)
+{
+    select_state *s = calloc(1, sizeof *s);
+    bounded_job *j = calloc(1, sizeof *j);
+    uint64_t t_lo, t_hi, expect, m = 0;
+    if (s && j && n >= 65536) {
+        s->keys = keys, s->n = n, s->kb = key_bytes;
+        s->m = make_map(key_bytes, key_flags, bit_lo, bit_hi);
+        if (sample_bounds(s, k, &t_lo, &t_hi, &expect) == 0) {
+            uint64_t want = n / ZS_CPU_MIN_KEYS_PER_THREAD;
+            const unsigned threads = zs_cpu_thread_count();
+            want = want < threads ? want : threads;
+            zs_team *team = want > 1 ? zs_team_start((unsigned)want, ZS_CPU_MAX_THREADS) : NULL;
+            const unsigned members = zs_team_size(team);
+            *j = (bounded_job){.s = s, .t = t_hi, .pos = pos, .out = keys_out};
+            zs_team_run(team, bounded_member, j);
+            zs_team_stop(team);
+            for (unsigned t = 0; t < members; t++) { /* the chunks' keys together */
+                const uint64_t b = n * t / members, c = j->kept[t];
+                memmove((char *)keys_out + m * key_bytes, (char *)keys_out + b * key_bytes,
+                        (size_t)(c * key_bytes));
+                if (pos)
+                    memmove(pos + m, pos + b, (size_t)(c * sizeof *pos));
+                m += c;
+            }
+            m = m >= k ? m : 0;
+        }
+    }
+    free(s);
+    free(j);
+    return m;
+}

@@ -21,4 +21,16 @@ void zs_cpu_topk_select(const void *keys, uint64_t n, uint64_t k, unsigned key_b
                         uint32_t key_flags, unsigned bit_lo, unsigned bit_hi, uint64_t *pos,
                         void *keys_out);
 
+/* For k a large part of n (0 < k < n): writes to keys_out (room for n keys)
+ * and pos (NULL: not wanted; room for n) every key whose sort bits (as
+ * zs_cpu_topk_select's) are at or below a bound that a sample of the keys
+ * puts above the k-th key's, in input order, with its position; a stable
+ * sort of those m keys then begins with the answer. Returns m (k <= m <= n),
+ * or 0 when the sample's bound holds fewer than k keys, n is below 65536 or
+ * memory ran out (the caller then takes every key). One read of the keys,
+ * on the C fallback's threads. */
+uint64_t zs_cpu_topk_bounded(const void *keys, uint64_t n, uint64_t k, unsigned key_bytes,
+                             uint32_t key_flags, unsigned bit_lo, unsigned bit_hi, uint64_t *pos,
+                             void *keys_out);
+
 #endif
