@@ -574,6 +574,16 @@ static void compact_list(const select_state *s, uint64_t kth, uint64_t equal, ui
     }
 }
 
+/* The C fallback's team for n keys: a member per ZS_CPU_MIN_KEYS_PER_THREAD
+ * keys, at most ZESORT_THREADS; NULL (the caller alone) for one. */
+static zs_team *topk_team(uint64_t n)
+{
+    uint64_t want = n / ZS_CPU_MIN_KEYS_PER_THREAD;
+    const unsigned threads = zs_cpu_thread_count();
+    want = want < threads ? want : threads;
+    return want > 1 ? zs_team_start((unsigned)want, ZS_CPU_MAX_THREADS) : NULL;
+}
+
 void zs_cpu_topk_select(const void *keys, uint64_t n, uint64_t k, unsigned key_bytes,
                         uint32_t key_flags, unsigned bit_lo, unsigned bit_hi, uint64_t *pos,
                         void *keys_out)
@@ -587,10 +597,7 @@ void zs_cpu_topk_select(const void *keys, uint64_t n, uint64_t k, unsigned key_b
     s->keys = keys, s->n = n, s->kb = key_bytes;
     s->m = make_map(key_bytes, key_flags, bit_lo, bit_hi);
     s->rank = k - 1, s->in_play = n;
-    uint64_t want = n / ZS_CPU_MIN_KEYS_PER_THREAD;
-    const unsigned threads = zs_cpu_thread_count();
-    want = want < threads ? want : threads;
-    s->team = want > 1 ? zs_team_start((unsigned)want, ZS_CPU_MAX_THREADS) : NULL;
+    s->team = topk_team(n);
     guess_from_sample(s, k);
     const uint64_t kth = find_kth(s, bit_hi - bit_lo);
     if (s->collected)
@@ -656,10 +663,7 @@ uint64_t zs_cpu_topk_bounded(const void *keys, uint64_t n, uint64_t k, unsigned 
         s->keys = keys, s->n = n, s->kb = key_bytes;
         s->m = make_map(key_bytes, key_flags, bit_lo, bit_hi);
         if (sample_bounds(s, k, &t_lo, &t_hi, &expect) == 0) {
-            uint64_t want = n / ZS_CPU_MIN_KEYS_PER_THREAD;
-            const unsigned threads = zs_cpu_thread_count();
-            want = want < threads ? want : threads;
-            zs_team *team = want > 1 ? zs_team_start((unsigned)want, ZS_CPU_MAX_THREADS) : NULL;
+            zs_team *team = topk_team(n);
             const unsigned members = zs_team_size(team);
             *j = (bounded_job){.s = s, .t = t_hi, .pos = pos, .out = keys_out};
             zs_team_run(team, bounded_member, j);
