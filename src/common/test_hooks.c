@@ -90,3 +90,9 @@ int zs_test_opencl_plain_gpu(void)
     const char *v = getenv("ZESORT_TEST_OPENCL_PLAIN_GPU");
     return v && strcmp(v, "1") == 0;
 }
+
+int zs_test_corrupt_kernels(void)
+{
+    const char *v = getenv("ZESORT_TEST_CORRUPT_KERNELS");
+    return v && strcmp(v, "1") == 0;
+}

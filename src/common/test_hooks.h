@@ -53,6 +53,13 @@ const char *zs_test_opencl_defines(void);
 #define ZS_PLAIN_GPU_LOCAL_BYTES (48u * 1024u)
 int zs_test_opencl_plain_gpu(void);
 
+/* ZESORT_TEST_CORRUPT_KERNELS=1 in the environment (read whenever an
+ * embedded kernel frame is decompressed, kernel_frames.c): one byte of the
+ * compressed frame is flipped first, as in a damaged library file, so the
+ * request that needed it fails with ZESORT_ERROR_BACKEND. Frames already
+ * decompressed stay as they are. */
+int zs_test_corrupt_kernels(void);
+
 /* Every module / program build attempt of the library (zeModuleCreate,
  * clBuildProgram) counts one: tests check that an append after a prepare
  * builds nothing. Thread-safe. */

@@ -151,15 +151,15 @@ static void log_into(ze_module_build_log_handle_t log, const char *prefix, ze_re
 
 /* One zeModuleCreate attempt. On failure, a description (with the build log)
  * goes into err when err is non-NULL. */
-static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, ze_module_format_t format,
-                              ze_module_handle_t *out, zs_error *err)
+static ze_result_t try_module(zs_ze_kernels *k, const zs_blob *b, const unsigned char *data,
+                              ze_module_format_t format, ze_module_handle_t *out, zs_error *err)
 {
     ze_module_desc_t desc = {
         .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
         .pNext = NULL,
         .format = format,
         .inputSize = b->size,
-        .pInputModule = b->data,
+        .pInputModule = data,
         .pBuildFlags = "",
         .pConstants = NULL,
     };
@@ -193,8 +193,13 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, zs_error *err)
     for (const zs_blob *b;
          (b = zs_next_candidate(p, zs_ze_flavor(k), ZS_API_LEVEL_ZERO, &cursor));) {
         const int native = zs_blob_is_native(b);
-        ze_result_t r = native ? try_module(k, b, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL)
-                               : try_module(k, b, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], err);
+        const unsigned char *data;
+        zesort_status st = zs_blob_data(b, &data, err);
+        if (st != ZESORT_OK)
+            return st; /* a damaged library, not a device that refuses the binary */
+        ze_result_t r = native
+            ? try_module(k, b, data, ZE_MODULE_FORMAT_NATIVE, &k->module[p], NULL)
+            : try_module(k, b, data, ZE_MODULE_FORMAT_IL_SPIRV, &k->module[p], err);
         if (r == ZE_RESULT_SUCCESS) {
             k->module_origin[p] = native ? b->target
                                   : b->flavor == ZS_FLAVOR_SG ? "spirv sg" : "spirv portable";

@@ -78,11 +78,13 @@ int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_
 }
 
 /* The embedded native binaries kernel_select.c names for this device, in
- * order, until the device accepts one. Only Intel's runtime takes them: any
- * other device with Intel sub-groups (PoCL 6) would refuse all 16 targets'
- * binaries for every program, so it goes straight to the source. */
+ * order, until the device accepts one: 1 with the program in *out, 0 when
+ * none did, -1 with e set when a binary could not be decompressed. Only
+ * Intel's runtime takes them: any other device with Intel sub-groups (PoCL 6)
+ * would refuse all 16 targets' binaries for every program, so it goes
+ * straight to the source. */
 static int try_native(cl_context context, cl_device_id device, zs_flavor flavor, zs_program prog,
-                      cl_program *out)
+                      cl_program *out, zs_error *e, zesort_status *st)
 {
     cl_uint vendor = 0;
     if (!zs_test_opencl_plain_gpu()) /* test_hooks.h: another vendor's GPU */
@@ -92,7 +94,9 @@ static int try_native(cl_context context, cl_device_id device, zs_flavor flavor,
     size_t cursor = 0;
     for (const zs_blob *b; (b = zs_next_candidate(prog, flavor, ZS_API_OPENCL, &cursor));) {
         size_t size = b->size;
-        const unsigned char *data = b->data;
+        const unsigned char *data;
+        if ((*st = zs_blob_data(b, &data, e)) != ZESORT_OK)
+            return -1;
         cl_int status, err;
         zs_test_count_build();
         cl_program p = clCreateProgramWithBinary(context, 1, &device, &size, &data, &status,
@@ -146,9 +150,13 @@ static zesort_status build_program(cl_context context, cl_device_id device, zs_f
 {
     if (*slot)
         return ZESORT_OK;
-    if (try_native(context, device, flavor, prog, slot))
-        return ZESORT_OK;
-    const char *src = zs_program_source(prog);
+    zesort_status st = ZESORT_OK;
+    const int native = try_native(context, device, flavor, prog, slot, e, &st);
+    if (native != 0)
+        return st;
+    const char *src;
+    if ((st = zs_program_source(prog, &src, e)) != ZESORT_OK)
+        return st;
     cl_int err;
     zs_test_count_build();
     cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);

@@ -1,0 +1,114 @@
+/*
+ * kernel_frames.c — the embedded kernel frames (kernel_blobs.h), decompressed
+ * on first use, checked, and kept for the process.
+ *
+ * A frame is decompressed under one lock (each frame once per process; the
+ * lock is taken only until then) and published with release semantics, so
+ * the lock-free fast path sees the bytes it points to. A corrupt frame is an
+ * error of the request that needed it, never a crash: zstd checks the
+ * frame's own XXH64 while it decompresses, and the size and FNV-1a hash that
+ * the generator recorded are checked after it.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "common/test_hooks.h"
+#include "kernels/kernel_blobs.h"
+
+static pthread_mutex_t g_decompress_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t fnv1a64(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The frame's compressed bytes; under the test hook a copy with one byte
+ * flipped (*copy holds it, for the caller to free), as a damaged library
+ * file would have. */
+static const unsigned char *compressed_input(const zs_frame *f, unsigned char **copy)
+{
+    *copy = NULL;
+    if (!zs_test_corrupt_kernels() || f->zsize == 0)
+        return f->zdata;
+    *copy = malloc(f->zsize);
+    if (!*copy)
+        return NULL;
+    memcpy(*copy, f->zdata, f->zsize);
+    (*copy)[f->zsize / 2] ^= 0xff;
+    return *copy;
+}
+
+/* Decompresses and checks frame f into a new buffer (*out); the caller holds
+ * the lock. */
+static zesort_status decompress(const zs_frame *f, unsigned char **out, zs_error *e)
+{
+    *out = NULL;
+    unsigned char *copy;
+    const unsigned char *src = compressed_input(f, &copy);
+    unsigned char *raw = malloc(f->size ? f->size : 1);
+    if (!src || !raw) {
+        free(copy);
+        free(raw);
+        return zs_error_set(e, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
+                            "no memory to decompress the embedded kernel binaries for %s "
+                            "(%zu bytes)", f->name, f->size);
+    }
+    size_t got = ZSTD_decompress(raw, f->size, src, f->zsize);
+    free(copy);
+    const char *why = NULL;
+    if (ZSTD_isError(got))
+        why = ZSTD_getErrorName(got);
+    else if (got != f->size)
+        why = "wrong size";
+    else if (fnv1a64(raw, got) != f->fnv1a)
+        why = "checksum mismatch";
+    if (why) {
+        free(raw);
+        return zs_error_set(e, ZESORT_ERROR_BACKEND,
+                            "embedded kernel binaries for %s are corrupt: %s (%zu bytes "
+                            "expected); the zesort library file is damaged", f->name, why,
+                            f->size);
+    }
+    *out = raw;
+    return ZESORT_OK;
+}
+
+zesort_status zs_frame_data(unsigned index, const unsigned char **out, zs_error *e)
+{
+    *out = NULL;
+    if (index >= zs_frame_count)
+        return zs_error_set(e, ZESORT_ERROR_BACKEND, "no embedded kernel frame %u", index);
+    const unsigned char *ready =
+        atomic_load_explicit(&zs_frame_cache[index], memory_order_acquire);
+    if (ready) {
+        *out = ready;
+        return ZESORT_OK;
+    }
+    zesort_status st = ZESORT_OK;
+    pthread_mutex_lock(&g_decompress_lock);
+    ready = atomic_load_explicit(&zs_frame_cache[index], memory_order_acquire);
+    if (!ready) { /* not another thread's meanwhile */
+        unsigned char *raw;
+        st = decompress(&zs_frames[index], &raw, e);
+        if (st == ZESORT_OK) {
+            atomic_store_explicit(&zs_frame_cache[index], raw, memory_order_release);
+            ready = raw;
+        }
+    }
+    pthread_mutex_unlock(&g_decompress_lock);
+    *out = ready;
+    return st;
+}
+
+zesort_status zs_blob_data(const zs_blob *b, const unsigned char **out, zs_error *e)
+{
+    const unsigned char *frame;
+    zesort_status st = zs_frame_data(b->frame, &frame, e);
+    *out = st == ZESORT_OK ? frame + b->offset : NULL;
+    return st;
+}
