@@ -5,7 +5,8 @@
  *
  * The binaries and the sources are stored zstd-compressed in frames: one per
  * native Intel target, one per SPIR-V flavor, one for the OpenCL C sources,
- * so that a device decompresses only what it may run. A frame is
+ * so that a device decompresses only what it may run (and the sg SPIR-V,
+ * the dictionary of the native and portable frames). A frame is
  * decompressed on the first request for one of its blobs, checked (size and
  * FNV-1a hash) and kept for the rest of the process (kernel_frames.c).
  */
@@ -37,6 +38,8 @@ typedef struct zs_frame {
     size_t zsize;
     size_t size;                 /* decompressed bytes */
     uint64_t fnv1a;              /* 64-bit FNV-1a of the decompressed bytes */
+    int dict;                    /* the frame whose decompressed bytes are this one's
+                                    raw-content dictionary, or -1 */
 } zs_frame;
 
 extern const zs_frame zs_frames[];

@@ -43,22 +43,29 @@ static const unsigned char *compressed_input(const zs_frame *f, unsigned char **
     return *copy;
 }
 
-/* Decompresses and checks frame f into a new buffer (*out); the caller holds
- * the lock. */
-static zesort_status decompress(const zs_frame *f, unsigned char **out, zs_error *e)
+/* Decompresses and checks frame f, with the decompressed bytes of its
+ * dictionary frame (dict, dict_size; NULL when it has none), into a new
+ * buffer (*out); the caller holds the lock. */
+static zesort_status decompress(const zs_frame *f, const unsigned char *dict, size_t dict_size,
+                                unsigned char **out, zs_error *e)
 {
     *out = NULL;
     unsigned char *copy;
     const unsigned char *src = compressed_input(f, &copy);
     unsigned char *raw = malloc(f->size ? f->size : 1);
-    if (!src || !raw) {
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!src || !raw || !dctx) {
         free(copy);
         free(raw);
+        ZSTD_freeDCtx(dctx);
         return zs_error_set(e, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
                             "no memory to decompress the embedded kernel binaries for %s "
                             "(%zu bytes)", f->name, f->size);
     }
-    size_t got = ZSTD_decompress(raw, f->size, src, f->zsize);
+    /* a dictionary that is not in zstd's dictionary format (SPIR-V is not)
+     * is taken as raw content, as the generator's zstd -D used it */
+    size_t got = ZSTD_decompress_usingDict(dctx, raw, f->size, src, f->zsize, dict, dict_size);
+    ZSTD_freeDCtx(dctx);
     free(copy);
     const char *why = NULL;
     if (ZSTD_isError(got))
@@ -89,12 +96,21 @@ zesort_status zs_frame_data(unsigned index, const unsigned char **out, zs_error 
         *out = ready;
         return ZESORT_OK;
     }
+    const zs_frame *f = &zs_frames[index];
+    const unsigned char *dict = NULL;
+    size_t dict_size = 0;
+    if (f->dict >= 0) { /* before the lock, which it takes itself */
+        zesort_status st = zs_frame_data((unsigned)f->dict, &dict, e);
+        if (st != ZESORT_OK)
+            return st;
+        dict_size = zs_frames[f->dict].size;
+    }
     zesort_status st = ZESORT_OK;
     pthread_mutex_lock(&g_decompress_lock);
     ready = atomic_load_explicit(&zs_frame_cache[index], memory_order_acquire);
     if (!ready) { /* not another thread's meanwhile */
         unsigned char *raw;
-        st = decompress(&zs_frames[index], &raw, e);
+        st = decompress(f, dict, dict_size, &raw, e);
         if (st == ZESORT_OK) {
             atomic_store_explicit(&zs_frame_cache[index], raw, memory_order_release);
             ready = raw;
