@@ -105,9 +105,10 @@ cc -std=c11 $warn cl_api_version.c $cflags $libs -o cl_api_version 2>cl_api_vers
     { cat cl_api_version.log >&2; fail "zesort_cl.h included first hides the caller's OpenCL 2.0+ API"; }
 
 # A program that uses only the Level Zero API needs nothing of the OpenCL
-# backend: libzesort.a, the Level Zero loader and libc suffice.
-cc -std=c11 $warn ze_interop_example.c $cflags "$libdir/libzesort.a" -lze_loader -lm -pthread \
-   -o ze_only 2>ze_only.log || { cat ze_only.log >&2; fail "a Level-Zero-only static link needs more than -lze_loader"; }
+# backend: libzesort.a, the Level Zero loader, libzstd (the embedded kernels)
+# and libc suffice.
+cc -std=c11 $warn ze_interop_example.c $cflags "$libdir/libzesort.a" -lze_loader -lzstd -lm -pthread \
+   -o ze_only 2>ze_only.log || { cat ze_only.log >&2; fail "a Level-Zero-only static link needs more than -lze_loader -lzstd"; }
 
 needs() { objdump -p "$1" | awk '$1 == "NEEDED" {print $2}'; }
 ! needs ze_only | grep -q OpenCL || fail "ze_only needs libOpenCL"
