@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 # (enum, source file, defines), in the order of zs_program (src/plan/plan.h):
 # CM program index = (bits == 4) | key64 << 1 | vals << 2, then SCAN, then
@@ -96,12 +97,9 @@ def c_bytes(data):
     return "\n".join(lines) if lines else "    0,"
 
 
-def fnv1a64(data):
-    """64-bit FNV-1a: the check kernel_frames.c repeats on the decompressed frame."""
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
+def crc32(data):
+    """CRC-32 (zlib's): the check kernel_frames.c repeats on the decompressed frame."""
+    return zlib.crc32(data) & 0xFFFFFFFF
 
 
 def zstd_compress(zstd, data, dictionary=None):
@@ -258,8 +256,8 @@ def main():
         out.append("static const unsigned char frame_%d[] = {\n%s\n};" % (idx, c_bytes(z)))
     out.append("\nconst zs_frame zs_frames[] = {")
     for idx, (frame, z) in enumerate(zip(frames, packed)):
-        out.append('    {"%s", frame_%d, %d, %d, 0x%016xull, %d},'
-                   % (frame["name"], idx, len(z), len(frame["data"]), fnv1a64(frame["data"]),
+        out.append('    {"%s", frame_%d, %d, %d, 0x%08xu, %d},'
+                   % (frame["name"], idx, len(z), len(frame["data"]), crc32(frame["data"]),
                       frame["dict"]))
     out.append("};")
     out.append("const size_t zs_frame_count = sizeof(zs_frames) / sizeof(zs_frames[0]);")

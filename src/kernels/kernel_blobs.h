@@ -8,7 +8,7 @@
  * so that a device decompresses only what it may run (and the sg SPIR-V,
  * the dictionary of the native and portable frames). A frame is
  * decompressed on the first request for one of its blobs, checked (size and
- * FNV-1a hash) and kept for the rest of the process (kernel_frames.c).
+ * CRC-32) and kept for the rest of the process (kernel_frames.c).
  */
 #ifndef ZESORT_KERNEL_BLOBS_H
 #define ZESORT_KERNEL_BLOBS_H
@@ -37,7 +37,7 @@ typedef struct zs_frame {
     const unsigned char *zdata;  /* one zstd frame */
     size_t zsize;
     size_t size;                 /* decompressed bytes */
-    uint64_t fnv1a;              /* 64-bit FNV-1a of the decompressed bytes */
+    uint32_t crc32;              /* CRC-32 (zlib's) of the decompressed bytes */
     int dict;                    /* the frame whose decompressed bytes are this one's
                                     raw-content dictionary, or -1 */
 } zs_frame;

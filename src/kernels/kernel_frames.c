@@ -6,7 +6,7 @@
  * lock is taken only until then) and published with release semantics, so
  * the lock-free fast path sees the bytes it points to. A corrupt frame is an
  * error of the request that needed it, never a crash: zstd checks the
- * frame's own XXH64 while it decompresses, and the size and FNV-1a hash that
+ * frame's own XXH64 while it decompresses, and the size and CRC-32 that
  * the generator recorded are checked after it.
  */
 #include <pthread.h>
@@ -19,12 +19,24 @@
 
 static pthread_mutex_t g_decompress_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint64_t fnv1a64(const unsigned char *p, size_t n)
+/* CRC-32 as zlib computes it (reflected polynomial 0xEDB88320), the
+ * generator's check of a frame: a table a byte, built once under the lock. */
+static uint32_t g_crc_table[256];
+
+static uint32_t crc32_of(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    if (!g_crc_table[1]) {
+        for (uint32_t i = 0; i < 256; ++i) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; ++k)
+                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            g_crc_table[i] = c;
+        }
+    }
+    uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; ++i)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
+        c = g_crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
 }
 
 /* The frame's compressed bytes; under the test hook a copy with one byte
@@ -72,7 +84,7 @@ static zesort_status decompress(const zs_frame *f, const unsigned char *dict, si
         why = ZSTD_getErrorName(got);
     else if (got != f->size)
         why = "wrong size";
-    else if (fnv1a64(raw, got) != f->fnv1a)
+    else if (crc32_of(raw, got) != f->crc32)
         why = "checksum mismatch";
     if (why) {
         free(raw);
