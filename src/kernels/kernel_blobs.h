@@ -5,8 +5,9 @@
  *
  * The binaries and the sources are stored zstd-compressed in frames: one per
  * native Intel target, one per SPIR-V flavor, one for the OpenCL C sources,
- * so that a device decompresses only what it may run (and the sg SPIR-V,
- * the dictionary of the native and portable frames). A frame is
+ * so that a device decompresses only what it may run, plus the frames its
+ * frame was compressed against (the sg SPIR-V, which every native binary
+ * holds; a related target's binaries, at most 3 frames). A frame is
  * decompressed on the first request for one of its blobs, checked (size and
  * CRC-32) and kept for the rest of the process (kernel_frames.c).
  */
