@@ -93,6 +93,30 @@ extern "C" {
 
 typedef struct zesort_cl_sorter zesort_cl_sorter;
 
+/** How an enqueued sort is ordered (zesort_cl_enqueue). NULL sync: no events. */
+typedef struct zesort_cl_sync {
+    cl_uint num_wait_events;   /* the sort starts after these complete */
+    const cl_event *wait_events;
+    cl_event *event;           /* NULL, or where a new event is returned that completes
+                                  after the sort's last write (the caller releases it) */
+    uint64_t reserved[4];      /* zero */
+} zesort_cl_sync;
+
+/** What zesort_cl_enqueue of d needs, in *req: temp bytes and alignment,
+ *  whether a sort with keys_alt ends there, the algorithm (chain_events: 0,
+ *  OpenCL orders by events). As zesort_ze_requirements. */
+zesort_status zesort_cl_requirements(zesort_cl_sorter *sorter, const zesort_desc *d,
+                                     zesort_requirements *req);
+
+/** Enqueues the sort d describes on queue (in-order or out-of-order: the
+ *  sort orders its own commands by events), after *sync's wait events; its
+ *  buffers are cl_mem handles cast to void * (n_device, num_segments_device:
+ *  a cl_mem whose first element is the count). Every kind and combination
+ *  zesort_ze_append takes, but chaining (OpenCL is event ordered already).
+ *  Errors: as zesort_ze_append; zesort_cl_last_error names the field. */
+zesort_status zesort_cl_enqueue(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                const zesort_desc *d, const zesort_cl_sync *sync);
+
 /** Creates a sorter for the caller's context and device (borrowed; they must
  *  outlive the sorter). On failure *out is NULL and zesort_cl_last_error(NULL)
  *  tells why. Errors: INVALID_ARGUMENT, OUT_OF_HOST_MEMORY, BACKEND. */

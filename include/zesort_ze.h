@@ -145,6 +145,47 @@ typedef struct zesort_ze_sorter zesort_ze_sorter;
 /* The alignment, in bytes, the temporary memory must have (256 is best). */
 #define ZESORT_ZE_TEMP_ALIGNMENT 8u
 
+/** How an appended sort is ordered (zesort_ze_append). NULL sync: no events,
+ *  barrier mode. */
+typedef struct zesort_ze_sync {
+    ze_event_handle_t signal_event; /* NULL, or signalled after the sort's last write */
+    uint32_t num_wait_events;       /* the sort starts after these are signalled */
+    ze_event_handle_t *wait_events;
+    int chained;                    /* 0: barrier mode (the sort starts and ends with a
+                                       barrier of the list); 1: chained, no barrier:
+                                       its commands are ordered by the wait events and
+                                       by the caller's chain events */
+    uint32_t num_chain_events;      /* chained: zesort_ze_requirements' chain_events
+                                       events of an event pool of the caller (reset,
+                                       not signalled; reused by every execution) */
+    ze_event_handle_t *chain_events;
+    uint64_t reserved[4];           /* zero */
+} zesort_ze_sync;
+
+/** What an append of d needs, in *req: temp bytes and alignment, the chain
+ *  events of its chained form, whether a sort with keys_alt ends there, the
+ *  algorithm. For a device-side count (n_device) the grids are sized for
+ *  max_n. Builds nothing and appends nothing; no buffer of d is read (they
+ *  may be NULL).
+ *  Errors: INVALID_ARGUMENT (NULL sorter, d or req; bad fields),
+ *  UNSUPPORTED (naming the field), TOO_LARGE (n or max_n above
+ *  ZESORT_MAX_KEYS). */
+zesort_status zesort_ze_requirements(zesort_ze_sorter *sorter, const zesort_desc *d,
+                                     zesort_requirements *req);
+
+/** Appends the sort d describes to cmdlist, ordered by *sync (NULL: barrier
+ *  mode, no events). Only records: it returns at once (see Synchronisation).
+ *  Every kind, with keys only or values, in/out or alternate buffers, a host
+ *  or device-side count, offsets or begin/end segments of either width, and
+ *  a status word, in barrier or chained mode. Not here: the host scan, top-k
+ *  per segment (UNSUPPORTED, naming the field).
+ *  Errors: as zesort_ze_append_sort: INVALID_ARGUMENT (NULL sorter, cmdlist
+ *  or d; a needed buffer NULL, misaligned, too small, not the sorter's
+ *  context's memory, overlapping), TOO_LARGE, UNSUPPORTED, OUT_OF_HOST_MEMORY,
+ *  OUT_OF_DEVICE_MEMORY, BACKEND; zesort_ze_last_error names the field. */
+zesort_status zesort_ze_append(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                               const zesort_desc *d, const zesort_ze_sync *sync);
+
 /** Creates a sorter for the caller's context and device (borrowed, never
  *  released by the library; they must outlive the sorter). Kernels are built
  *  lazily, by the first append that needs them (zesort_ze_temp_bytes never
