@@ -96,9 +96,13 @@ static int time_sort(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
     double t[1000];
     for (int i = -1; i < r->repeat; i++) {
         memcpy(r->work, r->input, r->n * r->kb);
+        zesort_desc d = cli_desc(o ? ZESORT_SEGMENTED : ZESORT_SORT, r->o, 0);
+        d.keys = r->work;
+        d.n = r->n;
+        d.offsets = o;
+        d.num_segments = o ? s : 0;
         const double t0 = cli_now_ms();
-        zesort_status st = o ? zesort_sort_segments(r->ctx, r->work, NULL, r->n, o, s, r->o)
-                             : zesort_sort(r->ctx, r->work, NULL, r->n, r->o);
+        zesort_status st = zesort_run(r->ctx, &d);
         if (st != ZESORT_OK)
             return cli_fail_status("bench", st, r->ctx);
         if (i >= 0)
@@ -118,9 +122,11 @@ static int time_loop(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
     const double t0 = cli_now_ms();
     uint64_t i = 0;
     double el = 0;
+    zesort_desc d = cli_desc(ZESORT_SORT, r->o, 0);
     for (; i < s && el < LOOP_BUDGET_MS; i++) {
-        zesort_status st = zesort_sort(r->ctx, (char *)r->ref + o[i] * r->kb, NULL,
-                                       o[i + 1] - o[i], r->o);
+        d.keys = (char *)r->ref + o[i] * r->kb;
+        d.n = o[i + 1] - o[i];
+        zesort_status st = zesort_run(r->ctx, &d);
         if (st != ZESORT_OK)
             return cli_fail_status("bench", st, r->ctx);
         el = cli_now_ms() - t0;

@@ -42,12 +42,14 @@ static int time_call(const topk_run *r, uint64_t k, int indices, double *ms)
 {
     double t[1000];
     for (int i = -1; i < r->repeat; i++) {
+        zesort_desc d = cli_desc(k == UINT64_MAX ? ZESORT_SORT_COPY : ZESORT_TOPK, r->o, 0);
+        d.keys_in = r->input;
+        d.keys = k == UINT64_MAX ? r->sorted : r->out;
+        d.indices = k != UINT64_MAX && indices ? r->idx : NULL;
+        d.n = r->n;
+        d.k = k == UINT64_MAX ? 0 : k;
         const double t0 = cli_now_ms();
-        zesort_status st =
-            k == UINT64_MAX
-                ? zesort_sort_copy(r->ctx, r->input, NULL, r->sorted, NULL, r->n, r->o)
-                : zesort_topk(r->ctx, r->input, NULL, r->out, NULL, indices ? r->idx : NULL,
-                              r->n, k, r->o);
+        zesort_status st = zesort_run(r->ctx, &d);
         if (st != ZESORT_OK)
             return cli_fail_status("bench", st, r->ctx);
         if (i >= 0)

@@ -67,6 +67,14 @@ zesort_status cli_create_devices(zesort_backend backend, int64_t device, const c
  * split (zesort_last_sort_report): partition, each device's sort, gather. */
 void cli_print_sort_report(zesort_context *ctx);
 
+/* ---- desc_of.c: options to a descriptor ---------------------------------- */
+
+/* The descriptor of a `kind` sort with opts (NULL: the defaults): key type,
+ * algorithm, scan, order and bit range; values of opts->value_type's width
+ * when with_values (else keys only), and indices of that width. The caller
+ * sets the buffers, n and the kind's own fields, and runs it (zesort_run). */
+zesort_desc cli_desc(zesort_kind kind, const zesort_options *opts, int with_values);
+
 /* ---- report.c: the one-line error messages -------------------------------- */
 
 /* Prints "zesort: <message>" as one line on stderr (newlines in the message

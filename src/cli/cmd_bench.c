@@ -382,7 +382,11 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
         zesort_options o = combo_options(req, &combo[i]);
         cli_random_keys(keys, PROBE_N, req->type, BENCH_SEED);
         memset(values, 0, sizeof values);
-        zesort_status st = zesort_sort(ctx, keys, req->pairs ? values : NULL, PROBE_N, &o);
+        zesort_desc d = cli_desc(ZESORT_SORT, &o, req->pairs);
+        d.keys = keys;
+        d.values = req->pairs ? values : NULL;
+        d.n = PROBE_N;
+        zesort_status st = zesort_run(ctx, &d);
         /* and every n must fit the device in one go (the bench times the
          * device; a bigger sort would be split on the host): checked before
          * any data is made */
@@ -525,7 +529,7 @@ static uint64_t data_bytes(const bench_request *req, uint64_t n)
 /* Every n's data must fit in this machine's memory: checked before anything
  * is measured, so a too large n fails in a moment instead of after building
  * gigabytes of keys (and after the smaller n's measurements). The device's
- * limits are checked next, by zesort_check (probe_combos). */
+ * limits are checked next, by zesort_check_split (probe_combos). */
 static int check_host_memory(const bench_request *req)
 {
     int rc = 0;
@@ -543,7 +547,12 @@ static int measure_one(const bench_request *req, zesort_context *ctx, const benc
     void *values = c->values == VALUES_NONE ? NULL : d->values;
     reset_work(req, c->values, d);
     *ms = 0;
-    zesort_status st = zesort_sort_timed(ctx, d->work, values, d->n, &o, ms);
+    zesort_desc sd = cli_desc(ZESORT_SORT, &o, values != NULL);
+    sd.keys = d->work;
+    sd.values = values;
+    sd.n = d->n;
+    sd.device_ms = ms;
+    zesort_status st = zesort_run(ctx, &sd);
     if (st != ZESORT_OK)
         return cli_fail_status("bench sort", st, ctx);
     if (c->values == VALUES_U32_GATHER)

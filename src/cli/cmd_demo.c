@@ -78,15 +78,19 @@ static int demo_one(zesort_context *ctx, zesort_algo algo, const char *label,
      * so that on an empty kernel cache the first demo ever run told the
      * wrong 2-bit vs 4-bit story. Then the median of DEMO_REPEAT sorts, as
      * `zesort bench` times them. */
+    zesort_desc d = cli_desc(ZESORT_SORT, &o, 0);
+    d.keys = work;
+    d.n = n;
     memcpy(work, exp->input, (size_t)n * sizeof *work);
-    zesort_status st = zesort_sort(ctx, work, NULL, n, &o);
+    zesort_status st = zesort_run(ctx, &d);
     if (st != ZESORT_OK)
         return cli_fail_status("demo sort", st, ctx);
     double times[DEMO_REPEAT], walls[DEMO_REPEAT];
     for (int r = 0; r < DEMO_REPEAT; r++) {
         memcpy(work, exp->input, (size_t)n * sizeof *work);
         double t0 = cli_now_ms();
-        st = zesort_sort_timed(ctx, work, NULL, n, &o, &times[r]);
+        d.device_ms = &times[r];
+        st = zesort_run(ctx, &d);
         walls[r] = cli_now_ms() - t0;
         if (st != ZESORT_OK)
             return cli_fail_status("demo sort", st, ctx);

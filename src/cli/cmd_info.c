@@ -32,7 +32,10 @@ static int accepts(zesort_context *ctx, zesort_algo algo, zesort_key_type type)
     opts.key_type = type;
     opts.bit_lo = 0;
     opts.bit_hi = cli_key_bits(type);
-    return zesort_sort(ctx, keys, NULL, PROBE_N, &opts) == ZESORT_OK;
+    zesort_desc d = cli_desc(ZESORT_SORT, &opts, 0);
+    d.keys = keys;
+    d.n = PROBE_N;
+    return zesort_run(ctx, &d) == ZESORT_OK;
 }
 
 /* "KEY: <why the last zesort_create failed>" on one line, for a failure

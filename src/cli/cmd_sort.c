@@ -287,8 +287,9 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
             return cli_fail_setup(b->req->backend, st);
     }
     /* an argsort's indices need what values of their type need */
-    zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL || b->req->argsort,
-                                    &b->req->opts, NULL);
+    zesort_status st = zesort_check_split(b->ctx, n,
+                                          b->req->values_in != NULL || b->req->argsort,
+                                          &b->req->opts, NULL);
     if (st == ZESORT_OK)
         return 0;
     if (st == ZESORT_ERROR_UNSUPPORTED)
@@ -433,7 +434,28 @@ static zesort_status argsort(zesort_context *ctx, const sort_request *req, const
     *second = req->keys_out ? malloc(*second_bytes ? *second_bytes : 1) : NULL;
     if (!*first || (req->keys_out && !*second))
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    return zesort_argsort(ctx, keys, *first, *second, n, &req->opts);
+    zesort_desc d = cli_desc(ZESORT_ARGSORT, &req->opts, 0);
+    d.keys_in = keys;
+    d.indices = *first;
+    d.keys = *second;
+    d.n = n;
+    return zesort_run(ctx, &d);
+}
+
+/* The sort in place: each segment of (offsets, segments) on its own, or the
+ * whole array when offsets is NULL. */
+static zesort_status sort_in_place(zesort_context *ctx, const sort_request *req, void *keys,
+                                   void *values, uint64_t n, const uint64_t *offsets,
+                                   uint64_t segments)
+{
+    zesort_desc d = cli_desc(offsets ? ZESORT_SEGMENTED : ZESORT_SORT, &req->opts,
+                             values != NULL);
+    d.keys = keys;
+    d.values = values;
+    d.n = n;
+    d.offsets = offsets;
+    d.num_segments = offsets ? segments : 0;
+    return zesort_run(ctx, &d);
 }
 
 /* A sort bigger than the device takes at once is split on the host, and one
@@ -482,9 +504,7 @@ static int run_sort(const sort_request *req)
     size_t first_bytes = key_bytes, second_bytes = value_bytes;
     zesort_status st = req->argsort ? argsort(ctx, req, keys, n, &indices, &first_bytes, &sorted,
                                               &second_bytes)
-                           : offsets ? zesort_sort_segments(ctx, keys, values, n, offsets,
-                                                            segments, &req->opts)
-                                     : zesort_sort(ctx, keys, values, n, &req->opts);
+                                    : sort_in_place(ctx, req, keys, values, n, offsets, segments);
     cli_signals_reclaim(); /* (a driver may start its compiler only now) */
     if (st != ZESORT_OK) {
         rc = st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && !zesort_last_error(ctx)[0]

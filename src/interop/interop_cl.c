@@ -642,7 +642,11 @@ zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_qu
         zs_shim_sort(opts, keys, values, keys_alt, values_alt, n, count, temp, temp_bytes);
     d.result_in_alt = result_in_alt;
     const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_alt");
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_sort_alt");
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_alt");
 }
 
 zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -657,7 +661,11 @@ zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_comma
     const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, keys_alt,
                                        values_alt, n, count, temp, temp_bytes);
     const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_copy_alt");
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_sort_copy_alt");
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_copy_alt");
 }
 
 zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -670,7 +678,11 @@ zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command
     const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, keys_alt, indices_alt,
                                           n, count, temp, temp_bytes);
     const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort_alt");
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_argsort_alt");
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort_alt");
 }
 
 /* ---- top-k (zesort_cl_enqueue_topk): the planner's top-k (plan/plan_topk.h) -- */
@@ -699,5 +711,9 @@ zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue 
     const zesort_desc d = zs_shim_topk(opts, keys, values_in, keys_out, values_out, indices_out,
                                        n, count, k, temp, temp_bytes);
     const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, fn);
+    zs_error e;
+    const zesort_status st = zs_shim_check_topk(values_out, indices_out, &e, fn);
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, fn);
 }

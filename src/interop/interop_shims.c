@@ -90,3 +90,21 @@ zesort_desc zs_shim_topk(const zesort_options *opts, const void *keys, const voi
     set_count(&d, n, count, temp, temp_bytes);
     return d;
 }
+
+zesort_status zs_shim_check_alt(const void *keys_alt, uint64_t n, zs_error *err, const char *fn)
+{
+    if (keys_alt || n == 0)
+        return ZESORT_OK;
+    return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: keys_alt is NULL for %llu keys",
+                        fn, (unsigned long long)n);
+}
+
+zesort_status zs_shim_check_topk(const void *values_out, const void *indices_out, zs_error *err,
+                                 const char *fn)
+{
+    if (!values_out || !indices_out)
+        return ZESORT_OK;
+    return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                        "%s: values_in and values_out go together, not with indices_out, and at "
+                        "least one output is needed", fn);
+}

@@ -35,4 +35,14 @@ zesort_desc zs_shim_topk(const zesort_options *opts, const void *keys, const voi
                          void *keys_out, void *values_out, void *indices_out, uint64_t n,
                          const void *count, uint64_t k, void *temp, uint64_t temp_bytes);
 
+/* The _alt entry points take their alternate buffers as given: keys_alt
+ * NULL with keys to sort is INVALID_ARGUMENT naming fn (a descriptor
+ * without keys_alt is simply not one of alternate buffers). */
+zesort_status zs_shim_check_alt(const void *keys_alt, uint64_t n, zs_error *err, const char *fn);
+
+/* The 1.1 top-k took values_out or indices_out: both is INVALID_ARGUMENT
+ * naming fn, as it always was. */
+zesort_status zs_shim_check_topk(const void *values_out, const void *indices_out, zs_error *err,
+                                 const char *fn);
+
 #endif /* ZESORT_INTEROP_SHIMS_H */

@@ -837,7 +837,9 @@ zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
                                  temp_bytes);
     d.result_in_alt = result_in_alt;
     const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_alt");
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_sort_alt");
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_alt");
 }
 
 zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
@@ -854,7 +856,9 @@ zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
     const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, keys_alt,
                                        values_alt, n, n_devptr, temp, temp_bytes);
     const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy_alt");
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_sort_copy_alt");
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy_alt");
 }
 
 zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
@@ -870,7 +874,9 @@ zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
     const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, keys_alt, indices_alt,
                                           n, n_devptr, temp, temp_bytes);
     const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort_alt");
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_argsort_alt");
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort_alt");
 }
 
 /* ---- top-k: the planner's top-k (plan/plan_topk.h) ---- */
@@ -900,5 +906,7 @@ zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_ha
     const zesort_desc d = zs_shim_topk(opts, keys, values_in, keys_out, values_out, indices_out,
                                        n, n_devptr, k, temp, temp_bytes);
     const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, fn);
+    zs_error e;
+    const zesort_status st = zs_shim_check_topk(values_out, indices_out, &e, fn);
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, fn);
 }
