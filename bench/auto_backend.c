@@ -37,10 +37,14 @@ static double median_ms(zesort_context *ctx, const uint32_t *input, uint32_t *wo
                         int rounds)
 {
     double t[64];
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = work;
+    d.n = n;
     for (int r = -1; r < rounds; r++) {
         memcpy(work, input, n * sizeof *work);
         double t0 = now_ms();
-        if (zesort_sort(ctx, work, NULL, n, NULL) != ZESORT_OK) {
+        if (zesort_run(ctx, &d) != ZESORT_OK) {
             fprintf(stderr, "auto_backend: %s\n", zesort_last_error(ctx));
             return -1;
         }

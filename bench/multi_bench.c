@@ -32,8 +32,12 @@ static uint64_t xorshift(uint64_t *s)
 static double time_sort(zesort_context *ctx, const uint32_t *in, uint32_t *work, uint64_t n)
 {
     memcpy(work, in, n * sizeof *work);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = work;
+    d.n = n;
     const double t0 = zs_now_ms();
-    if (zesort_sort(ctx, work, NULL, n, NULL) != ZESORT_OK) {
+    if (zesort_run(ctx, &d) != ZESORT_OK) {
         fprintf(stderr, "multi_bench: %s\n", zesort_last_error(ctx));
         exit(1);
     }

@@ -33,10 +33,12 @@ static uint64_t xorshift(uint64_t *s)
 static double time_sort(zesort_context *ctx, const uint32_t *in, uint32_t *work, uint64_t n)
 {
     memcpy(work, in, n * sizeof *work);
-    zesort_options o;
-    zesort_options_default(&o);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = work;
+    d.n = n;
     const double t0 = zs_now_ms();
-    if (zesort_sort(ctx, work, NULL, n, &o) != ZESORT_OK) {
+    if (zesort_run(ctx, &d) != ZESORT_OK) {
         fprintf(stderr, "split_bench: %s\n", zesort_last_error(ctx));
         exit(1);
     }
@@ -73,11 +75,12 @@ static void time_runs_merge(zesort_context *ctx, const uint32_t *in, uint32_t *w
                             uint32_t *tmp, uint64_t run, double *sort_ms, double *merge_ms)
 {
     memcpy(work, in, 4 * run * sizeof *work);
-    zesort_options o;
-    zesort_options_default(&o);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.n = run;
     const double t0 = zs_now_ms();
     for (int r = 0; r < 4; r++)
-        if (zesort_sort(ctx, work + r * run, NULL, run, &o) != ZESORT_OK) {
+        if ((d.keys = work + r * run, zesort_run(ctx, &d)) != ZESORT_OK) {
             fprintf(stderr, "split_bench: %s\n", zesort_last_error(ctx));
             exit(1);
         }
