@@ -1,6 +1,6 @@
 /*
  * auto_backend.c — the measurement behind the library's AUTO backend order on
- * a machine without a GPU (issue 13.1): the wall time of a whole zesort_sort
+ * a machine without a GPU (issue 13.1): the wall time of a whole zesort_run
  * call (transfers to and from the device included, what a caller waits for)
  * on the C fallback and on an OpenCL CPU device (PoCL), for the same random
  * u32 keys, AUTO algorithm on each. Median of --rounds after one warm-up.

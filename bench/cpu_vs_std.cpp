@@ -1,4 +1,4 @@
-// cpu_vs_std.cpp — the C fallback (a ZESORT_BACKEND_CPU context, zesort_sort)
+// cpu_vs_std.cpp — the C fallback (a ZESORT_BACKEND_CPU context, zesort_run)
 // against the CPU sorts a Debian user has, in one process on the same random
 // keys: Highway's vqsort (1 thread), tbb::parallel_sort, Boost's
 // block_indirect_sort and spreadsort, std::sort and qsort; for pairs (u32 key

@@ -1,7 +1,7 @@
 /*
  * multi_bench.c — issue 23 item 2's measure: one sort on all devices of a
  * backend (zesort_create_on_devices) against the same sort on device 0
- * alone, wall time of zesort_sort on random u32 keys, best of --rounds,
+ * alone, wall time of zesort_run (ZESORT_SORT) on random u32 keys, best of --rounds,
  * rounds interleaved, every result checked sorted. Prints how the
  * several-device sort's time split (zesort_last_sort_report: partition,
  * each device's sort, gather), and a model for devices that do not share

@@ -1,7 +1,7 @@
 /*
  * split_bench.c — issue 23's measure of a sort bigger than the device: with
  * the device budget lowered (test hook zs_test_device_budget) to BUDGET
- * MiB, the wall time of zesort_sort for the most random u32 keys that fit
+ * MiB, the wall time of a zesort_run sort for the most random u32 keys that fit
  * the budget in one go (P, from zesort_check_split) and for 4 P, which the
  * library splits on the host into parts; best of --rounds each, rounds
  * interleaved, every result checked sorted. Prints Mkeys/s and the ratio of

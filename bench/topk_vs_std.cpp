@@ -1,7 +1,7 @@
-// topk_vs_std.cpp — the C fallback's top-k (zesort_topk on a
+// topk_vs_std.cpp — the C fallback's top-k (a ZESORT_TOPK zesort_run on a
 // ZESORT_BACKEND_CPU context) against the C++ way to the same result,
 // std::nth_element then std::sort of the first k, and against the full
-// sort (zesort_sort_copy), on the same random u32 keys, in one process.
+// sort (ZESORT_SORT_COPY), on the same random u32 keys, in one process.
 // Rounds are interleaved (a busy machine slows all methods alike); the
 // table gives the median wall ms of each and the ratios. Every top-k is
 // checked against the full sort's first k; a mismatch exits 1.

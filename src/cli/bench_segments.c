@@ -1,8 +1,8 @@
 /*
  * bench_segments.c — `zesort bench --segments LEN[,LEN...]|ragged` (issue 22):
  * for each segment layout over the same n random keys, the wall time of one
- * zesort_sort_segments against one unsegmented zesort_sort of all n keys and
- * against a loop of one zesort_sort per segment. Wall times (host clock
+ * segmented sort (ZESORT_SEGMENTED) against one unsegmented sort (ZESORT_SORT)
+ * of all n keys and against a loop of one sort per segment. Wall times (host clock
  * around each call, host<->device copies included) because the segmented
  * device path has a host step and the loop's cost is mostly per-call. The
  * unsegmented sort is timed again next to each layout (a shared machine's
@@ -113,7 +113,7 @@ static int time_sort(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
     return 0;
 }
 
-/* The loop of zesort_sort per segment, within LOOP_BUDGET_MS; *ms scaled
+/* The loop of one ZESORT_SORT per segment, within LOOP_BUDGET_MS; *ms scaled
  * up to all keys, *all = whether it finished. Then checks r->work (the
  * segmented result) against every segment the loop sorted. */
 static int time_loop(const seg_run *r, const uint64_t *o, uint64_t s, double *ms, int *all)

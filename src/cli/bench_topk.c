@@ -1,7 +1,7 @@
 /*
  * bench_topk.c — `zesort bench --topk K`: on the same n keys (--input,
  * --type, --descending, --bits as for the sort rows), the wall time of one
- * zesort_sort_copy of all n keys against zesort_topk of K keys (keys only,
+ * ZESORT_SORT_COPY of all n keys against a ZESORT_TOPK of K keys (keys only,
  * then with u32 indices) and of n/2 keys, each the median of --repeat after
  * a warm-up. Wall times (host clock around each call, host<->device copies
  * included) because the C fallback's select runs on the host and a device

@@ -370,7 +370,7 @@ static unsigned value_bytes(value_kind k) { return k == VALUES_U64 ? 8u : k == V
 
 /* Before the long runs, every combination sorts a few keys (so an
  * unsupported one fails in a second instead of after minutes of measuring)
- * and passes zesort_check for every n (so a device too small for an n shows
+ * and passes zesort_check_split for every n (so a device too small for an n shows
  * before any data is made). */
 static int probe_combos(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
                         int count)

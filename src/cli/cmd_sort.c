@@ -252,7 +252,7 @@ static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, c
  * endless or huge input (/dev/zero) stops at the first limit it passes:
  * half the host memory available when reading starts (the sort needs room
  * for its data a second time: the device's copy, or the host copy of a sort
- * split into parts) and what zesort_check allows on the backend, which is
+ * split into parts) and what zesort_check_split allows on the backend, which is
  * created here, when the first size is known. No ZESORT_MAX_KEYS: the host
  * API splits a sort beyond it (issue 23). */
 typedef struct input_budget {
