@@ -29,6 +29,17 @@
 extern "C" {
 #endif
 
+/* The 1.1 functions that zesort_run, zesort_ze_append, zesort_cl_enqueue and
+ * the requirements queries replace stay in every 1.x as shims over them,
+ * marked ZESORT_DEPRECATED("what replaces it"). A program that defines
+ * ZESORT_WARN_DEPRECATED before including the headers gets a compiler
+ * warning for each use (GCC, Clang); without it nothing changes. */
+#if defined(ZESORT_WARN_DEPRECATED) && (defined(__GNUC__) || defined(__clang__))
+#define ZESORT_DEPRECATED(replacement) __attribute__((deprecated("use " replacement)))
+#else
+#define ZESORT_DEPRECATED(replacement)
+#endif
+
 /** Result codes. 0 is success; all errors are negative. */
 typedef enum zesort_status {
     ZESORT_OK = 0,
@@ -469,6 +480,7 @@ void zesort_destroy(zesort_context *ctx);
  *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays, a bad
  *  value_type), UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
  *  OUT_OF_DEVICE_MEMORY, BACKEND. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_SORT)")
 zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
                           const zesort_options *opts);
 
@@ -484,6 +496,7 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_
  *  arrays). On error the inputs are unchanged and the outputs' contents are
  *  unspecified.
  *  Errors: as zesort_sort. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_SORT_COPY)")
 zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const void *values_in,
                                void *keys_out, void *values_out, uint64_t n,
                                const zesort_options *opts);
@@ -501,6 +514,7 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
  *  keys is refused); device memory as zesort_check(ctx, n, 1, opts) gives.
  *  On error keys is unchanged and the outputs' contents are unspecified.
  *  Errors: as zesort_sort (INVALID_ARGUMENT also for indices NULL with n > 0). */
+ZESORT_DEPRECATED("zesort_run (ZESORT_ARGSORT)")
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts);
 
@@ -538,6 +552,7 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  or as it was, and on several devices the message names the device that
  *  failed ("device 2 of 2 (...): ...").
  *  Errors: as zesort_sort. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_SEGMENTED)")
 zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                    const uint64_t *offsets, uint64_t num_segments,
                                    const zesort_options *opts);
@@ -572,6 +587,7 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
  *  On error keys and values_in are unchanged; the outputs' contents are
  *  unspecified. zesort_last_algo says what the candidates' sort ran.
  *  Errors: as zesort_sort. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_TOPK)")
 zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *values_in,
                           void *keys_out, void *values_out, void *indices_out, uint64_t n,
                           uint64_t k, const zesort_options *opts);
@@ -596,6 +612,7 @@ zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *val
  *  machinery and takes the first k of each).
  *  On error keys and values_in are unchanged; the outputs' contents are
  *  unspecified. Errors: as zesort_topk. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_TOPK with offsets)")
 zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const void *values_in,
                                    void *keys_out, void *values_out, void *indices_out,
                                    uint64_t n, const uint64_t *offsets, uint64_t num_segments,
@@ -623,6 +640,7 @@ zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const 
  *  (the arrays, the split's copy and the scratch would not fit the host's
  *  memory; the message gives each), OUT_OF_DEVICE_MEMORY (the device cannot
  *  hold a sort of one key). */
+ZESORT_DEPRECATED("zesort_check_split")
 zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
                            const zesort_options *opts, uint64_t *device_bytes);
 
@@ -650,6 +668,7 @@ zesort_status zesort_check_split(zesort_context *ctx, uint64_t n, int with_value
 /** Like zesort_sort, and also reports the device time of the whole sort
  *  (every pass, scan and transform; no host<->device copies) in *device_ms.
  *  For the host scan mode the host scan time is included. */
+ZESORT_DEPRECATED("zesort_run with device_ms")
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms);
 
