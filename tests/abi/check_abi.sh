@@ -20,6 +20,16 @@ if ! command -v abidiff >/dev/null; then
   exit 77
 fi
 
+# The stored ABI must be versioned like the library (ZESORT_1.0): abidiff
+# 2.2 matches an unversioned symbol with the versioned one of the same name
+# and then compares nothing of it, so an unversioned baseline would hide
+# every changed function (a changed zesort_options passed unseen).
+if ! grep -q "version='ZESORT_1.0'" "$abi"; then
+  echo "check_abi.sh: FAIL: $abi has no ZESORT_1.0 symbols: write it from 1.1.0" \
+       "linked with the ZESORT_1.0 node of src/libzesort.map (tests/abi/meson.build)" >&2
+  exit 1
+fi
+
 # --fail-no-debug-info: without the library's DWARF (-g) abidiff would
 # compare the symbol tables alone and miss every type change.
 args=(--fail-no-debug-info
