@@ -361,6 +361,7 @@ zesort_status zesort_device_name(zesort_backend backend, uint32_t index, char *b
  *  names the index and how many devices there are, e.g. "opencl backend: no
  *  OpenCL device 2: there are 2 (0..1; 'zesort info' lists them)"),
  *  OUT_OF_HOST_MEMORY, BACKEND. */
+ZESORT_DEPRECATED("zesort_create_on_devices with one index")
 zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
                                       zesort_context **out);
 
@@ -416,6 +417,7 @@ zesort_status zesort_create_on_devices(zesort_backend backend, const uint32_t *i
 /** The number of devices ctx sorts on (1 but for zesort_create_on_devices;
  *  0 for ctx NULL), and their indices in zesort_device_name's list, the
  *  first `max` of them written to indices (may be NULL with max 0). */
+ZESORT_DEPRECATED("zesort_context_query")
 uint32_t zesort_context_devices(const zesort_context *ctx, uint32_t *indices, uint32_t max);
 
 /** How the last successful host sort on ctx ran and where its time went
@@ -682,7 +684,29 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, u
  *  ZESORT_ALGO_ONESWEEP when a segment took the global passes, what its
  *  last segment sorted on its own ran (one too long for the device), else
  *  what the request resolved to for n.) */
+ZESORT_DEPRECATED("zesort_context_query")
 zesort_algo zesort_last_algo(const zesort_context *ctx);
+
+/** What a context is and did: its backend, device, flavor, devices, and
+ *  the algorithm of its last successful sort (zesort_context_query). */
+typedef struct zesort_context_info {
+    uint32_t size;              /* sizeof(zesort_context_info), set by the caller */
+    zesort_backend backend;     /* never AUTO */
+    const char *device;         /* a description of its device, owned by ctx */
+    uint32_t device_index;      /* in the device list of `backend` (zesort_device_name) */
+    const char *flavor;         /* the kernels it runs: "sg", "portable", "serial" or
+                                   "none" (the C fallback); a static string */
+    uint32_t devices;           /* 1, or the devices of zesort_create_on_devices */
+    uint32_t device_indices[ZESORT_MAX_DEVICES]; /* their indices, its own first */
+    zesort_algo last_algo;      /* of its last successful sort; AUTO before one */
+    uint64_t reserved[4];
+} zesort_context_info;
+
+/** Fills *info for ctx; info->size says how much of the struct the caller
+ *  has (an older, smaller one is filled as far as it goes).
+ *  Errors (no message: ctx is not changed): INVALID_ARGUMENT (ctx or info
+ *  NULL, info->size smaller than the fields up to last_algo). */
+zesort_status zesort_context_query(const zesort_context *ctx, zesort_context_info *info);
 
 /** The message of the calling thread's last call on ctx ("" after a
  *  success), so that a thread checking its own failure reads its own message
@@ -698,12 +722,15 @@ const char *zesort_status_name(zesort_status status);
 
 /** Backend actually in use by ctx (never AUTO) and a device description
  *  ("PoCL: pthread-skylake-avx512-...") owned by ctx. */
+ZESORT_DEPRECATED("zesort_context_query")
 zesort_backend zesort_context_backend(const zesort_context *ctx);
+ZESORT_DEPRECATED("zesort_context_query")
 const char *zesort_context_device(const zesort_context *ctx);
 
 /** Index of ctx's device in the device list of zesort_context_backend(ctx)
  *  (see zesort_device_name), whether chosen by zesort_create_on_device or by
  *  zesort_create; 0 for the cpu backend and for ctx NULL. */
+ZESORT_DEPRECATED("zesort_context_query")
 uint32_t zesort_context_device_index(const zesort_context *ctx);
 
 /** Kernel flavor ctx's device runs, a static string: "sg" (Intel sub-groups),
@@ -715,13 +742,16 @@ uint32_t zesort_context_device_index(const zesort_context *ctx);
  *  created, overrides the OpenCL backend's choice (zesort_create then fails
  *  with ZESORT_ERROR_INVALID_ARGUMENT for another value, or for sg on a device
  *  without Intel sub-groups). The flavor also steers ZESORT_ALGO_AUTO. */
+ZESORT_DEPRECATED("zesort_context_query")
 const char *zesort_context_flavor(const zesort_context *ctx);
 
 /** Names for printing / parsing: "auto", "level-zero", "opencl", "cpu";
  *  "auto", "cm2", "cm4", "onesweep". Parsers return 0 on success, -1 if unknown. */
 const char *zesort_backend_name(zesort_backend backend);
 const char *zesort_algo_name(zesort_algo algo);
+ZESORT_DEPRECATED("zesort_backend_name over the backends")
 int zesort_parse_backend(const char *name, zesort_backend *out);
+ZESORT_DEPRECATED("zesort_algo_name over the algorithms")
 int zesort_parse_algo(const char *name, zesort_algo *out);
 
 /** The library's version, "MAJOR.MINOR.PATCH" (static string). It equals

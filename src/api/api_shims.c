@@ -65,10 +65,10 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
     return zs_api_run(ctx, &d, "zesort_sort_segments");
 }
 
-zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const void *values_in,
-                                   void *keys_out, void *values_out, void *indices_out,
-                                   uint64_t n, const uint64_t *offsets, uint64_t num_segments,
-                                   uint64_t k, const zesort_options *opts)
+/* The top-k descriptor of both 1.1 top-k functions. */
+static zesort_desc topk_desc(const void *keys, const void *values_in, void *keys_out,
+                             void *values_out, void *indices_out, uint64_t n, uint64_t k,
+                             const zesort_options *opts)
 {
     zesort_desc d = zs_desc_of_options(ZESORT_TOPK, opts,
                                        moved(values_in ? values_in : values_out));
@@ -79,6 +79,15 @@ zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const 
     d.indices = indices_out;
     d.n = n;
     d.k = k;
+    return d;
+}
+
+zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const void *values_in,
+                                   void *keys_out, void *values_out, void *indices_out,
+                                   uint64_t n, const uint64_t *offsets, uint64_t num_segments,
+                                   uint64_t k, const zesort_options *opts)
+{
+    zesort_desc d = topk_desc(keys, values_in, keys_out, values_out, indices_out, n, k, opts);
     d.offsets = offsets;
     /* a segmented top-k even with no offsets: the segments' check refuses them */
     d.num_segments = offsets || num_segments ? num_segments : 1;
@@ -89,14 +98,7 @@ zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *val
                           void *keys_out, void *values_out, void *indices_out, uint64_t n,
                           uint64_t k, const zesort_options *opts)
 {
-    zesort_desc d = zs_desc_of_options(ZESORT_TOPK, opts,
-                                       moved(values_in ? values_in : values_out));
-    d.keys_in = keys;
-    d.values_in = values_in;
-    d.keys = keys_out;
-    d.values = values_out;
-    d.indices = indices_out;
-    d.n = n;
-    d.k = k;
+    const zesort_desc d =
+        topk_desc(keys, values_in, keys_out, values_out, indices_out, n, k, opts);
     return zs_api_run(ctx, &d, "zesort_topk");
 }

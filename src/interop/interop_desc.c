@@ -131,3 +131,26 @@ zesort_status zs_interop_requirements(const zs_interop_call *c, zs_flavor flavor
     req->algo = algo;
     return ZESORT_OK;
 }
+
+zesort_status zs_interop_check_reserved(const uint64_t *reserved, size_t count, zs_error *err,
+                                        const char *fn)
+{
+    for (size_t i = 0; reserved && i < count; i++)
+        if (reserved[i])
+            return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                                "%s: sync reserved[%zu] is not 0", fn, i);
+    return ZESORT_OK;
+}
+
+zesort_status zs_interop_refuse(pthread_mutex_t *lock, zs_error *sorter_err, zs_error *thread_err,
+                                const zs_error *refusal, zesort_status st)
+{
+    if (!lock) {
+        *thread_err = *refusal;
+        return st;
+    }
+    pthread_mutex_lock(lock);
+    *sorter_err = *refusal;
+    pthread_mutex_unlock(lock);
+    return st;
+}

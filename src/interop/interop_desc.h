@@ -8,6 +8,8 @@
 #ifndef ZESORT_INTEROP_DESC_H
 #define ZESORT_INTEROP_DESC_H
 
+#include <pthread.h>
+
 #include "interop/interop_common.h"
 
 typedef struct zs_interop_call {
@@ -28,6 +30,17 @@ typedef struct zs_interop_call {
  * here). */
 zesort_status zs_interop_resolve(const zesort_desc *d, zs_interop_call *out, zs_error *err,
                                  const char *fn);
+
+/* The reserved words of an API's sync struct (NULL sync: none): all zero,
+ * else INVALID_ARGUMENT naming fn. */
+zesort_status zs_interop_check_reserved(const uint64_t *reserved, size_t count, zs_error *err,
+                                        const char *fn);
+
+/* A refusal found before the sorter's lock was taken: its message becomes
+ * the sorter's last error (sorter_err, set under lock: other threads may be
+ * recording), or, with no sorter (lock NULL), the thread's (thread_err). */
+zesort_status zs_interop_refuse(pthread_mutex_t *lock, zs_error *sorter_err, zs_error *thread_err,
+                                const zs_error *refusal, zesort_status st);
 
 /* What the recorded sort needs (zesort_*_requirements), from its plan: temp
  * bytes (the layout at `align`), the alignment the caller's temp must have

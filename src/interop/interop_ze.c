@@ -445,28 +445,16 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
     return st;
 }
 
-/* A refusal found before the sorter's lock was taken: its message becomes
- * the sorter's last error, set under the lock (other threads may be
- * appending), or the thread's with no sorter. */
+/* A refusal before the sorter's lock: interop_desc.c. */
 static zesort_status refused(zesort_ze_sorter *s, const zs_error *refusal, zesort_status st)
 {
-    if (!s) {
-        thread_err = *refusal;
-        return st;
-    }
-    pthread_mutex_lock(&s->lock);
-    s->err = *refusal;
-    pthread_mutex_unlock(&s->lock);
-    return st;
+    return zs_interop_refuse(s ? &s->lock : NULL, s ? &s->err : NULL, &thread_err, refusal, st);
 }
 
 static zesort_status check_sync(const zesort_ze_sync *y, zs_error *err, const char *fn)
 {
-    for (size_t i = 0; y && i < sizeof y->reserved / sizeof y->reserved[0]; i++)
-        if (y->reserved[i])
-            return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                "%s: sync reserved[%zu] is not 0", fn, i);
-    return ZESORT_OK;
+    return zs_interop_check_reserved(y ? y->reserved : NULL,
+                                     sizeof y->reserved / sizeof y->reserved[0], err, fn);
 }
 
 /* Every append: the descriptor resolved once (interop_desc.c), then checked,
