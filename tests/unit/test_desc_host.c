@@ -41,7 +41,7 @@ static void kinds(void)
             d.keys_in = keys, d.keys = ko, d.indices = idx;
         else
             d.keys_in = keys, d.values_in = vals, d.keys = ko, d.values = vo,
-            d.value_type = ZESORT_VALUES_U32, d.k = N / 3;
+            d.value_type = ZESORT_VALUES_U32, d.k = kind == ZESORT_TOPK ? N / 3 : 0;
         zesort_status st = zesort_run(ctx, &d);
         EXPECT(st == ZESORT_OK, "kind %d: %s", kind, zesort_last_error(ctx));
         const uint64_t m = kind == ZESORT_TOPK ? N / 3 : N;
