@@ -72,6 +72,10 @@ static const char *unused_field(const zesort_desc *d)
  * values when a top-k writes both: one plan moves one width). */
 static zesort_status check_values(const zesort_desc *d, zs_error *err, const char *fn)
 {
+    if ((unsigned)d->value_type & ZS_DESC_BAD_OPTIONS_VALUE)
+        return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
+                            "%s: invalid enum value in zesort_options (value type %d)", fn,
+                            (int)((unsigned)d->value_type & ~ZS_DESC_BAD_OPTIONS_VALUE));
     if ((unsigned)d->value_type > ZESORT_VALUES_U64)
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: value_type is %d: not a zesort_values", fn, (int)d->value_type);
@@ -158,7 +162,7 @@ zesort_desc zs_desc_of_options(zesort_kind kind, const zesort_options *opts,
     const int wide = o.value_type == ZESORT_VALUE_U64;
     d.index_type = wide ? ZESORT_INT_U64 : ZESORT_INT_U32;
     if ((unsigned)o.value_type > ZESORT_VALUE_U64)
-        d.value_type = (zesort_values)-1;
+        d.value_type = (zesort_values)(ZS_DESC_BAD_OPTIONS_VALUE | (unsigned)o.value_type);
     else if (values == ZS_SHIM_VALUES)
         d.value_type = wide ? ZESORT_VALUES_U64 : ZESORT_VALUES_U32;
     else

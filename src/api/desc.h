@@ -29,8 +29,9 @@ int zs_desc_pairs(const zesort_desc *d);
 /* The descriptor of a 1.1 entry point (the deprecated shims): kind, the
  * options (NULL: the defaults) and whether values move (their width, and
  * the indices', from opts->value_type). An opts->value_type that is not a
- * zesort_value_type gives a value_type that is not a zesort_values, which
- * the call refuses. */
+ * zesort_value_type is carried as ZS_DESC_BAD_OPTIONS_VALUE | its value, a
+ * value_type no zesort_values has, which the call refuses naming it. */
+#define ZS_DESC_BAD_OPTIONS_VALUE 0x40000000
 typedef enum zs_shim_values { ZS_SHIM_KEYS, ZS_SHIM_VALUES } zs_shim_values;
 zesort_desc zs_desc_of_options(zesort_kind kind, const zesort_options *opts,
                                zs_shim_values values);
