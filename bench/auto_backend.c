@@ -111,7 +111,9 @@ int main(int argc, char **argv)
         free(input);
         free(work);
     }
-    printf("OpenCL device: %s\n", zesort_context_device(ocl));
+    zesort_context_info info = {.size = sizeof info};
+    zesort_context_query(ocl, &info);
+    printf("OpenCL device: %s\n", info.device);
     zesort_destroy(ocl);
     zesort_destroy(cpu);
     return rc;

@@ -23,6 +23,17 @@
 #include "common/test_hooks.h"
 #include "zesort.h"
 
+/* A backend by its name (zesort_backend_name); -1 when unknown. */
+static int parse_backend(const char *name, zesort_backend *out)
+{
+    for (int i = ZESORT_BACKEND_AUTO; i <= ZESORT_BACKEND_CPU; i++)
+        if (strcmp(name, zesort_backend_name((zesort_backend)i)) == 0) {
+            *out = (zesort_backend)i;
+            return 0;
+        }
+    return -1;
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
     *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
@@ -110,7 +121,7 @@ int main(int argc, char **argv)
     }
     zesort_backend backend;
     zesort_context *ctx;
-    if (zesort_parse_backend(backend_name, &backend) || budget_mib == 0 || rounds < 1 ||
+    if (parse_backend(backend_name, &backend) || budget_mib == 0 || rounds < 1 ||
         zesort_create(backend, &ctx) != ZESORT_OK) {
         fprintf(stderr, "usage: split_bench [--backend cpu|opencl|level-zero] [--budget MiB] "
                         "[--rounds R] (%s)\n", zesort_last_error(NULL));
@@ -143,9 +154,11 @@ int main(int argc, char **argv)
         if (rs + rm < best_runs)
             best_runs = rs + rm, runs_sort = rs, runs_merge = rm;
     }
+    zesort_context_info cinfo = {.size = sizeof cinfo};
+    zesort_context_query(ctx, &cinfo);
     const double mk_fit = (double)fit / best_fit / 1e3, mk_big = (double)big / best_big / 1e3;
     printf("%s, device budget %llu MiB: %llu keys fit in one go: %.1f ms, %.1f Mkeys/s\n",
-           zesort_context_device(ctx), (unsigned long long)budget_mib, (unsigned long long)fit,
+           cinfo.device, (unsigned long long)budget_mib, (unsigned long long)fit,
            best_fit, mk_fit);
     printf("%llu keys (4x, about %llu parts): %.1f ms, %.1f Mkeys/s: %.2fx the throughput "
            "(best of %d, wall time)\n", (unsigned long long)big, (unsigned long long)info.parts,

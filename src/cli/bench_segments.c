@@ -167,7 +167,7 @@ int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type t
     printf("zesort bench --segments: %llu %s keys, backend %s, device %s, algo %s, wall ms "
            "(copies included), median of %d after a warm-up\n",
            (unsigned long long)n, cli_key_type_name(type),
-           zesort_backend_name(zesort_context_backend(r.ctx)), zesort_context_device(r.ctx),
+           zesort_backend_name(cli_context_info(r.ctx).backend), cli_context_info(r.ctx).device,
            zesort_algo_name(algo), repeat);
     printf("%-10s %10s %14s %14s %15s %14s %15s\n", "segments", "count", "unsegmented_ms",
            "segmented_ms", "vs_unsegmented", "loop_ms", "speedup_vs_loop");

@@ -117,7 +117,7 @@ int cli_bench_topk(const cli_bench_topk_request *q)
            "ms (copies included), median of %d after a warm-up\n",
            (unsigned long long)q->n, cli_key_type_name(q->type), cli_input_kind_name(q->input),
            q->descending ? "descending" : "ascending", q->bit_lo, q->bit_hi,
-           zesort_backend_name(zesort_context_backend(r.ctx)), zesort_context_device(r.ctx),
+           zesort_backend_name(cli_context_info(r.ctx).backend), cli_context_info(r.ctx).device,
            q->repeat);
     printf("%-22s %12s %12s %12s %12s\n", "what", "k", "sort_ms", "topk_ms", "vs_sort");
     if (!(rc = row(&r, "topk", q->k, 0)) && !(rc = row(&r, "topk+indices", q->k, 1)))

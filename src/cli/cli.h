@@ -143,6 +143,11 @@ int cli_parse_key_type(const char *text, zesort_key_type *out);
 /* "u32" or "u64": values moved with the keys, argsort's indices */
 int cli_parse_value_type(const char *text, zesort_value_type *out);
 int cli_parse_scan(const char *text, zesort_scan *out);
+/* A backend or algorithm by its name (zesort_backend_name, zesort_algo_name). */
+int cli_parse_backend(const char *text, zesort_backend *out);
+int cli_parse_algo(const char *text, zesort_algo *out);
+/* What ctx is and did (zesort_context_query); zeroed but for size when ctx is NULL. */
+zesort_context_info cli_context_info(const zesort_context *ctx);
 /* "LO:HI" with 0 <= LO < HI <= key_bits, decimal digits only. */
 int cli_parse_bits(const char *text, unsigned key_bits, unsigned *lo, unsigned *hi);
 /* A count: decimal digits with an optional binary suffix k, m, g (1k = 1024). */

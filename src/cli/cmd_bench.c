@@ -98,7 +98,7 @@ static int parse_algo_list(const char *text, bench_request *req)
     if (count < 0)
         return cli_usage(CMD, "bad --algo list '%s': empty entry", text);
     for (int i = 0; i < count; ++i) {
-        if (zesort_parse_algo(piece[i], &req->algo[i]))
+        if (cli_parse_algo(piece[i], &req->algo[i]))
             return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", piece[i]);
         for (int j = 0; j < i; ++j) {
             if (req->algo[j] == req->algo[i])
@@ -217,7 +217,7 @@ static int parse_value_flag(bench_request *req, const char *f, const char *v)
             return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
         req->pairs = req->value_type_set = 1;
     } else if (strcmp(f, "--backend") == 0) {
-        if (zesort_parse_backend(v, &req->backend))
+        if (cli_parse_backend(v, &req->backend))
             return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
     } else if (strcmp(f, "--repeat") == 0) {
         uint64_t r;
@@ -584,7 +584,7 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
             rc = measure_one(req, ctx, &c[k], d, r == req->repeat - 1, &ms);
             if (rc == 0 && r >= 0)
                 times[k * req->repeat + r] = ms;
-            ran[k] = zesort_last_algo(ctx);
+            ran[k] = cli_context_info(ctx).last_algo;
         }
     for (int k = 0; rc == 0 && k < count; ++k)
         median_ms[k] = median(times + k * req->repeat, req->repeat);
@@ -801,6 +801,7 @@ static void print_peer_ratios(const cli_measurement *m, size_t count)
 /* What is measured, where, and the table's column names. */
 static void print_header(const bench_request *req, zesort_context *ctx)
 {
+    const zesort_context_info info = cli_context_info(ctx);
     fprintf(report, "zesort bench: %s keys%s, input %s, %s, bits %u:%u, backend %s, device %u: "
                     "%s, kernel flavor %s, median of %d after a warm-up\n",
             cli_key_type_name(req->type),
@@ -808,9 +809,8 @@ static void print_header(const bench_request *req, zesort_context *ctx)
                                    ? " + values (u32, u64, u32 indices + host gather of u64)"
                                    : " + u32 values",
             cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
-            req->bit_lo, req->bit_hi, zesort_backend_name(zesort_context_backend(ctx)),
-            zesort_context_device_index(ctx), zesort_context_device(ctx),
-            zesort_context_flavor(ctx), req->repeat);
+            req->bit_lo, req->bit_hi, zesort_backend_name(info.backend), info.device_index,
+            info.device, info.flavor, req->repeat);
     fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11s  %10s  %11s  %s\n", "backend", "algo",
             "scan", "values", "n", "median_ms", "mkeys_per_s", "device");
 }
@@ -834,9 +834,10 @@ static int run_bench(const bench_request *req)
     if ((rc = probe_combos(req, ctx, combo, combos)))
         goto done;
 
-    const char *backend = zesort_backend_name(zesort_context_backend(ctx));
-    const char *device = zesort_context_device(ctx);
-    const char *flavor = zesort_context_flavor(ctx);
+    const zesort_context_info info = cli_context_info(ctx);
+    const char *backend = zesort_backend_name(info.backend);
+    const char *device = info.device;
+    const char *flavor = info.flavor;
     print_header(req, ctx);
 
     size_t done_count = 0;

@@ -127,12 +127,12 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
         } else if (strcmp(f, "--algo") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
-            if (zesort_parse_algo(v, &req->opts.algo))
+            if (cli_parse_algo(v, &req->opts.algo))
                 return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", v);
         } else if (strcmp(f, "--backend") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
-            if (zesort_parse_backend(v, &req->backend))
+            if (cli_parse_backend(v, &req->backend))
                 return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
         } else if (strcmp(f, "--device") == 0) {
             if ((rc = cli_parse_device(&a, CMD, &req->device)))
@@ -295,7 +295,7 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
     if (st == ZESORT_ERROR_UNSUPPORTED)
         return cli_fail_status("sort", st, b->ctx);
     return cli_fail("cannot read '%s': %llu keys, more than the %s backend can sort: %s", path,
-                    (unsigned long long)n, zesort_backend_name(zesort_context_backend(b->ctx)),
+                    (unsigned long long)n, zesort_backend_name(cli_context_info(b->ctx).backend),
                     zesort_last_error(b->ctx));
 }
 
@@ -470,13 +470,13 @@ static void note_split(zesort_context *ctx, const sort_request *req, uint64_t n)
     if (req->devices.given)
         fprintf(stderr, "zesort: sorting %llu keys on %u of the context's %u %s devices, in "
                         "about %llu parts of %llu keys (a %.2f GiB host copy)\n",
-                (unsigned long long)n, info.devices, zesort_context_devices(ctx, NULL, 0),
-                zesort_backend_name(zesort_context_backend(ctx)), (unsigned long long)info.parts,
+                (unsigned long long)n, info.devices, cli_context_info(ctx).devices,
+                zesort_backend_name(cli_context_info(ctx).backend), (unsigned long long)info.parts,
                 (unsigned long long)info.part_keys, (double)info.host_bytes / (1u << 30));
     else if (info.parts > 1)
         fprintf(stderr, "zesort: %llu keys are more than the %s backend sorts at once: sorting "
                         "in about %llu parts of at most %llu keys (a %.2f GiB host copy)\n",
-                (unsigned long long)n, zesort_backend_name(zesort_context_backend(ctx)),
+                (unsigned long long)n, zesort_backend_name(cli_context_info(ctx).backend),
                 (unsigned long long)info.parts, (unsigned long long)info.part_keys,
                 (double)info.host_bytes / (1u << 30));
 }

@@ -75,7 +75,7 @@ static int parse_flag(cli_args *a, char **argv, topk_request *r)
     if (strcmp(f, "--backend") == 0) {
         if ((rc = cli_args_value(a, CMD, &v)))
             return rc;
-        return zesort_parse_backend(v, &r->backend)
+        return cli_parse_backend(v, &r->backend)
                    ? cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v)
                    : 0;
     }

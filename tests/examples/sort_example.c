@@ -29,7 +29,9 @@ int main(void)
         zesort_destroy(ctx);
         return 1;
     }
-    printf("sorted on %s:", zesort_context_device(ctx));
+    zesort_context_info info = {.size = sizeof info};
+    zesort_context_query(ctx, &info);
+    printf("sorted on %s:", info.device);
     for (uint64_t i = 0; i < n; ++i)
         printf(" %u", keys[i]);
     printf("\n");
