@@ -2,7 +2,7 @@
  * interop_cl.c — the OpenCL interop API (include/zesort_cl.h): enqueues the
  * steps of a plan on a caller's queue, on caller buffers.
  *
- * Temp layout: every plan buffer except the caller's (zs_interop_is_callers), each at an offset
+ * Temp layout: every plan buffer except the caller's (the buffer table), each at an offset
  * that is a multiple of the alignment (the device's base address alignment,
  * at least 256 bytes), reached through a sub-buffer of temp made for the
  * sort. The commands are the OpenCL recorder's (cl_recorder.c), the one
@@ -203,19 +203,20 @@ static uint64_t mem_size(cl_mem m)
 /* The caller's buffers of a sort, checked before anything is enqueued:
  * given and large enough, temp large enough and at an aligned offset, and no
  * two of them (temp and the count included) sharing a byte. */
-static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *shape,
-                                     const zs_plan *plan, cl_mem const *caller, uint64_t n,
+static zesort_status check_arguments(zesort_cl_sorter *s, const zs_buffer_table *t,
+                                     cl_mem const *caller, uint64_t n, uint64_t segments,
                                      cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                                     uint64_t need, const zs_range *tspan, const char *fn)
+                                     const zs_range *tspan, const char *fn)
 {
     zs_named_range r[ZS_BUF_COUNT + 2];
     int ro[ZS_BUF_COUNT + 2] = {0};
     int ranges = 0;
+    const uint64_t need = t->temp_bytes;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+        if (!t->buf[b].callers || t->buf[b].bytes == 0)
             continue;
-        const char *name = zs_interop_buffer_name(shape, b);
-        const uint64_t bytes = plan->buffer_bytes[b];
+        const char *name = t->buf[b].name;
+        const uint64_t bytes = t->buf[b].bytes;
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
@@ -226,9 +227,9 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s holds %llu bytes, %llu %s need %llu", fn, name,
                                 (unsigned long long)mem_size(caller[b]),
-                                (unsigned long long)(offsets ? shape->segments : n),
+                                (unsigned long long)(offsets ? segments : n),
                                 offsets ? "segments" : "keys", (unsigned long long)bytes);
-        ro[ranges] = zs_interop_read_only(shape, b);
+        ro[ranges] = t->buf[b].read_only;
         r[ranges++] = (zs_named_range){name, locate(caller[b], bytes)};
     }
     if (need > 0 && !temp)
@@ -277,8 +278,8 @@ typedef struct cl_args {
  * the caller's queue. */
 typedef struct cl_sort {
     zs_plan plan;
-    uint64_t offsets[ZS_BUF_COUNT]; /* in temp (UINT64_MAX: not temp's) */
-    void *buffers[ZS_BUF_COUNT];    /* cl_mem by plan buffer: the caller's or temp's */
+    zs_buffer_table table;       /* what every step reads of each buffer */
+    void *buffers[ZS_BUF_COUNT]; /* cl_mem by plan buffer: the caller's or temp's */
     zs_cl_recorder rec;
 } cl_sort;
 
@@ -298,17 +299,17 @@ static zesort_status check_queue(zesort_cl_sorter *s, const cl_args *a)
  * (sub-buffers are made of temp's root buffer). */
 static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
 {
-    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, s->align, x->offsets);
+    zs_interop_buffer_table(a->shape, &x->plan, a->n, s->align, &x->table);
     const zs_range tspan = locate(a->temp, a->temp_bytes);
-    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->count, a->temp,
-                                       a->temp_bytes, need, &tspan, a->fn);
+    zesort_status st = check_arguments(s, &x->table, a->caller, a->n, a->shape->segments,
+                                       a->count, a->temp, a->temp_bytes, &tspan, a->fn);
     if (st == ZESORT_OK)
         st = zs_cl_record_check(&x->rec, &x->plan);
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++) {
-        if (x->offsets[b] == UINT64_MAX)
+        const zs_buffer_entry *e = &x->table.buf[b];
+        if (e->offset == UINT64_MAX)
             continue;
-        cl_buffer_region region = {(size_t)(tspan.off + x->offsets[b]),
-                                   (size_t)x->plan.buffer_bytes[b]};
+        cl_buffer_region region = {(size_t)(tspan.off + e->offset), (size_t)e->bytes};
         cl_int err;
         x->buffers[b] = clCreateSubBuffer(tspan.root, CL_MEM_READ_WRITE,
                                           CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
@@ -316,7 +317,7 @@ static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
             st = cl_fail(s, "clCreateSubBuffer (temp)", err);
     }
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (zs_interop_is_callers(a->shape, b))
+        if (x->table.buf[b].callers)
             x->buffers[b] = a->caller[b];
     return st;
 }
@@ -383,7 +384,7 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_ev
     if (x.rec.last)
         clReleaseEvent(x.rec.last);
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (x.offsets[b] != UINT64_MAX && x.buffers[b])
+        if (x.table.buf[b].offset != UINT64_MAX && x.buffers[b])
             clReleaseMemObject(x.buffers[b]);
     if (st == ZESORT_OK) {
         s->last_algo = algo;

@@ -124,8 +124,9 @@ zesort_status zs_interop_requirements(const zs_interop_call *c, zs_flavor flavor
                                        fn);
     if (st != ZESORT_OK)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    req->temp_bytes = zs_interop_temp_layout(plan, &c->shape.base, align, offsets);
+    zs_buffer_table t;
+    zs_interop_buffer_table(&c->shape.base, plan, c->n, align, &t);
+    req->temp_bytes = t.temp_bytes;
     req->temp_alignment = min_align;
     req->result_in_alt = c->shape.base.alt && plan->result == ZS_BUF_TMP;
     req->algo = algo;

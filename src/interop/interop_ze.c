@@ -226,16 +226,14 @@ static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, 
 
 /* Every caller buffer of a sort: keys and values (in and out), temp (the
  * bytes the caller gave) and the device-side count. */
-static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shape *shape,
-                                         const zs_plan *plan, void *const *caller, void *temp,
-                                         uint64_t temp_bytes, const uint32_t *n_devptr,
-                                         const char *fn)
+static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_buffer_table *t,
+                                         void *const *caller, void *temp, uint64_t temp_bytes,
+                                         const uint32_t *n_devptr, const char *fn)
 {
     zesort_status st = ZESORT_OK;
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++)
-        if (zs_interop_is_callers(shape, b))
-            st = check_device_memory(s, zs_interop_buffer_name(shape, b), caller[b],
-                                     plan->buffer_bytes[b], fn);
+        if (t->buf[b].callers)
+            st = check_device_memory(s, t->buf[b].name, caller[b], t->buf[b].bytes, fn);
     if (st == ZESORT_OK)
         st = check_device_memory(s, "temp", temp, temp_bytes, fn);
     if (st == ZESORT_OK)
@@ -260,20 +258,20 @@ static uint32_t command_count(const zs_plan *plan, int indirect)
 /* The caller's buffers of a sort, checked before any driver call: given,
  * aligned to their element size, temp large enough and 8-byte aligned, and
  * no two of them (temp and the count included) sharing a byte. */
-static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *shape,
-                                     const zs_plan *plan, void *const *caller, uint64_t n,
-                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                     uint64_t need, const char *fn)
+static zesort_status check_arguments(zesort_ze_sorter *s, const zs_buffer_table *t,
+                                     void *const *caller, uint64_t n, const uint32_t *n_devptr,
+                                     void *temp, uint64_t temp_bytes, const char *fn)
 {
     zs_named_range r[ZS_BUF_COUNT + 2];
     int ro[ZS_BUF_COUNT + 2] = {0};
     int count = 0;
+    const uint64_t need = t->temp_bytes;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+        if (!t->buf[b].callers || t->buf[b].bytes == 0)
             continue;
-        const char *name = zs_interop_buffer_name(shape, b);
+        const char *name = t->buf[b].name;
         /* n elements, but a segmented sort's offsets, count and status */
-        const uint64_t elem = zs_interop_element_bytes(shape, plan, b, n);
+        const uint64_t elem = t->buf[b].elem;
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
@@ -282,8 +280,8 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
                                 "%s: %s must be aligned to its element size (%llu bytes); "
                                 "the count to 4 bytes, temp to 8", fn, name,
                                 (unsigned long long)elem);
-        ro[count] = zs_interop_read_only(shape, b);
-        r[count++] = (zs_named_range){name, zs_address_range(caller[b], plan->buffer_bytes[b])};
+        ro[count] = t->buf[b].read_only;
+        r[count++] = (zs_named_range){name, zs_address_range(caller[b], t->buf[b].bytes)};
     }
     if (((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u))
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
@@ -355,23 +353,23 @@ static zesort_status check_list(zesort_ze_sorter *s, const ze_args *a)
  * (driver calls), every kernel built and its grid checked. */
 static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 {
-    uint64_t offsets[ZS_BUF_COUNT];
-    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, TEMP_ALIGN, offsets);
-    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->n_devptr,
-                                       a->temp, a->temp_bytes, need, a->fn);
+    zs_buffer_table t; /* what every step below reads of each buffer */
+    zs_interop_buffer_table(a->shape, &x->plan, a->n, TEMP_ALIGN, &t);
+    zesort_status st = check_arguments(s, &t, a->caller, a->n, a->n_devptr, a->temp,
+                                       a->temp_bytes, a->fn);
     if (st == ZESORT_OK && a->ch) /* whatever the kind of sort: its plan's commands */
         st = zs_ze_record_chained(&x->rec, a->ch, command_count(&x->plan, a->n_devptr != NULL),
                                   a->signal, a->nwait, a->wait, a->fn);
     /* (a segmented sort of no keys may still check its segments: its status) */
     if (st == ZESORT_OK && (a->n > 0 || x->plan.nsteps > 0))
-        st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
-                                 need > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
+        st = check_caller_memory(s, &t, a->caller, a->temp, t.temp_bytes > 0 ? a->temp_bytes : 0,
+                                 a->n_devptr, a->fn);
     if (st != ZESORT_OK)
         return st;
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        x->buffers[b] = zs_interop_is_callers(a->shape, b) ? a->caller[b]
-                        : offsets[b] != UINT64_MAX        ? (char *)a->temp + offsets[b]
-                                                          : NULL;
+        x->buffers[b] = t.buf[b].callers                ? a->caller[b]
+                        : t.buf[b].offset != UINT64_MAX ? (char *)a->temp + t.buf[b].offset
+                                                        : NULL;
     return zs_ze_record_check(&x->rec, &x->plan, x->buffers);
 }
 
