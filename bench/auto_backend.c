@@ -1,6 +1,6 @@
 /*
  * auto_backend.c — the measurement behind the library's AUTO backend order on
- * a machine without a GPU (issue 13.1): the wall time of a whole zesort_sort
+ * a machine without a GPU (issue 13.1): the wall time of a whole zesort_run
  * call (transfers to and from the device included, what a caller waits for)
  * on the C fallback and on an OpenCL CPU device (PoCL), for the same random
  * u32 keys, AUTO algorithm on each. Median of --rounds after one warm-up.
@@ -37,10 +37,14 @@ static double median_ms(zesort_context *ctx, const uint32_t *input, uint32_t *wo
                         int rounds)
 {
     double t[64];
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = work;
+    d.n = n;
     for (int r = -1; r < rounds; r++) {
         memcpy(work, input, n * sizeof *work);
         double t0 = now_ms();
-        if (zesort_sort(ctx, work, NULL, n, NULL) != ZESORT_OK) {
+        if (zesort_run(ctx, &d) != ZESORT_OK) {
             fprintf(stderr, "auto_backend: %s\n", zesort_last_error(ctx));
             return -1;
         }
@@ -107,7 +111,9 @@ int main(int argc, char **argv)
         free(input);
         free(work);
     }
-    printf("OpenCL device: %s\n", zesort_context_device(ocl));
+    zesort_context_info info = {.size = sizeof info};
+    zesort_context_query(ocl, &info);
+    printf("OpenCL device: %s\n", info.device);
     zesort_destroy(ocl);
     zesort_destroy(cpu);
     return rc;

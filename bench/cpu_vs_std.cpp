@@ -1,4 +1,4 @@
-// cpu_vs_std.cpp — the C fallback (a ZESORT_BACKEND_CPU context, zesort_sort)
+// cpu_vs_std.cpp — the C fallback (a ZESORT_BACKEND_CPU context, zesort_run)
 // against the CPU sorts a Debian user has, in one process on the same random
 // keys: Highway's vqsort (1 thread), tbb::parallel_sort, Boost's
 // block_indirect_sort and spreadsort, std::sort and qsort; for pairs (u32 key
@@ -132,13 +132,15 @@ struct options {
     std::vector<std::string> kinds = {"u32", "i32", "f32", "u64", "i64", "f64", "pairs"};
 };
 
-// The zesort row of keys T: zesort_sort on the cpu context.
+// The zesort row of keys T: zesort_run on the cpu context.
 template <typename T> void zesort_keys(zesort_context *ctx, std::vector<T> &w)
 {
-    zesort_options o;
-    zesort_options_default(&o);
-    o.key_type = key_type_of<T>();
-    if (zesort_sort(ctx, w.data(), nullptr, w.size(), &o) != ZESORT_OK)
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.key_type = key_type_of<T>();
+    d.keys = w.data();
+    d.n = w.size();
+    if (zesort_run(ctx, &d) != ZESORT_OK)
         die(zesort_last_error(ctx));
 }
 
@@ -189,9 +191,13 @@ std::vector<method> pair_methods(zesort_context *ctx, std::vector<pair_kv> &w,
     for (unsigned t : opt.threads)
         ms.push_back({"zesort-cpu", t, true, [ctx, &wk, &wv](unsigned th) {
                           set_zesort_threads(th);
-                          zesort_options o;
-                          zesort_options_default(&o);
-                          if (zesort_sort(ctx, wk.data(), wv.data(), wk.size(), &o) != ZESORT_OK)
+                          zesort_desc d;
+                          zesort_desc_init(&d, ZESORT_SORT);
+                          d.value_type = ZESORT_VALUES_U32;
+                          d.keys = wk.data();
+                          d.values = wv.data();
+                          d.n = wk.size();
+                          if (zesort_run(ctx, &d) != ZESORT_OK)
                               die(zesort_last_error(ctx));
                       }, {}});
 #ifdef ZS_PEER_BOOST_SORT

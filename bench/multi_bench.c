@@ -1,7 +1,7 @@
 /*
  * multi_bench.c — issue 23 item 2's measure: one sort on all devices of a
  * backend (zesort_create_on_devices) against the same sort on device 0
- * alone, wall time of zesort_sort on random u32 keys, best of --rounds,
+ * alone, wall time of zesort_run (ZESORT_SORT) on random u32 keys, best of --rounds,
  * rounds interleaved, every result checked sorted. Prints how the
  * several-device sort's time split (zesort_last_sort_report: partition,
  * each device's sort, gather), and a model for devices that do not share
@@ -22,6 +22,17 @@
 #include "run/run_plan.h" /* zs_now_ms */
 #include "zesort.h"
 
+/* A backend by its name (zesort_backend_name); -1 when unknown. */
+static int parse_backend(const char *name, zesort_backend *out)
+{
+    for (int i = ZESORT_BACKEND_AUTO; i <= ZESORT_BACKEND_CPU; i++)
+        if (strcmp(name, zesort_backend_name((zesort_backend)i)) == 0) {
+            *out = (zesort_backend)i;
+            return 0;
+        }
+    return -1;
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
     *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
@@ -32,8 +43,12 @@ static uint64_t xorshift(uint64_t *s)
 static double time_sort(zesort_context *ctx, const uint32_t *in, uint32_t *work, uint64_t n)
 {
     memcpy(work, in, n * sizeof *work);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = work;
+    d.n = n;
     const double t0 = zs_now_ms();
-    if (zesort_sort(ctx, work, NULL, n, NULL) != ZESORT_OK) {
+    if (zesort_run(ctx, &d) != ZESORT_OK) {
         fprintf(stderr, "multi_bench: %s\n", zesort_last_error(ctx));
         exit(1);
     }
@@ -72,15 +87,17 @@ int main(int argc, char **argv)
     }
     zesort_backend backend;
     zesort_context *one = NULL, *all = NULL;
-    if (zesort_parse_backend(backend_name, &backend) || n < 2 || rounds < 1 ||
-        zesort_create_on_device(backend, 0, &one) != ZESORT_OK ||
+    if (parse_backend(backend_name, &backend) || n < 2 || rounds < 1 ||
+        zesort_create_on_devices(backend, (const uint32_t[]){0}, 1, &one) != ZESORT_OK ||
         zesort_create_on_devices(backend, NULL, 0, &all) != ZESORT_OK) {
         fprintf(stderr, "usage: multi_bench [--backend opencl|level-zero] [--n N] [--rounds R] "
                         "(%s)\n", zesort_last_error(NULL));
         return 2;
     }
-    uint32_t index[ZESORT_MAX_DEVICES];
-    const uint32_t devices = zesort_context_devices(all, index, ZESORT_MAX_DEVICES);
+    zesort_context_info info = {.size = sizeof info};
+    zesort_context_query(all, &info);
+    const uint32_t *index = info.device_indices;
+    const uint32_t devices = info.devices;
     const uint64_t share = (n + devices - 1) / devices;
     uint32_t *in = malloc(n * sizeof *in), *work = malloc(n * sizeof *work);
     if (!in || !work)
@@ -102,7 +119,7 @@ int main(int argc, char **argv)
         }
     }
     printf("multi_bench: %s, %llu random u32 keys, %u devices (%s ...), best of %d\n",
-           backend_name, (unsigned long long)n, devices, zesort_context_device(all), rounds);
+           backend_name, (unsigned long long)n, devices, info.device, rounds);
     printf("  one device   %9.1f ms  %7.1f Mkeys/s\n", t_one, n / t_one / 1e3);
     printf("  %u devices    %9.1f ms  %7.1f Mkeys/s  %.2fx one device (measured, cores shared)\n",
            devices, t_all, n / t_all / 1e3, t_one / t_all);

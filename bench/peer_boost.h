@@ -28,7 +28,7 @@ typedef struct zesort_peer_result {
 /*
  * Sorts the n u32 `keys` ascending with boost::compute::sort on the OpenCL
  * device whose name equals `device_hint` (the part after "platform: " is
- * matched when the hint has one, e.g. from zesort_context_device()), or on
+ * matched when the hint has one, e.g. zesort_context_query's device), or on
  * Boost.Compute's default device when no device has that name or the hint is
  * NULL. One warm-up sort (it compiles Boost.Compute's kernels), then `repeat`
  * timed sorts of fresh copies of the keys already on the device; host<->device

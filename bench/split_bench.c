@@ -1,7 +1,7 @@
 /*
  * split_bench.c — issue 23's measure of a sort bigger than the device: with
  * the device budget lowered (test hook zs_test_device_budget) to BUDGET
- * MiB, the wall time of zesort_sort for the most random u32 keys that fit
+ * MiB, the wall time of a zesort_run sort for the most random u32 keys that fit
  * the budget in one go (P, from zesort_check_split) and for 4 P, which the
  * library splits on the host into parts; best of --rounds each, rounds
  * interleaved, every result checked sorted. Prints Mkeys/s and the ratio of
@@ -23,6 +23,17 @@
 #include "common/test_hooks.h"
 #include "zesort.h"
 
+/* A backend by its name (zesort_backend_name); -1 when unknown. */
+static int parse_backend(const char *name, zesort_backend *out)
+{
+    for (int i = ZESORT_BACKEND_AUTO; i <= ZESORT_BACKEND_CPU; i++)
+        if (strcmp(name, zesort_backend_name((zesort_backend)i)) == 0) {
+            *out = (zesort_backend)i;
+            return 0;
+        }
+    return -1;
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
     *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
@@ -33,10 +44,12 @@ static uint64_t xorshift(uint64_t *s)
 static double time_sort(zesort_context *ctx, const uint32_t *in, uint32_t *work, uint64_t n)
 {
     memcpy(work, in, n * sizeof *work);
-    zesort_options o;
-    zesort_options_default(&o);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = work;
+    d.n = n;
     const double t0 = zs_now_ms();
-    if (zesort_sort(ctx, work, NULL, n, &o) != ZESORT_OK) {
+    if (zesort_run(ctx, &d) != ZESORT_OK) {
         fprintf(stderr, "split_bench: %s\n", zesort_last_error(ctx));
         exit(1);
     }
@@ -73,11 +86,12 @@ static void time_runs_merge(zesort_context *ctx, const uint32_t *in, uint32_t *w
                             uint32_t *tmp, uint64_t run, double *sort_ms, double *merge_ms)
 {
     memcpy(work, in, 4 * run * sizeof *work);
-    zesort_options o;
-    zesort_options_default(&o);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.n = run;
     const double t0 = zs_now_ms();
     for (int r = 0; r < 4; r++)
-        if (zesort_sort(ctx, work + r * run, NULL, run, &o) != ZESORT_OK) {
+        if ((d.keys = work + r * run, zesort_run(ctx, &d)) != ZESORT_OK) {
             fprintf(stderr, "split_bench: %s\n", zesort_last_error(ctx));
             exit(1);
         }
@@ -107,7 +121,7 @@ int main(int argc, char **argv)
     }
     zesort_backend backend;
     zesort_context *ctx;
-    if (zesort_parse_backend(backend_name, &backend) || budget_mib == 0 || rounds < 1 ||
+    if (parse_backend(backend_name, &backend) || budget_mib == 0 || rounds < 1 ||
         zesort_create(backend, &ctx) != ZESORT_OK) {
         fprintf(stderr, "usage: split_bench [--backend cpu|opencl|level-zero] [--budget MiB] "
                         "[--rounds R] (%s)\n", zesort_last_error(NULL));
@@ -140,9 +154,11 @@ int main(int argc, char **argv)
         if (rs + rm < best_runs)
             best_runs = rs + rm, runs_sort = rs, runs_merge = rm;
     }
+    zesort_context_info cinfo = {.size = sizeof cinfo};
+    zesort_context_query(ctx, &cinfo);
     const double mk_fit = (double)fit / best_fit / 1e3, mk_big = (double)big / best_big / 1e3;
     printf("%s, device budget %llu MiB: %llu keys fit in one go: %.1f ms, %.1f Mkeys/s\n",
-           zesort_context_device(ctx), (unsigned long long)budget_mib, (unsigned long long)fit,
+           cinfo.device, (unsigned long long)budget_mib, (unsigned long long)fit,
            best_fit, mk_fit);
     printf("%llu keys (4x, about %llu parts): %.1f ms, %.1f Mkeys/s: %.2fx the throughput "
            "(best of %d, wall time)\n", (unsigned long long)big, (unsigned long long)info.parts,

@@ -1,7 +1,7 @@
-// topk_vs_std.cpp — the C fallback's top-k (zesort_topk on a
+// topk_vs_std.cpp — the C fallback's top-k (a ZESORT_TOPK zesort_run on a
 // ZESORT_BACKEND_CPU context) against the C++ way to the same result,
 // std::nth_element then std::sort of the first k, and against the full
-// sort (zesort_sort_copy), on the same random u32 keys, in one process.
+// sort (ZESORT_SORT_COPY), on the same random u32 keys, in one process.
 // Rounds are interleaved (a busy machine slows all methods alike); the
 // table gives the median wall ms of each and the ratios. Every top-k is
 // checked against the full sort's first k; a mismatch exits 1.
@@ -57,8 +57,15 @@ int main(int argc, char **argv)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         k = (uint32_t)x;
     }
-    zesort_options o;
-    zesort_options_default(&o);
+    zesort_desc full, top; // the full sort (a copy) and the top-k of the same keys
+    zesort_desc_init(&full, ZESORT_SORT_COPY);
+    full.keys_in = keys.data();
+    full.keys = sorted.data();
+    full.n = n;
+    zesort_desc_init(&top, ZESORT_TOPK);
+    top.keys_in = keys.data();
+    top.keys = out.data();
+    top.n = n;
     printf("topk_vs_std: %llu random u32 keys, wall ms, median of %d rounds\n",
            (unsigned long long)n, rounds);
     printf("%10s %12s %14s %12s %12s %14s\n", "k", "sort_ms", "nth+sort_ms", "topk_ms",
@@ -67,14 +74,15 @@ int main(int argc, char **argv)
         std::vector<double> ts, tn, tt;
         for (int r = 0; r < rounds; r++) {
             double t0 = now_ms();
-            zesort_sort_copy(ctx, keys.data(), nullptr, sorted.data(), nullptr, n, &o);
+            zesort_run(ctx, &full);
             double t1 = now_ms();
             std::copy(keys.begin(), keys.end(), work.begin());
             double t2 = now_ms();
             std::nth_element(work.begin(), work.begin() + (k - 1), work.end());
             std::sort(work.begin(), work.begin() + k);
             double t3 = now_ms();
-            zesort_topk(ctx, keys.data(), nullptr, out.data(), nullptr, nullptr, n, k, &o);
+            top.k = k;
+            zesort_run(ctx, &top);
             double t4 = now_ms();
             ts.push_back(t1 - t0), tn.push_back(t3 - t2), tt.push_back(t4 - t3);
             if (memcmp(out.data(), sorted.data(), k * 4) || memcmp(work.data(), out.data(), k * 4))

@@ -29,6 +29,17 @@
 extern "C" {
 #endif
 
+/* The 1.1 functions that zesort_run, zesort_ze_append, zesort_cl_enqueue and
+ * the requirements queries replace stay in every 1.x as shims over them,
+ * marked ZESORT_DEPRECATED("what replaces it"). A program that defines
+ * ZESORT_WARN_DEPRECATED before including the headers gets a compiler
+ * warning for each use (GCC, Clang); without it nothing changes. */
+#if defined(ZESORT_WARN_DEPRECATED) && (defined(__GNUC__) || defined(__clang__))
+#define ZESORT_DEPRECATED(replacement) __attribute__((deprecated("use " replacement)))
+#else
+#define ZESORT_DEPRECATED(replacement)
+#endif
+
 /** Result codes. 0 is success; all errors are negative. */
 typedef enum zesort_status {
     ZESORT_OK = 0,
@@ -156,6 +167,150 @@ typedef enum zesort_segments_status {
 
 typedef struct zesort_context zesort_context;
 
+/* ---- Interface 2: one descriptor, one call per API ------------------------
+ * Every sort is described by a zesort_desc and run by one call per API:
+ * zesort_run (host arrays, below), zesort_ze_append (zesort_ze.h: device
+ * pointers on a Level Zero command list), zesort_cl_enqueue (zesort_cl.h:
+ * cl_mem on an OpenCL queue). A new capability is a new field or kind, never
+ * a new function: fields are only ever appended, and `size` tells the
+ * library how much of the struct the program knows (a program built against
+ * an older header passes a smaller size; the fields past it read as their
+ * defaults). */
+
+/** What a descriptor asks for. */
+typedef enum zesort_kind {
+    ZESORT_SORT = 0,      /* keys (and values) sorted in place */
+    ZESORT_SORT_COPY = 1, /* keys_in (values_in), only read, sorted into keys (values) */
+    ZESORT_ARGSORT = 2,   /* the stable sorting permutation of keys_in into indices,
+                             the sorted keys into keys (optional); keys_in only read */
+    ZESORT_TOPK = 3,      /* the first min(k, n) keys of keys_in in sorted order into
+                             keys (optional), their values (values_in) into values,
+                             their input positions into indices (each optional) */
+    ZESORT_SEGMENTED = 4  /* each segment of keys (and values) sorted in place, on its
+                             own; segments: the segment fields below */
+} zesort_kind;
+
+/** What moves with the keys. */
+typedef enum zesort_values {
+    ZESORT_VALUES_NONE = 0, /* keys only */
+    ZESORT_VALUES_U32 = 1,  /* 4-byte values (any 4-byte type, moved as bits) */
+    ZESORT_VALUES_U64 = 2   /* 8-byte values (uint64_t, double, pointers) */
+} zesort_values;
+
+/** Width of a count or of indices held in memory (zesort_desc.n_type,
+ *  index_type). */
+typedef enum zesort_int_type {
+    ZESORT_INT_U32 = 0,
+    ZESORT_INT_U64 = 1
+} zesort_int_type;
+
+/** One sort, for every API. Set up with zesort_desc_init(&d, kind), then set
+ *  the fields the sort needs; unused fields keep their defaults (0 / NULL).
+ *  Buffers: host arrays for zesort_run, device (or shared) USM pointers for
+ *  zesort_ze_append, cl_mem handles (cast to void *; the whole buffer, from
+ *  offset 0) for zesort_cl_enqueue. Buffers are borrowed for the call (and,
+ *  on the device APIs, until the recorded sort has run); none may overlap
+ *  another unless both are only read. Which are read and which written:
+ *    SORT, SEGMENTED: keys, values (read and written);
+ *    SORT_COPY, TOPK: keys_in, values_in (read); keys, values, indices (written);
+ *    ARGSORT: keys_in (read); indices and keys (optional) written.
+ *  The descriptor is only read by the calls. */
+typedef struct zesort_desc {
+    uint32_t size;    /* sizeof(zesort_desc) as the program was built: set by init */
+    zesort_kind kind; /* set by init */
+
+    /* What is sorted, and how. */
+    zesort_key_type key_type; /* default ZESORT_KEY_U32 */
+    zesort_values value_type; /* what moves with the keys: default ZESORT_VALUES_NONE */
+    zesort_int_type index_type; /* ARGSORT's and TOPK's indices: U32 (default) or U64 */
+    zesort_algo algo;         /* default AUTO */
+    zesort_scan scan;         /* default DEVICE; HOST only for zesort_run */
+    int descending;           /* 0 ascending (default); stable either way */
+    unsigned bit_lo, bit_hi;  /* sort by bits [bit_lo, bit_hi) of the ordered key;
+                                 bit_hi 0: the key's width (zesort_options) */
+
+    /* The data. */
+    const void *keys_in;   /* SORT_COPY, ARGSORT, TOPK: the n input keys */
+    const void *values_in; /* SORT_COPY, TOPK with VALUES_U32/U64: the input values */
+    void *keys;            /* SORT, SEGMENTED: the keys; SORT_COPY: the output; ARGSORT,
+                              TOPK: the sorted keys, or NULL (not wanted) */
+    void *values;          /* the values in place, or the output values */
+    void *indices;         /* ARGSORT (required), TOPK (optional): input positions */
+    void *keys_alt;        /* optional alternate key buffer of n keys (a DoubleBuffer):
+                              with it, temp holds no keys and the result may land in
+                              keys_alt instead of keys (see result_in_alt) */
+    void *values_alt;      /* the same for the values, or ARGSORT's indices (with keys_alt,
+                              when values or indices move) */
+    int *result_in_alt;    /* NULL, or host memory the call sets to 1 when the sorted
+                              keys (values) are in keys_alt (values_alt), 0 when in
+                              keys (values); what zesort_*_requirements also report */
+
+    /* How many. */
+    uint64_t n;               /* the number of keys; with n_device, unused */
+    const void *n_device;     /* NULL, or device memory holding the number of keys, read
+                                 when the sort runs (device APIs only) */
+    zesort_int_type n_type;   /* the width of *n_device: U32 (default) or U64 */
+    uint64_t max_n;           /* with n_device: the most keys; a larger count is clamped
+                                 to it, and nothing past max_n elements is touched */
+
+    /* ZESORT_SEGMENTED (and ZESORT_TOPK per segment, host API): the segments.
+     * Either offsets (num_segments + 1 increasing offsets: segment i is
+     * [offsets[i], offsets[i + 1])) or begin_offsets and end_offsets
+     * (num_segments each: segment i is [begin[i], end[i]), in any order). */
+    zesort_offset_type offset_type; /* width of every offset: U64 (0, the default) or U32 */
+    const void *offsets;
+    const void *begin_offsets;
+    const void *end_offsets;
+    uint64_t num_segments;          /* the segments; with num_segments_device the most */
+    const void *num_segments_device; /* NULL, or a uint32_t count read on the device */
+    uint32_t *status;               /* NULL, or 2 uint32_t of device memory the sort
+                                       writes each time it runs (zesort_segments_status):
+                                       device APIs, SEGMENTED */
+
+    /* ZESORT_TOPK: how many keys are wanted (per segment with segments). */
+    uint64_t k;
+
+    /* Device APIs: the caller's temporary memory, zesort_*_requirements bytes. */
+    void *temp;
+    uint64_t temp_bytes;
+
+    /* zesort_run: where the device time of the whole sort goes (NULL: not wanted). */
+    double *device_ms;
+
+    uint64_t reserved[8]; /* zero: later fields come here without an ABI break */
+} zesort_desc;
+
+/** What a device API needs for a descriptor (zesort_ze_requirements,
+ *  zesort_cl_requirements). */
+typedef struct zesort_requirements {
+    uint64_t temp_bytes;     /* bytes of temp the sort needs (0: none; temp may be NULL) */
+    uint64_t temp_alignment; /* the alignment temp must have (256 is best) */
+    uint32_t chain_events;   /* events a chained append needs (zesort_ze_sync) */
+    int result_in_alt;       /* with keys_alt: 1 when the result will land there */
+    zesort_algo algo;        /* the algorithm the sort will run (what AUTO picks) */
+    uint64_t reserved[4];
+} zesort_requirements;
+
+/** Sets *d to the defaults for `kind`: every field 0 / NULL but size
+ *  (sizeof(zesort_desc)) and kind: U32 keys, AUTO algorithm, device scan,
+ *  ascending, every bit, keys only, U32 indices and counts, U64 offsets. A kind that is not a zesort_kind is kept: the
+ *  call that takes the descriptor refuses it. NULL d: nothing happens. */
+void zesort_desc_init(zesort_desc *d, zesort_kind kind);
+
+/** Runs the sort d describes on host arrays, on ctx's device (or split over
+ *  its devices, or on the C fallback), and returns when it is done.
+ *  Kinds: every one. Not on the host: n_device, num_segments_device and
+ *  status (device memory: UNSUPPORTED naming the field), keys_alt /
+ *  values_alt (UNSUPPORTED), begin/end offsets (UNSUPPORTED), temp (ignored).
+ *  TOPK with segments: the top k of each segment, k per segment, outputs at
+ *  segment i * k. SEGMENTED and TOPK offsets may be U32 or U64.
+ *  Errors: INVALID_ARGUMENT (NULL ctx or d, a size too small for the fields
+ *  before `keys`, a bad enum, a missing or misaligned buffer, overlap),
+ *  UNSUPPORTED (naming the field), NO_DEVICE, OUT_OF_HOST_MEMORY,
+ *  OUT_OF_DEVICE_MEMORY, BACKEND; on failure the caller's arrays are intact
+ *  and zesort_last_error(ctx) names the field or the cause. */
+zesort_status zesort_run(zesort_context *ctx, const zesort_desc *d);
+
 /** Fills *opts with the defaults (u32 keys, auto algorithm, device scan,
  *  ascending, all bits: bit_lo = bit_hi = 0, u32 values). */
 void zesort_options_default(zesort_options *opts);
@@ -206,6 +361,7 @@ zesort_status zesort_device_name(zesort_backend backend, uint32_t index, char *b
  *  names the index and how many devices there are, e.g. "opencl backend: no
  *  OpenCL device 2: there are 2 (0..1; 'zesort info' lists them)"),
  *  OUT_OF_HOST_MEMORY, BACKEND. */
+ZESORT_DEPRECATED("zesort_create_on_devices with one index")
 zesort_status zesort_create_on_device(zesort_backend backend, uint32_t index,
                                       zesort_context **out);
 
@@ -261,6 +417,7 @@ zesort_status zesort_create_on_devices(zesort_backend backend, const uint32_t *i
 /** The number of devices ctx sorts on (1 but for zesort_create_on_devices;
  *  0 for ctx NULL), and their indices in zesort_device_name's list, the
  *  first `max` of them written to indices (may be NULL with max 0). */
+ZESORT_DEPRECATED("zesort_context_query")
 uint32_t zesort_context_devices(const zesort_context *ctx, uint32_t *indices, uint32_t max);
 
 /** How the last successful host sort on ctx ran and where its time went
@@ -325,6 +482,7 @@ void zesort_destroy(zesort_context *ctx);
  *  Errors: INVALID_ARGUMENT (also: misaligned or overlapping arrays, a bad
  *  value_type), UNSUPPORTED, TOO_LARGE, OUT_OF_HOST_MEMORY,
  *  OUT_OF_DEVICE_MEMORY, BACKEND. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_SORT)")
 zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
                           const zesort_options *opts);
 
@@ -340,6 +498,7 @@ zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_
  *  arrays). On error the inputs are unchanged and the outputs' contents are
  *  unspecified.
  *  Errors: as zesort_sort. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_SORT_COPY)")
 zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const void *values_in,
                                void *keys_out, void *values_out, uint64_t n,
                                const zesort_options *opts);
@@ -357,6 +516,7 @@ zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const v
  *  keys is refused); device memory as zesort_check(ctx, n, 1, opts) gives.
  *  On error keys is unchanged and the outputs' contents are unspecified.
  *  Errors: as zesort_sort (INVALID_ARGUMENT also for indices NULL with n > 0). */
+ZESORT_DEPRECATED("zesort_run (ZESORT_ARGSORT)")
 zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
                              uint64_t n, const zesort_options *opts);
 
@@ -394,6 +554,7 @@ zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indice
  *  or as it was, and on several devices the message names the device that
  *  failed ("device 2 of 2 (...): ...").
  *  Errors: as zesort_sort. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_SEGMENTED)")
 zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                    const uint64_t *offsets, uint64_t num_segments,
                                    const zesort_options *opts);
@@ -428,6 +589,7 @@ zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values
  *  On error keys and values_in are unchanged; the outputs' contents are
  *  unspecified. zesort_last_algo says what the candidates' sort ran.
  *  Errors: as zesort_sort. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_TOPK)")
 zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *values_in,
                           void *keys_out, void *values_out, void *indices_out, uint64_t n,
                           uint64_t k, const zesort_options *opts);
@@ -452,6 +614,7 @@ zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *val
  *  machinery and takes the first k of each).
  *  On error keys and values_in are unchanged; the outputs' contents are
  *  unspecified. Errors: as zesort_topk. */
+ZESORT_DEPRECATED("zesort_run (ZESORT_TOPK with offsets)")
 zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const void *values_in,
                                    void *keys_out, void *values_out, void *indices_out,
                                    uint64_t n, const uint64_t *offsets, uint64_t num_segments,
@@ -479,6 +642,7 @@ zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const 
  *  (the arrays, the split's copy and the scratch would not fit the host's
  *  memory; the message gives each), OUT_OF_DEVICE_MEMORY (the device cannot
  *  hold a sort of one key). */
+ZESORT_DEPRECATED("zesort_check_split")
 zesort_status zesort_check(zesort_context *ctx, uint64_t n, int with_values,
                            const zesort_options *opts, uint64_t *device_bytes);
 
@@ -506,6 +670,7 @@ zesort_status zesort_check_split(zesort_context *ctx, uint64_t n, int with_value
 /** Like zesort_sort, and also reports the device time of the whole sort
  *  (every pass, scan and transform; no host<->device copies) in *device_ms.
  *  For the host scan mode the host scan time is included. */
+ZESORT_DEPRECATED("zesort_run with device_ms")
 zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
                                 const zesort_options *opts, double *device_ms);
 
@@ -519,7 +684,29 @@ zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, u
  *  ZESORT_ALGO_ONESWEEP when a segment took the global passes, what its
  *  last segment sorted on its own ran (one too long for the device), else
  *  what the request resolved to for n.) */
+ZESORT_DEPRECATED("zesort_context_query")
 zesort_algo zesort_last_algo(const zesort_context *ctx);
+
+/** What a context is and did: its backend, device, flavor, devices, and
+ *  the algorithm of its last successful sort (zesort_context_query). */
+typedef struct zesort_context_info {
+    uint32_t size;              /* sizeof(zesort_context_info), set by the caller */
+    zesort_backend backend;     /* never AUTO */
+    const char *device;         /* a description of its device, owned by ctx */
+    uint32_t device_index;      /* in the device list of `backend` (zesort_device_name) */
+    const char *flavor;         /* the kernels it runs: "sg", "portable", "serial" or
+                                   "none" (the C fallback); a static string */
+    uint32_t devices;           /* 1, or the devices of zesort_create_on_devices */
+    uint32_t device_indices[ZESORT_MAX_DEVICES]; /* their indices, its own first */
+    zesort_algo last_algo;      /* of its last successful sort; AUTO before one */
+    uint64_t reserved[4];
+} zesort_context_info;
+
+/** Fills *info for ctx; info->size says how much of the struct the caller
+ *  has (an older, smaller one is filled as far as it goes).
+ *  Errors (no message: ctx is not changed): INVALID_ARGUMENT (ctx or info
+ *  NULL, info->size smaller than the fields up to last_algo). */
+zesort_status zesort_context_query(const zesort_context *ctx, zesort_context_info *info);
 
 /** The message of the calling thread's last call on ctx ("" after a
  *  success), so that a thread checking its own failure reads its own message
@@ -535,12 +722,15 @@ const char *zesort_status_name(zesort_status status);
 
 /** Backend actually in use by ctx (never AUTO) and a device description
  *  ("PoCL: pthread-skylake-avx512-...") owned by ctx. */
+ZESORT_DEPRECATED("zesort_context_query")
 zesort_backend zesort_context_backend(const zesort_context *ctx);
+ZESORT_DEPRECATED("zesort_context_query")
 const char *zesort_context_device(const zesort_context *ctx);
 
 /** Index of ctx's device in the device list of zesort_context_backend(ctx)
  *  (see zesort_device_name), whether chosen by zesort_create_on_device or by
  *  zesort_create; 0 for the cpu backend and for ctx NULL. */
+ZESORT_DEPRECATED("zesort_context_query")
 uint32_t zesort_context_device_index(const zesort_context *ctx);
 
 /** Kernel flavor ctx's device runs, a static string: "sg" (Intel sub-groups),
@@ -552,13 +742,16 @@ uint32_t zesort_context_device_index(const zesort_context *ctx);
  *  created, overrides the OpenCL backend's choice (zesort_create then fails
  *  with ZESORT_ERROR_INVALID_ARGUMENT for another value, or for sg on a device
  *  without Intel sub-groups). The flavor also steers ZESORT_ALGO_AUTO. */
+ZESORT_DEPRECATED("zesort_context_query")
 const char *zesort_context_flavor(const zesort_context *ctx);
 
 /** Names for printing / parsing: "auto", "level-zero", "opencl", "cpu";
  *  "auto", "cm2", "cm4", "onesweep". Parsers return 0 on success, -1 if unknown. */
 const char *zesort_backend_name(zesort_backend backend);
 const char *zesort_algo_name(zesort_algo algo);
+ZESORT_DEPRECATED("zesort_backend_name over the backends")
 int zesort_parse_backend(const char *name, zesort_backend *out);
+ZESORT_DEPRECATED("zesort_algo_name over the algorithms")
 int zesort_parse_algo(const char *name, zesort_algo *out);
 
 /** The library's version, "MAJOR.MINOR.PATCH" (static string). It equals

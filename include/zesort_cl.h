@@ -93,6 +93,30 @@ extern "C" {
 
 typedef struct zesort_cl_sorter zesort_cl_sorter;
 
+/** How an enqueued sort is ordered (zesort_cl_enqueue). NULL sync: no events. */
+typedef struct zesort_cl_sync {
+    cl_uint num_wait_events;   /* the sort starts after these complete */
+    const cl_event *wait_events;
+    cl_event *event;           /* NULL, or where a new event is returned that completes
+                                  after the sort's last write (the caller releases it) */
+    uint64_t reserved[4];      /* zero */
+} zesort_cl_sync;
+
+/** What zesort_cl_enqueue of d needs, in *req: temp bytes and alignment,
+ *  whether a sort with keys_alt ends there, the algorithm (chain_events: 0,
+ *  OpenCL orders by events). As zesort_ze_requirements. */
+zesort_status zesort_cl_requirements(zesort_cl_sorter *sorter, const zesort_desc *d,
+                                     zesort_requirements *req);
+
+/** Enqueues the sort d describes on queue (in-order or out-of-order: the
+ *  sort orders its own commands by events), after *sync's wait events; its
+ *  buffers are cl_mem handles cast to void * (n_device, num_segments_device:
+ *  a cl_mem whose first element is the count). Every kind and combination
+ *  zesort_ze_append takes, but chaining (OpenCL is event ordered already).
+ *  Errors: as zesort_ze_append; zesort_cl_last_error names the field. */
+zesort_status zesort_cl_enqueue(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                const zesort_desc *d, const zesort_cl_sync *sync);
+
 /** Creates a sorter for the caller's context and device (borrowed; they must
  *  outlive the sorter). On failure *out is NULL and zesort_cl_last_error(NULL)
  *  tells why. Errors: INVALID_ARGUMENT, OUT_OF_HOST_MEMORY, BACKEND. */
@@ -121,11 +145,13 @@ void zesort_cl_destroy(zesort_cl_sorter *sorter);
 const char *zesort_cl_last_error(const zesort_cl_sorter *sorter);
 
 /** Bytes of temp a sort of n keys (max_n for the indirect variant) needs. */
+ZESORT_DEPRECATED("zesort_cl_requirements")
 zesort_status zesort_cl_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes);
 
 /** zesort_cl_temp_bytes plus, in *alignment (may be NULL), the alignment in
  *  bytes of the sub-buffers made of temp. */
+ZESORT_DEPRECATED("zesort_cl_requirements")
 zesort_status zesort_cl_temp_requirements(zesort_cl_sorter *sorter, uint64_t n, int with_values,
                                           const zesort_options *opts, uint64_t *bytes,
                                           uint64_t *alignment);
@@ -146,9 +172,11 @@ cl_int zesort_cl_last_result(const zesort_cl_sorter *sorter);
 
 /** The algorithm of the last successful enqueue (what AUTO chose);
  *  ZESORT_ALGO_AUTO before the first. */
+ZESORT_DEPRECATED("zesort_cl_requirements")
 zesort_algo zesort_cl_last_algo(const zesort_cl_sorter *sorter);
 
 /** Enqueues a stable in-place sort of n keys (and values) on queue. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue queue,
                                      cl_mem keys, cl_mem values /* or NULL */, uint64_t n,
                                      cl_mem temp, uint64_t temp_bytes, const zesort_options *opts,
@@ -172,6 +200,7 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
  *  values, offsets and temp must not overlap. zesort_cl_prepare (with
  *  with_values ZESORT_KEYS_ONLY or ZESORT_WITH_VALUES) builds its kernels
  *  too; without it, the first segmented sort builds them. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, uint64_t n,
                                               cl_mem offsets, uint64_t num_segments, cl_mem temp,
@@ -213,6 +242,7 @@ typedef struct zesort_cl_segments {
  *  NULL, an offset_type other than U64 or U32, both forms given, a NULL
  *  buffer the form needs (num_segments > 0), a buffer too small, overlap,
  *  num_segments >= 2^32 - 1. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_command_queue queue,
                                                cl_mem keys, cl_mem values, uint64_t n,
                                                const zesort_cl_segments *segments, cl_mem temp,
@@ -231,6 +261,7 @@ zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_comm
  *  Errors: as zesort_cl_enqueue_sort_segments, plus INVALID_ARGUMENT for
  *  count NULL (when max_n > 0), holding fewer than 4 bytes or overlapping
  *  another buffer. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_segments_indirect(
     zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
     uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
@@ -243,6 +274,7 @@ zesort_status zesort_cl_enqueue_sort_segments_indirect(
  *  device as in zesort_cl_enqueue_sort_indirect (n is then max_n). temp as
  *  for the in-place sort. Errors: as zesort_cl_enqueue_sort, plus
  *  INVALID_ARGUMENT when an input and an output overlap. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
                                           cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
                                           cl_mem values_out, uint64_t n, cl_mem count,
@@ -256,6 +288,7 @@ zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_q
  *  count as in zesort_cl_enqueue_sort_copy. temp:
  *  zesort_cl_temp_bytes(n, keys_out ? ZESORT_WITH_VALUES :
  *  ZESORT_ARGSORT_NO_KEYS_OUT). */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_queue queue,
                                         cl_mem keys, cl_mem indices, cl_mem keys_out, uint64_t n,
                                         cl_mem count, cl_mem temp, uint64_t temp_bytes,
@@ -265,6 +298,7 @@ zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_que
 /** Bytes of temp a top-k of n keys (zesort_cl_enqueue_topk) needs, as
  *  zesort_ze_topk_temp_bytes: with_values ZESORT_WITH_VALUES when values or
  *  indices are wanted. */
+ZESORT_DEPRECATED("zesort_cl_requirements")
 zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int with_values,
                                         const zesort_options *opts, uint64_t *bytes);
 
@@ -280,6 +314,7 @@ zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, in
  *  (may be NULL) completes after the last.
  *  Errors: as zesort_cl_enqueue_sort_copy; INVALID_ARGUMENT also for values
  *  and indices together, or no output with k and n not 0. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue queue,
                                      cl_mem keys, cl_mem values_in, cl_mem keys_out,
                                      cl_mem values_out, cl_mem indices_out, uint64_t n,
@@ -289,6 +324,7 @@ zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue 
 
 /** Like zesort_cl_enqueue_sort with n read on the device from count (one
  *  uint32 at offset 0) and clamped to max_n; grids sized for max_n. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys, cl_mem values, cl_mem count,
                                               uint64_t max_n, cl_mem temp, uint64_t temp_bytes,
@@ -310,6 +346,7 @@ zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_comma
  *  in keys_alt (values_alt: an odd number of passes), 0 in keys (values),
  *  as zesort_ze_alt_temp_requirements. Errors: as zesort_cl_temp_bytes
  *  (INVALID_ARGUMENT also for bytes NULL). */
+ZESORT_DEPRECATED("zesort_cl_requirements")
 zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t n,
                                               int with_values, const zesort_options *opts,
                                               uint64_t *bytes, uint64_t *alignment,
@@ -325,6 +362,7 @@ zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t
  *  zesort_cl_alt_temp_requirements(n, values != NULL) bytes. Errors: as
  *  zesort_cl_enqueue_sort (keys_alt or values_alt NULL, too small or
  *  overlapping: INVALID_ARGUMENT), nothing enqueued. */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
                                          cl_mem keys, cl_mem values, cl_mem keys_alt,
                                          cl_mem values_alt, uint64_t n, cl_mem count,
@@ -338,6 +376,7 @@ zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_qu
  *  keys_out (values_out), with no copy (the first pass writes keys_out or
  *  keys_alt, whichever makes the last pass write keys_out). temp:
  *  zesort_cl_alt_temp_requirements(n, values_in != NULL). */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
                                               cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
                                               cl_mem values_out, cl_mem keys_alt,
@@ -351,6 +390,7 @@ zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_comma
  *  and indices_alt (n indices): the result is ALWAYS in indices (and
  *  keys_out). temp: zesort_cl_alt_temp_requirements(n, keys_out ?
  *  ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT). */
+ZESORT_DEPRECATED("zesort_cl_enqueue")
 zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
                                             cl_mem keys, cl_mem indices, cl_mem keys_out,
                                             cl_mem keys_alt, cl_mem indices_alt, uint64_t n,

@@ -145,6 +145,47 @@ typedef struct zesort_ze_sorter zesort_ze_sorter;
 /* The alignment, in bytes, the temporary memory must have (256 is best). */
 #define ZESORT_ZE_TEMP_ALIGNMENT 8u
 
+/** How an appended sort is ordered (zesort_ze_append). NULL sync: no events,
+ *  barrier mode. */
+typedef struct zesort_ze_sync {
+    ze_event_handle_t signal_event; /* NULL, or signalled after the sort's last write */
+    uint32_t num_wait_events;       /* the sort starts after these are signalled */
+    ze_event_handle_t *wait_events;
+    int chained;                    /* 0: barrier mode (the sort starts and ends with a
+                                       barrier of the list); 1: chained, no barrier:
+                                       its commands are ordered by the wait events and
+                                       by the caller's chain events */
+    uint32_t num_chain_events;      /* chained: zesort_ze_requirements' chain_events
+                                       events of an event pool of the caller (reset,
+                                       not signalled; reused by every execution) */
+    ze_event_handle_t *chain_events;
+    uint64_t reserved[4];           /* zero */
+} zesort_ze_sync;
+
+/** What an append of d needs, in *req: temp bytes and alignment, the chain
+ *  events of its chained form, whether a sort with keys_alt ends there, the
+ *  algorithm. For a device-side count (n_device) the grids are sized for
+ *  max_n. Builds nothing and appends nothing; no buffer of d is read (they
+ *  may be NULL).
+ *  Errors: INVALID_ARGUMENT (NULL sorter, d or req; bad fields),
+ *  UNSUPPORTED (naming the field), TOO_LARGE (n or max_n above
+ *  ZESORT_MAX_KEYS). */
+zesort_status zesort_ze_requirements(zesort_ze_sorter *sorter, const zesort_desc *d,
+                                     zesort_requirements *req);
+
+/** Appends the sort d describes to cmdlist, ordered by *sync (NULL: barrier
+ *  mode, no events). Only records: it returns at once (see Synchronisation).
+ *  Every kind, with keys only or values, in/out or alternate buffers, a host
+ *  or device-side count, offsets or begin/end segments of either width, and
+ *  a status word, in barrier or chained mode. Not here: the host scan, top-k
+ *  per segment (UNSUPPORTED, naming the field).
+ *  Errors: as zesort_ze_append_sort: INVALID_ARGUMENT (NULL sorter, cmdlist
+ *  or d; a needed buffer NULL, misaligned, too small, not the sorter's
+ *  context's memory, overlapping), TOO_LARGE, UNSUPPORTED, OUT_OF_HOST_MEMORY,
+ *  OUT_OF_DEVICE_MEMORY, BACKEND; zesort_ze_last_error names the field. */
+zesort_status zesort_ze_append(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                               const zesort_desc *d, const zesort_ze_sync *sync);
+
 /** Creates a sorter for the caller's context and device (borrowed, never
  *  released by the library; they must outlive the sorter). Kernels are built
  *  lazily, by the first append that needs them (zesort_ze_temp_bytes never
@@ -192,11 +233,13 @@ const char *zesort_ze_last_error(const zesort_ze_sorter *sorter);
  *  their max_n. 0 for n == 0.
  *  Errors: INVALID_ARGUMENT (also with_values not 0, 1 or 2), UNSUPPORTED
  *  (options), TOO_LARGE (n > ZESORT_MAX_KEYS). */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_status zesort_ze_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                    const zesort_options *opts, uint64_t *bytes);
 
 /** zesort_ze_temp_bytes plus, in *alignment (may be NULL), the alignment in
  *  bytes temp must have (ZESORT_ZE_TEMP_ALIGNMENT). */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_status zesort_ze_temp_requirements(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                           const zesort_options *opts, uint64_t *bytes,
                                           uint64_t *alignment);
@@ -221,6 +264,7 @@ ze_result_t zesort_ze_last_result(const zesort_ze_sorter *sorter);
 
 /** The algorithm the last successful append of this sorter used (what AUTO
  *  chose); ZESORT_ALGO_AUTO before the first one (and for NULL). */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter);
 
 /** Appends a stable sort of the n keys at keys (and the values, when values
@@ -238,6 +282,7 @@ zesort_algo zesort_ze_last_algo(const zesort_ze_sorter *sorter);
  *  grid exceeds the device's limits), OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY
  *  and BACKEND (kernel build or append failed; message has the driver's
  *  result and build log). */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
                                     void *keys, void *values, uint64_t n,
                                     void *temp, uint64_t temp_bytes,
@@ -270,6 +315,7 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT for offsets NULL
  *  with n > 0 and num_segments > 0, misaligned or overlapping offsets, and
  *  num_segments >= 2^32 - 1. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
                                              void *values, uint64_t n, const uint64_t *offsets,
@@ -329,6 +375,7 @@ typedef struct zesort_ze_segments {
  *  NULL, an offset_type other than U64 or U32, both forms given, a NULL
  *  array the form needs (num_segments > 0), misaligned or overlapping
  *  arrays, num_segments >= 2^32 - 1. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
                                               ze_command_list_handle_t cmdlist, void *keys,
                                               void *values, uint64_t n,
@@ -350,6 +397,7 @@ zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
  *  zesort_ze_temp_bytes(max_n, values != NULL, opts) bytes.
  *  Errors: as zesort_ze_append_sort_segments, plus INVALID_ARGUMENT for
  *  n_devptr NULL (when max_n > 0) or overlapping the other buffers. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_segments_indirect(
     zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
     const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
@@ -367,6 +415,7 @@ zesort_status zesort_ze_append_sort_segments_indirect(
  *  The six buffers (with temp and the count) must not overlap.
  *  Errors: as zesort_ze_append_sort, plus INVALID_ARGUMENT when only one of
  *  values_in / values_out is given or an input overlaps an output. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
                                          ze_command_list_handle_t cmdlist, const void *keys_in,
                                          const void *values_in, void *keys_out, void *values_out,
@@ -382,6 +431,7 @@ zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
  *  most: the select's state, the candidates (at most n, with values and
  *  ping-pong partners) and the sort's own buffers.
  *  Errors: as zesort_ze_temp_bytes. */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                         const zesort_options *opts, uint64_t *bytes);
 
@@ -402,6 +452,7 @@ zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, in
  *  the steps, the last command signals signal_event.
  *  Errors: as zesort_ze_append_sort_copy; INVALID_ARGUMENT also for values
  *  and indices together, or no output with k and n not 0. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
                                     const void *keys, const void *values_in, void *keys_out,
                                     void *values_out, void *indices_out, uint64_t n,
@@ -421,6 +472,7 @@ zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_ha
  *  keys_out ? ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT) bytes.
  *  Errors: as zesort_ze_append_sort_copy (indices NULL with n > 0 is
  *  INVALID_ARGUMENT). */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
                                        const void *keys, void *indices, void *keys_out,
                                        uint64_t n, const uint32_t *n_devptr, void *temp,
@@ -437,6 +489,7 @@ zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list
  *  of temp, is read or written. temp_bytes
  *  must be at least zesort_ze_temp_bytes(max_n, values != NULL). Errors as above, plus
  *  INVALID_ARGUMENT for n_devptr NULL (when max_n > 0). */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist, void *keys,
                                              void *values, const uint32_t *n_devptr,
@@ -456,6 +509,7 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
  *  ask for the n (max_n) that will be passed.
  *  zesort_ze_chain_events_for sizes the chained forms of the other variants.
  *  Errors: INVALID_ARGUMENT, UNSUPPORTED (options), TOO_LARGE. */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                      int indirect, const zesort_options *opts, uint32_t *count);
 
@@ -479,6 +533,7 @@ zesort_status zesort_ze_chain_events(zesort_ze_sorter *sorter, uint64_t n, int w
  *  Errors: those of zesort_ze_append_sort / _indirect, plus INVALID_ARGUMENT
  *  when fewer than count chain events are given, chain_events is NULL, an
  *  event is NULL or is signal_event. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
                                             ze_command_list_handle_t cmdlist, void *keys,
                                             void *values, uint64_t n,
@@ -510,6 +565,7 @@ typedef enum zesort_ze_variant {
  *  the key type, the bit range and n (the scan's depth).
  *  Errors: INVALID_ARGUMENT (NULL sorter or count, unknown variant,
  *  with_values not allowed for it), UNSUPPORTED (options), TOO_LARGE. */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_variant variant,
                                          uint64_t n, int with_values, int indirect,
                                          const zesort_options *opts, uint32_t *count);
@@ -522,6 +578,7 @@ zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_var
  *  values_in != NULL, n_devptr != NULL).
  *  Errors: those of zesort_ze_append_sort_copy and of the chain as in
  *  zesort_ze_append_sort_chained. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_copy_chained(
     zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
     const void *values_in, void *keys_out, void *values_out, uint64_t n,
@@ -534,6 +591,7 @@ zesort_status zesort_ze_append_sort_copy_chained(
  *  zesort_ze_chain_events_for(ZESORT_ZE_VARIANT_ARGSORT, n, keys_out ?
  *  ZESORT_WITH_VALUES : ZESORT_ARGSORT_NO_KEYS_OUT, n_devptr != NULL).
  *  Errors: those of zesort_ze_append_argsort and of the chain. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_argsort_chained(
     zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
     void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
@@ -551,6 +609,7 @@ zesort_status zesort_ze_append_argsort_chained(
  *  n_devptr != NULL): the check, the sort, and with n_devptr the count's
  *  fill and copy.
  *  Errors: those of zesort_ze_append_sort_segments and of the chain. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_segments_chained(
     zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
     uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
@@ -587,6 +646,7 @@ zesort_status zesort_ze_append_sort_segments_chained(
  *  0 bytes for n == 0.
  *  Errors: as zesort_ze_temp_bytes (INVALID_ARGUMENT, also for bytes NULL;
  *  UNSUPPORTED; TOO_LARGE). */
+ZESORT_DEPRECATED("zesort_ze_requirements")
 zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t n,
                                               int with_values, const zesort_options *opts,
                                               uint64_t *bytes, uint64_t *alignment,
@@ -616,6 +676,7 @@ zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t
  *  not device memory: INVALID_ARGUMENT; temp_bytes below
  *  zesort_ze_alt_temp_requirements: INVALID_ARGUMENT); on any error
  *  *result_in_alt is 0 and nothing is appended. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
                                         ze_command_list_handle_t cmdlist, void *keys,
                                         void *values, void *keys_alt, void *values_alt,
@@ -633,6 +694,7 @@ zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
  *  (values_alt) holds scratch (at most n elements written). temp:
  *  zesort_ze_alt_temp_requirements(n, values_in != NULL) bytes.
  *  Errors: as zesort_ze_append_sort_copy and zesort_ze_append_sort_alt. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
                                              ze_command_list_handle_t cmdlist,
                                              const void *keys_in, const void *values_in,
@@ -652,6 +714,7 @@ zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
  *  more); with keys_out, zesort_ze_alt_temp_requirements(n,
  *  ZESORT_WITH_VALUES).
  *  Errors: as zesort_ze_append_argsort and zesort_ze_append_sort_alt. */
+ZESORT_DEPRECATED("zesort_ze_append")
 zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
                                            ze_command_list_handle_t cmdlist, const void *keys,
                                            void *indices, void *keys_out, void *keys_alt,

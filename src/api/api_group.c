@@ -1,11 +1,13 @@
 /*
- * api_group.c — zesort_create_on_devices and zesort_context_devices (see
+ * api_group.c — zesort_create_on_devices, zesort_context_devices and
+ * zesort_context_query, what a context is and did (see
  * zesort.h and dispatch/group.h). Why a context per device rather than one
  * backend object over several devices: a device backend keeps per-sort
  * state (its plan's buffers, staging memory, command list or queue); one
  * context per device gives each concurrent part its own, with no change to
  * the backends or to the code that runs a plan, the same on every backend.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,5 +146,20 @@ zesort_status zesort_create_on_devices(zesort_backend backend, const uint32_t *i
         return st;
     }
     *out = ctx;
+    return ZESORT_OK;
+}
+
+zesort_status zesort_context_query(const zesort_context *ctx, zesort_context_info *info)
+{
+    if (!ctx || !info || info->size < offsetof(zesort_context_info, reserved))
+        return ZESORT_ERROR_INVALID_ARGUMENT;
+    zesort_context_info all = {.size = info->size};
+    all.backend = zesort_context_backend(ctx);
+    all.device = zesort_context_device(ctx);
+    all.device_index = zesort_context_device_index(ctx);
+    all.flavor = zesort_context_flavor(ctx);
+    all.devices = zesort_context_devices(ctx, all.device_indices, ZESORT_MAX_DEVICES);
+    all.last_algo = zesort_last_algo(ctx);
+    memcpy(info, &all, info->size < sizeof all ? info->size : sizeof all);
     return ZESORT_OK;
 }

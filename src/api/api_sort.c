@@ -1,12 +1,13 @@
 /*
- * api_sort.c — the host sorts' entry points (zesort_sort, _copy, argsort,
- * _segments, zesort_check, zesort_check_split, the last report and
- * algorithm): their arguments checked and the plan request made, under the
+ * api_sort.c — the host sorts (zs_api_sort: what zesort_run does for every
+ * kind but top-k), zesort_check, zesort_check_split, the last report and
+ * algorithm: their arguments checked and the plan request made, under the
  * context's lock; how the sort runs is the dispatcher's (dispatch/).
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "api/api_calls.h"
 #include "api/context.h"
 #include "common/ranges.h"
 #include "dispatch/dispatch.h"
@@ -98,8 +99,8 @@ static zesort_status sort_checked(zesort_context *ctx, const zs_sort_call *c, ui
 }
 
 /* Every host sort: under ctx's lock, the last algorithm noted on success. */
-static zesort_status sort_call_run(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
-                                   const zesort_options *opts, double *device_ms)
+zesort_status zs_api_sort(zesort_context *ctx, const zs_sort_call *c, uint64_t n,
+                          const zesort_options *opts, double *device_ms)
 {
     if (!ctx)
         return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL",
@@ -114,45 +115,6 @@ static zesort_status sort_call_run(zesort_context *ctx, const zs_sort_call *c, u
         ctx->report = report;
     }
     return zs_ctx_leave(ctx, st);
-}
-
-zesort_status zesort_sort_timed(zesort_context *ctx, void *keys, void *values, uint64_t n,
-                                const zesort_options *opts, double *device_ms)
-{
-    const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort", 0, NULL, 0, 0, 0};
-    return sort_call_run(ctx, &c, n, opts, device_ms);
-}
-
-zesort_status zesort_sort(zesort_context *ctx, void *keys, void *values, uint64_t n,
-                          const zesort_options *opts)
-{
-    return zesort_sort_timed(ctx, keys, values, n, opts, NULL);
-}
-
-zesort_status zesort_sort_copy(zesort_context *ctx, const void *keys_in, const void *values_in,
-                               void *keys_out, void *values_out, uint64_t n,
-                               const zesort_options *opts)
-{
-    const zs_sort_call c = {{keys_in, values_in, keys_out, values_out}, 0, "zesort_sort_copy", 0,
-                            NULL, 0, 0, 1};
-    return sort_call_run(ctx, &c, n, opts, NULL);
-}
-
-zesort_status zesort_argsort(zesort_context *ctx, const void *keys, void *indices, void *keys_out,
-                             uint64_t n, const zesort_options *opts)
-{
-    const zs_sort_call c = {{keys, NULL, keys_out, indices}, 1, "zesort_argsort", 0, NULL, 0, 0,
-                            0};
-    return sort_call_run(ctx, &c, n, opts, NULL);
-}
-
-zesort_status zesort_sort_segments(zesort_context *ctx, void *keys, void *values, uint64_t n,
-                                   const uint64_t *offsets, uint64_t num_segments,
-                                   const zesort_options *opts)
-{
-    const zs_sort_call c = {{keys, values, keys, values}, 0, "zesort_sort_segments", 1, offsets,
-                            num_segments, 0, 0};
-    return sort_call_run(ctx, &c, n, opts, NULL);
 }
 
 zesort_status zesort_last_sort_report(const zesort_context *ctx, zesort_sort_report *report)

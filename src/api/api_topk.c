@@ -1,11 +1,12 @@
 /*
- * api_topk.c — the top-k entry points (zesort_topk, zesort_topk_segments):
+ * api_topk.c — the host top-k (zs_api_topk: zesort_run of ZESORT_TOPK):
  * their arguments checked as the sorts' are (api_sort.c: options, alignment,
  * overlap, offsets), under the context's lock; how the top-k runs is the
  * dispatcher's (dispatch/topk.c).
  */
 #include <stdint.h>
 
+#include "api/api_calls.h"
 #include "api/context.h"
 #include "common/ranges.h"
 #include "dispatch/topk.h"
@@ -110,8 +111,7 @@ static zesort_status topk_checked(zesort_context *ctx, const zs_topk_call *c,
 }
 
 /* Under ctx's lock; the last algorithm noted on success. */
-static zesort_status topk_run(zesort_context *ctx, const zs_topk_call *c,
-                              const zesort_options *opts)
+zesort_status zs_api_topk(zesort_context *ctx, const zs_topk_call *c, const zesort_options *opts)
 {
     if (!ctx)
         return zs_error_set(zs_ctx_error(NULL), ZESORT_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL",
@@ -124,23 +124,4 @@ static zesort_status topk_run(zesort_context *ctx, const zs_topk_call *c,
         ctx->last_algo = algo;
     }
     return zs_ctx_leave(ctx, st);
-}
-
-zesort_status zesort_topk(zesort_context *ctx, const void *keys, const void *values_in,
-                          void *keys_out, void *values_out, void *indices_out, uint64_t n,
-                          uint64_t k, const zesort_options *opts)
-{
-    const zs_topk_call c = {keys, values_in, keys_out, values_out, indices_out, n, k, 0, NULL,
-                            0, "zesort_topk"};
-    return topk_run(ctx, &c, opts);
-}
-
-zesort_status zesort_topk_segments(zesort_context *ctx, const void *keys, const void *values_in,
-                                   void *keys_out, void *values_out, void *indices_out,
-                                   uint64_t n, const uint64_t *offsets, uint64_t num_segments,
-                                   uint64_t k, const zesort_options *opts)
-{
-    const zs_topk_call c = {keys, values_in, keys_out, values_out, indices_out, n, k, 1,
-                            offsets, num_segments, "zesort_topk_segments"};
-    return topk_run(ctx, &c, opts);
 }

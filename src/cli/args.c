@@ -108,6 +108,36 @@ int cli_parse_key_type(const char *text, zesort_key_type *out)
     return -1;
 }
 
+int cli_parse_backend(const char *text, zesort_backend *out)
+{
+    for (int i = ZESORT_BACKEND_AUTO; i <= ZESORT_BACKEND_CPU; ++i) {
+        if (strcmp(text, zesort_backend_name((zesort_backend)i)) == 0) {
+            *out = (zesort_backend)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int cli_parse_algo(const char *text, zesort_algo *out)
+{
+    for (int i = ZESORT_ALGO_AUTO; i <= ZESORT_ALGO_ONESWEEP; ++i) {
+        if (strcmp(text, zesort_algo_name((zesort_algo)i)) == 0) {
+            *out = (zesort_algo)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+zesort_context_info cli_context_info(const zesort_context *ctx)
+{
+    zesort_context_info info = {.size = sizeof info};
+    if (ctx)
+        (void)zesort_context_query(ctx, &info);
+    return info;
+}
+
 static const char *const value_type_names[] = {"u32", "u64"};
 
 const char *cli_value_type_name(zesort_value_type type)

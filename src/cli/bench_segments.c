@@ -1,8 +1,8 @@
 /*
  * bench_segments.c — `zesort bench --segments LEN[,LEN...]|ragged` (issue 22):
  * for each segment layout over the same n random keys, the wall time of one
- * zesort_sort_segments against one unsegmented zesort_sort of all n keys and
- * against a loop of one zesort_sort per segment. Wall times (host clock
+ * segmented sort (ZESORT_SEGMENTED) against one unsegmented sort (ZESORT_SORT)
+ * of all n keys and against a loop of one sort per segment. Wall times (host clock
  * around each call, host<->device copies included) because the segmented
  * device path has a host step and the loop's cost is mostly per-call. The
  * unsegmented sort is timed again next to each layout (a shared machine's
@@ -96,9 +96,13 @@ static int time_sort(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
     double t[1000];
     for (int i = -1; i < r->repeat; i++) {
         memcpy(r->work, r->input, r->n * r->kb);
+        zesort_desc d = cli_desc(o ? ZESORT_SEGMENTED : ZESORT_SORT, r->o, 0);
+        d.keys = r->work;
+        d.n = r->n;
+        d.offsets = o;
+        d.num_segments = o ? s : 0;
         const double t0 = cli_now_ms();
-        zesort_status st = o ? zesort_sort_segments(r->ctx, r->work, NULL, r->n, o, s, r->o)
-                             : zesort_sort(r->ctx, r->work, NULL, r->n, r->o);
+        zesort_status st = zesort_run(r->ctx, &d);
         if (st != ZESORT_OK)
             return cli_fail_status("bench", st, r->ctx);
         if (i >= 0)
@@ -109,7 +113,7 @@ static int time_sort(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
     return 0;
 }
 
-/* The loop of zesort_sort per segment, within LOOP_BUDGET_MS; *ms scaled
+/* The loop of one ZESORT_SORT per segment, within LOOP_BUDGET_MS; *ms scaled
  * up to all keys, *all = whether it finished. Then checks r->work (the
  * segmented result) against every segment the loop sorted. */
 static int time_loop(const seg_run *r, const uint64_t *o, uint64_t s, double *ms, int *all)
@@ -118,9 +122,11 @@ static int time_loop(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
     const double t0 = cli_now_ms();
     uint64_t i = 0;
     double el = 0;
+    zesort_desc d = cli_desc(ZESORT_SORT, r->o, 0);
     for (; i < s && el < LOOP_BUDGET_MS; i++) {
-        zesort_status st = zesort_sort(r->ctx, (char *)r->ref + o[i] * r->kb, NULL,
-                                       o[i + 1] - o[i], r->o);
+        d.keys = (char *)r->ref + o[i] * r->kb;
+        d.n = o[i + 1] - o[i];
+        zesort_status st = zesort_run(r->ctx, &d);
         if (st != ZESORT_OK)
             return cli_fail_status("bench", st, r->ctx);
         el = cli_now_ms() - t0;
@@ -161,7 +167,7 @@ int cli_bench_segments(zesort_backend backend, int64_t device, zesort_key_type t
     printf("zesort bench --segments: %llu %s keys, backend %s, device %s, algo %s, wall ms "
            "(copies included), median of %d after a warm-up\n",
            (unsigned long long)n, cli_key_type_name(type),
-           zesort_backend_name(zesort_context_backend(r.ctx)), zesort_context_device(r.ctx),
+           zesort_backend_name(cli_context_info(r.ctx).backend), cli_context_info(r.ctx).device,
            zesort_algo_name(algo), repeat);
     printf("%-10s %10s %14s %14s %15s %14s %15s\n", "segments", "count", "unsegmented_ms",
            "segmented_ms", "vs_unsegmented", "loop_ms", "speedup_vs_loop");

@@ -1,7 +1,7 @@
 /*
  * bench_topk.c — `zesort bench --topk K`: on the same n keys (--input,
  * --type, --descending, --bits as for the sort rows), the wall time of one
- * zesort_sort_copy of all n keys against zesort_topk of K keys (keys only,
+ * ZESORT_SORT_COPY of all n keys against a ZESORT_TOPK of K keys (keys only,
  * then with u32 indices) and of n/2 keys, each the median of --repeat after
  * a warm-up. Wall times (host clock around each call, host<->device copies
  * included) because the C fallback's select runs on the host and a device
@@ -42,12 +42,14 @@ static int time_call(const topk_run *r, uint64_t k, int indices, double *ms)
 {
     double t[1000];
     for (int i = -1; i < r->repeat; i++) {
+        zesort_desc d = cli_desc(k == UINT64_MAX ? ZESORT_SORT_COPY : ZESORT_TOPK, r->o, 0);
+        d.keys_in = r->input;
+        d.keys = k == UINT64_MAX ? r->sorted : r->out;
+        d.indices = k != UINT64_MAX && indices ? r->idx : NULL;
+        d.n = r->n;
+        d.k = k == UINT64_MAX ? 0 : k;
         const double t0 = cli_now_ms();
-        zesort_status st =
-            k == UINT64_MAX
-                ? zesort_sort_copy(r->ctx, r->input, NULL, r->sorted, NULL, r->n, r->o)
-                : zesort_topk(r->ctx, r->input, NULL, r->out, NULL, indices ? r->idx : NULL,
-                              r->n, k, r->o);
+        zesort_status st = zesort_run(r->ctx, &d);
         if (st != ZESORT_OK)
             return cli_fail_status("bench", st, r->ctx);
         if (i >= 0)
@@ -115,7 +117,7 @@ int cli_bench_topk(const cli_bench_topk_request *q)
            "ms (copies included), median of %d after a warm-up\n",
            (unsigned long long)q->n, cli_key_type_name(q->type), cli_input_kind_name(q->input),
            q->descending ? "descending" : "ascending", q->bit_lo, q->bit_hi,
-           zesort_backend_name(zesort_context_backend(r.ctx)), zesort_context_device(r.ctx),
+           zesort_backend_name(cli_context_info(r.ctx).backend), cli_context_info(r.ctx).device,
            q->repeat);
     printf("%-22s %12s %12s %12s %12s\n", "what", "k", "sort_ms", "topk_ms", "vs_sort");
     if (!(rc = row(&r, "topk", q->k, 0)) && !(rc = row(&r, "topk+indices", q->k, 1)))

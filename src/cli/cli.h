@@ -67,6 +67,14 @@ zesort_status cli_create_devices(zesort_backend backend, int64_t device, const c
  * split (zesort_last_sort_report): partition, each device's sort, gather. */
 void cli_print_sort_report(zesort_context *ctx);
 
+/* ---- desc_of.c: options to a descriptor ---------------------------------- */
+
+/* The descriptor of a `kind` sort with opts (NULL: the defaults): key type,
+ * algorithm, scan, order and bit range; values of opts->value_type's width
+ * when with_values (else keys only), and indices of that width. The caller
+ * sets the buffers, n and the kind's own fields, and runs it (zesort_run). */
+zesort_desc cli_desc(zesort_kind kind, const zesort_options *opts, int with_values);
+
 /* ---- report.c: the one-line error messages -------------------------------- */
 
 /* Prints "zesort: <message>" as one line on stderr (newlines in the message
@@ -135,6 +143,11 @@ int cli_parse_key_type(const char *text, zesort_key_type *out);
 /* "u32" or "u64": values moved with the keys, argsort's indices */
 int cli_parse_value_type(const char *text, zesort_value_type *out);
 int cli_parse_scan(const char *text, zesort_scan *out);
+/* A backend or algorithm by its name (zesort_backend_name, zesort_algo_name). */
+int cli_parse_backend(const char *text, zesort_backend *out);
+int cli_parse_algo(const char *text, zesort_algo *out);
+/* What ctx is and did (zesort_context_query); zeroed but for size when ctx is NULL. */
+zesort_context_info cli_context_info(const zesort_context *ctx);
 /* "LO:HI" with 0 <= LO < HI <= key_bits, decimal digits only. */
 int cli_parse_bits(const char *text, unsigned key_bits, unsigned *lo, unsigned *hi);
 /* A count: decimal digits with an optional binary suffix k, m, g (1k = 1024). */

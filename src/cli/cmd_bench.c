@@ -98,7 +98,7 @@ static int parse_algo_list(const char *text, bench_request *req)
     if (count < 0)
         return cli_usage(CMD, "bad --algo list '%s': empty entry", text);
     for (int i = 0; i < count; ++i) {
-        if (zesort_parse_algo(piece[i], &req->algo[i]))
+        if (cli_parse_algo(piece[i], &req->algo[i]))
             return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", piece[i]);
         for (int j = 0; j < i; ++j) {
             if (req->algo[j] == req->algo[i])
@@ -217,7 +217,7 @@ static int parse_value_flag(bench_request *req, const char *f, const char *v)
             return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
         req->pairs = req->value_type_set = 1;
     } else if (strcmp(f, "--backend") == 0) {
-        if (zesort_parse_backend(v, &req->backend))
+        if (cli_parse_backend(v, &req->backend))
             return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
     } else if (strcmp(f, "--repeat") == 0) {
         uint64_t r;
@@ -370,7 +370,7 @@ static unsigned value_bytes(value_kind k) { return k == VALUES_U64 ? 8u : k == V
 
 /* Before the long runs, every combination sorts a few keys (so an
  * unsupported one fails in a second instead of after minutes of measuring)
- * and passes zesort_check for every n (so a device too small for an n shows
+ * and passes zesort_check_split for every n (so a device too small for an n shows
  * before any data is made). */
 static int probe_combos(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
                         int count)
@@ -382,7 +382,11 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
         zesort_options o = combo_options(req, &combo[i]);
         cli_random_keys(keys, PROBE_N, req->type, BENCH_SEED);
         memset(values, 0, sizeof values);
-        zesort_status st = zesort_sort(ctx, keys, req->pairs ? values : NULL, PROBE_N, &o);
+        zesort_desc d = cli_desc(ZESORT_SORT, &o, req->pairs);
+        d.keys = keys;
+        d.values = req->pairs ? values : NULL;
+        d.n = PROBE_N;
+        zesort_status st = zesort_run(ctx, &d);
         /* and every n must fit the device in one go (the bench times the
          * device; a bigger sort would be split on the host): checked before
          * any data is made */
@@ -525,7 +529,7 @@ static uint64_t data_bytes(const bench_request *req, uint64_t n)
 /* Every n's data must fit in this machine's memory: checked before anything
  * is measured, so a too large n fails in a moment instead of after building
  * gigabytes of keys (and after the smaller n's measurements). The device's
- * limits are checked next, by zesort_check (probe_combos). */
+ * limits are checked next, by zesort_check_split (probe_combos). */
 static int check_host_memory(const bench_request *req)
 {
     int rc = 0;
@@ -543,7 +547,12 @@ static int measure_one(const bench_request *req, zesort_context *ctx, const benc
     void *values = c->values == VALUES_NONE ? NULL : d->values;
     reset_work(req, c->values, d);
     *ms = 0;
-    zesort_status st = zesort_sort_timed(ctx, d->work, values, d->n, &o, ms);
+    zesort_desc sd = cli_desc(ZESORT_SORT, &o, values != NULL);
+    sd.keys = d->work;
+    sd.values = values;
+    sd.n = d->n;
+    sd.device_ms = ms;
+    zesort_status st = zesort_run(ctx, &sd);
     if (st != ZESORT_OK)
         return cli_fail_status("bench sort", st, ctx);
     if (c->values == VALUES_U32_GATHER)
@@ -575,7 +584,7 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
             rc = measure_one(req, ctx, &c[k], d, r == req->repeat - 1, &ms);
             if (rc == 0 && r >= 0)
                 times[k * req->repeat + r] = ms;
-            ran[k] = zesort_last_algo(ctx);
+            ran[k] = cli_context_info(ctx).last_algo;
         }
     for (int k = 0; rc == 0 && k < count; ++k)
         median_ms[k] = median(times + k * req->repeat, req->repeat);
@@ -792,6 +801,7 @@ static void print_peer_ratios(const cli_measurement *m, size_t count)
 /* What is measured, where, and the table's column names. */
 static void print_header(const bench_request *req, zesort_context *ctx)
 {
+    const zesort_context_info info = cli_context_info(ctx);
     fprintf(report, "zesort bench: %s keys%s, input %s, %s, bits %u:%u, backend %s, device %u: "
                     "%s, kernel flavor %s, median of %d after a warm-up\n",
             cli_key_type_name(req->type),
@@ -799,9 +809,8 @@ static void print_header(const bench_request *req, zesort_context *ctx)
                                    ? " + values (u32, u64, u32 indices + host gather of u64)"
                                    : " + u32 values",
             cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
-            req->bit_lo, req->bit_hi, zesort_backend_name(zesort_context_backend(ctx)),
-            zesort_context_device_index(ctx), zesort_context_device(ctx),
-            zesort_context_flavor(ctx), req->repeat);
+            req->bit_lo, req->bit_hi, zesort_backend_name(info.backend), info.device_index,
+            info.device, info.flavor, req->repeat);
     fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11s  %10s  %11s  %s\n", "backend", "algo",
             "scan", "values", "n", "median_ms", "mkeys_per_s", "device");
 }
@@ -825,9 +834,10 @@ static int run_bench(const bench_request *req)
     if ((rc = probe_combos(req, ctx, combo, combos)))
         goto done;
 
-    const char *backend = zesort_backend_name(zesort_context_backend(ctx));
-    const char *device = zesort_context_device(ctx);
-    const char *flavor = zesort_context_flavor(ctx);
+    const zesort_context_info info = cli_context_info(ctx);
+    const char *backend = zesort_backend_name(info.backend);
+    const char *device = info.device;
+    const char *flavor = info.flavor;
     print_header(req, ctx);
 
     size_t done_count = 0;

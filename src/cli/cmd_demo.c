@@ -41,7 +41,7 @@ static int parse_demo_args(int argc, char **argv, demo_request *req)
         } else if (strcmp(a.flag, "--backend") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
-            if (zesort_parse_backend(v, &req->backend))
+            if (cli_parse_backend(v, &req->backend))
                 return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
         } else if (strcmp(a.flag, "--device") == 0) {
             if ((rc = cli_parse_device(&a, CMD, &req->device)))
@@ -78,15 +78,19 @@ static int demo_one(zesort_context *ctx, zesort_algo algo, const char *label,
      * so that on an empty kernel cache the first demo ever run told the
      * wrong 2-bit vs 4-bit story. Then the median of DEMO_REPEAT sorts, as
      * `zesort bench` times them. */
+    zesort_desc d = cli_desc(ZESORT_SORT, &o, 0);
+    d.keys = work;
+    d.n = n;
     memcpy(work, exp->input, (size_t)n * sizeof *work);
-    zesort_status st = zesort_sort(ctx, work, NULL, n, &o);
+    zesort_status st = zesort_run(ctx, &d);
     if (st != ZESORT_OK)
         return cli_fail_status("demo sort", st, ctx);
     double times[DEMO_REPEAT], walls[DEMO_REPEAT];
     for (int r = 0; r < DEMO_REPEAT; r++) {
         memcpy(work, exp->input, (size_t)n * sizeof *work);
         double t0 = cli_now_ms();
-        st = zesort_sort_timed(ctx, work, NULL, n, &o, &times[r]);
+        d.device_ms = &times[r];
+        st = zesort_run(ctx, &d);
         walls[r] = cli_now_ms() - t0;
         if (st != ZESORT_OK)
             return cli_fail_status("demo sort", st, ctx);
@@ -98,7 +102,7 @@ static int demo_one(zesort_context *ctx, zesort_algo algo, const char *label,
     /* Device last and untruncated: driver names are long ("Portable Computing
      * Language: pthread-skylake-avx512-...") and the columns stay aligned. */
     printf("%-9s  %9.2f  %10.2f  %10.0f  %-8s  %s\n", label, *mkeys, ms, wall, ok ? "yes" : "NO",
-           zesort_context_device(ctx));
+           cli_context_info(ctx).device);
     fflush(stdout);
     if (!ok)
         return cli_fail("demo: %s result is wrong: %s", label, why);
@@ -134,10 +138,11 @@ int cli_cmd_demo(int argc, char **argv)
     cli_expected exp = {input, reference, cli_multiset_hash(input, n, ZESORT_KEY_U32),
                         ZESORT_KEY_U32, 0, 0, 0};
 
-    zesort_backend backend = zesort_context_backend(ctx);
+    const zesort_context_info info = cli_context_info(ctx);
+    zesort_backend backend = info.backend;
     printf("zesort demo: stable radix sort of %llu random u32 keys (C-for-Metal design, OneSweep)\n"
            "backend: %s, device %u (%s%s)\n\n", (unsigned long long)n,
-           zesort_backend_name(backend), zesort_context_device_index(ctx),
+           zesort_backend_name(backend), info.device_index,
            req.device >= 0                      ? "--device"
            : req.backend == ZESORT_BACKEND_AUTO ? "the best one present"
                                                 : "--backend ",

@@ -32,7 +32,10 @@ static int accepts(zesort_context *ctx, zesort_algo algo, zesort_key_type type)
     opts.key_type = type;
     opts.bit_lo = 0;
     opts.bit_hi = cli_key_bits(type);
-    return zesort_sort(ctx, keys, NULL, PROBE_N, &opts) == ZESORT_OK;
+    zesort_desc d = cli_desc(ZESORT_SORT, &opts, 0);
+    d.keys = keys;
+    d.n = PROBE_N;
+    return zesort_run(ctx, &d) == ZESORT_OK;
 }
 
 /* "KEY: <why the last zesort_create failed>" on one line, for a failure
@@ -107,7 +110,7 @@ static void print_demo_backend(zesort_backend default_backend)
         printf("demo-backend: none\n");
         return;
     }
-    zesort_backend backend = zesort_context_backend(demo);
+    zesort_backend backend = cli_context_info(demo).backend;
     printf("demo-backend: %s\n", zesort_backend_name(backend));
     if (backend != default_backend)
         printf("demo-backend-why: demo and bench measure the kernels, on the best device "
@@ -150,14 +153,14 @@ int cli_cmd_info(int argc, char **argv)
     for (size_t i = 0; i < N_BACKENDS; ++i) {
         if (ctx[i])
             printf("device-%s: %s\n", zesort_backend_name(all_backends[i]),
-                   zesort_context_device(ctx[i]));
+                   cli_context_info(ctx[i]).device);
     }
     for (size_t i = 0; i < N_BACKENDS; ++i)
         print_device_list(all_backends[i]);
     for (size_t i = 0; i < N_BACKENDS; ++i) {
         if (ctx[i])
             printf("flavor-%s: %s\n", zesort_backend_name(all_backends[i]),
-                   zesort_context_flavor(ctx[i]));
+                   cli_context_info(ctx[i]).flavor);
     }
 
     for (size_t i = 0; i < N_BACKENDS; ++i) {
@@ -175,8 +178,9 @@ int cli_cmd_info(int argc, char **argv)
     zesort_context *best = NULL;
     zesort_status best_status = cli_create(ZESORT_BACKEND_AUTO, -1, &best);
     if (best_status == ZESORT_OK) {
-        printf("default-backend: %s\n", zesort_backend_name(zesort_context_backend(best)));
-        print_demo_backend(zesort_context_backend(best));
+        zesort_backend backend = cli_context_info(best).backend;
+        printf("default-backend: %s\n", zesort_backend_name(backend));
+        print_demo_backend(backend);
         print_capabilities(best);
         zesort_destroy(best);
     } else {

@@ -127,12 +127,12 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
         } else if (strcmp(f, "--algo") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
-            if (zesort_parse_algo(v, &req->opts.algo))
+            if (cli_parse_algo(v, &req->opts.algo))
                 return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", v);
         } else if (strcmp(f, "--backend") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
-            if (zesort_parse_backend(v, &req->backend))
+            if (cli_parse_backend(v, &req->backend))
                 return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
         } else if (strcmp(f, "--device") == 0) {
             if ((rc = cli_parse_device(&a, CMD, &req->device)))
@@ -252,7 +252,7 @@ static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, c
  * endless or huge input (/dev/zero) stops at the first limit it passes:
  * half the host memory available when reading starts (the sort needs room
  * for its data a second time: the device's copy, or the host copy of a sort
- * split into parts) and what zesort_check allows on the backend, which is
+ * split into parts) and what zesort_check_split allows on the backend, which is
  * created here, when the first size is known. No ZESORT_MAX_KEYS: the host
  * API splits a sort beyond it (issue 23). */
 typedef struct input_budget {
@@ -287,14 +287,15 @@ static int check_device(input_budget *b, const char *path, uint64_t n)
             return cli_fail_setup(b->req->backend, st);
     }
     /* an argsort's indices need what values of their type need */
-    zesort_status st = zesort_check(b->ctx, n, b->req->values_in != NULL || b->req->argsort,
-                                    &b->req->opts, NULL);
+    zesort_status st = zesort_check_split(b->ctx, n,
+                                          b->req->values_in != NULL || b->req->argsort,
+                                          &b->req->opts, NULL);
     if (st == ZESORT_OK)
         return 0;
     if (st == ZESORT_ERROR_UNSUPPORTED)
         return cli_fail_status("sort", st, b->ctx);
     return cli_fail("cannot read '%s': %llu keys, more than the %s backend can sort: %s", path,
-                    (unsigned long long)n, zesort_backend_name(zesort_context_backend(b->ctx)),
+                    (unsigned long long)n, zesort_backend_name(cli_context_info(b->ctx).backend),
                     zesort_last_error(b->ctx));
 }
 
@@ -433,7 +434,28 @@ static zesort_status argsort(zesort_context *ctx, const sort_request *req, const
     *second = req->keys_out ? malloc(*second_bytes ? *second_bytes : 1) : NULL;
     if (!*first || (req->keys_out && !*second))
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    return zesort_argsort(ctx, keys, *first, *second, n, &req->opts);
+    zesort_desc d = cli_desc(ZESORT_ARGSORT, &req->opts, 0);
+    d.keys_in = keys;
+    d.indices = *first;
+    d.keys = *second;
+    d.n = n;
+    return zesort_run(ctx, &d);
+}
+
+/* The sort in place: each segment of (offsets, segments) on its own, or the
+ * whole array when offsets is NULL. */
+static zesort_status sort_in_place(zesort_context *ctx, const sort_request *req, void *keys,
+                                   void *values, uint64_t n, const uint64_t *offsets,
+                                   uint64_t segments)
+{
+    zesort_desc d = cli_desc(offsets ? ZESORT_SEGMENTED : ZESORT_SORT, &req->opts,
+                             values != NULL);
+    d.keys = keys;
+    d.values = values;
+    d.n = n;
+    d.offsets = offsets;
+    d.num_segments = offsets ? segments : 0;
+    return zesort_run(ctx, &d);
 }
 
 /* A sort bigger than the device takes at once is split on the host, and one
@@ -448,13 +470,13 @@ static void note_split(zesort_context *ctx, const sort_request *req, uint64_t n)
     if (req->devices.given)
         fprintf(stderr, "zesort: sorting %llu keys on %u of the context's %u %s devices, in "
                         "about %llu parts of %llu keys (a %.2f GiB host copy)\n",
-                (unsigned long long)n, info.devices, zesort_context_devices(ctx, NULL, 0),
-                zesort_backend_name(zesort_context_backend(ctx)), (unsigned long long)info.parts,
+                (unsigned long long)n, info.devices, cli_context_info(ctx).devices,
+                zesort_backend_name(cli_context_info(ctx).backend), (unsigned long long)info.parts,
                 (unsigned long long)info.part_keys, (double)info.host_bytes / (1u << 30));
     else if (info.parts > 1)
         fprintf(stderr, "zesort: %llu keys are more than the %s backend sorts at once: sorting "
                         "in about %llu parts of at most %llu keys (a %.2f GiB host copy)\n",
-                (unsigned long long)n, zesort_backend_name(zesort_context_backend(ctx)),
+                (unsigned long long)n, zesort_backend_name(cli_context_info(ctx).backend),
                 (unsigned long long)info.parts, (unsigned long long)info.part_keys,
                 (double)info.host_bytes / (1u << 30));
 }
@@ -482,9 +504,7 @@ static int run_sort(const sort_request *req)
     size_t first_bytes = key_bytes, second_bytes = value_bytes;
     zesort_status st = req->argsort ? argsort(ctx, req, keys, n, &indices, &first_bytes, &sorted,
                                               &second_bytes)
-                           : offsets ? zesort_sort_segments(ctx, keys, values, n, offsets,
-                                                            segments, &req->opts)
-                                     : zesort_sort(ctx, keys, values, n, &req->opts);
+                                    : sort_in_place(ctx, req, keys, values, n, offsets, segments);
     cli_signals_reclaim(); /* (a driver may start its compiler only now) */
     if (st != ZESORT_OK) {
         rc = st == ZESORT_ERROR_OUT_OF_HOST_MEMORY && !zesort_last_error(ctx)[0]

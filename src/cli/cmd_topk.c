@@ -75,7 +75,7 @@ static int parse_flag(cli_args *a, char **argv, topk_request *r)
     if (strcmp(f, "--backend") == 0) {
         if ((rc = cli_args_value(a, CMD, &v)))
             return rc;
-        return zesort_parse_backend(v, &r->backend)
+        return cli_parse_backend(v, &r->backend)
                    ? cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v)
                    : 0;
     }
@@ -231,11 +231,17 @@ static zesort_status run_topk(zesort_context *ctx, const topk_request *r, const 
     if (!res->keys || ((r->values_out || r->indices_out) && !res->second))
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     void *vo = r->values_out ? res->second : NULL, *io = r->indices_out ? res->second : NULL;
-    zesort_status st =
-        in->offsets ? zesort_topk_segments(ctx, in->keys, in->values, res->keys, vo, io, in->n,
-                                           in->offsets, in->segments, k, &r->opts)
-                    : zesort_topk(ctx, in->keys, in->values, res->keys, vo, io, in->n, k,
-                                  &r->opts);
+    zesort_desc d = cli_desc(ZESORT_TOPK, &r->opts, in->values != NULL);
+    d.keys_in = in->keys;
+    d.values_in = in->values;
+    d.keys = res->keys;
+    d.values = vo;
+    d.indices = io;
+    d.n = in->n;
+    d.k = k;
+    d.offsets = in->offsets; /* NULL: the top k of all the keys */
+    d.num_segments = in->offsets ? in->segments : 0;
+    zesort_status st = zesort_run(ctx, &d);
     res->count = count;
     if (st == ZESORT_OK && in->offsets)
         pack_rows(in, k, kb, res);

@@ -39,7 +39,8 @@ int cli_check_device_backend(const char *cmd, zesort_backend backend, int64_t de
 zesort_status cli_create(zesort_backend backend, int64_t device, zesort_context **out)
 {
     cli_signals_hold(); /* a driver's handlers would lose a signal sent meanwhile */
-    zesort_status st = device >= 0 ? zesort_create_on_device(backend, (uint32_t)device, out)
+    const uint32_t index = (uint32_t)device;
+    zesort_status st = device >= 0 ? zesort_create_on_devices(backend, &index, 1, out)
                                    : zesort_create(backend, out);
     cli_signals_release();
     return st;
@@ -50,7 +51,7 @@ static zesort_status create_for_kernels(zesort_backend backend, int64_t device,
 {
     zesort_status st = cli_create(backend, device, out);
     if (st != ZESORT_OK || backend != ZESORT_BACKEND_AUTO ||
-        zesort_context_backend(*out) != ZESORT_BACKEND_CPU)
+        cli_context_info(*out).backend != ZESORT_BACKEND_CPU)
         return st;
     zesort_context *opencl = NULL;
     if (zesort_create(ZESORT_BACKEND_OPENCL, &opencl) != ZESORT_OK)

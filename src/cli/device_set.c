@@ -65,8 +65,8 @@ void cli_print_sort_report(zesort_context *ctx)
     zesort_sort_report r;
     if (zesort_last_sort_report(ctx, &r) != ZESORT_OK || r.devices < 2)
         return;
-    uint32_t index[ZESORT_MAX_DEVICES];
-    zesort_context_devices(ctx, index, ZESORT_MAX_DEVICES);
+    const zesort_context_info info = cli_context_info(ctx);
+    const uint32_t *index = info.device_indices;
     char line[2048];
     int at = snprintf(line, sizeof line, "zesort: %llu parts on %u devices: partition %.1f ms, "
                       "sort %.1f ms (", (unsigned long long)r.parts, r.devices, r.partition_ms,

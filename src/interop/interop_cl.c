@@ -2,7 +2,7 @@
  * interop_cl.c — the OpenCL interop API (include/zesort_cl.h): enqueues the
  * steps of a plan on a caller's queue, on caller buffers.
  *
- * Temp layout: every plan buffer except the caller's (zs_interop_is_callers), each at an offset
+ * Temp layout: every plan buffer except the caller's (the buffer table), each at an offset
  * that is a multiple of the alignment (the device's base address alignment,
  * at least 256 bytes), reached through a sub-buffer of temp made for the
  * sort. The commands are the OpenCL recorder's (cl_recorder.c), the one
@@ -26,6 +26,8 @@
 #include "common/error.h"
 #include "common/test_hooks.h"
 #include "interop/interop_common.h"
+#include "interop/interop_desc.h"
+#include "interop/interop_shims.h"
 #include "kernels/kernel_select.h"
 #include "plan/plan.h"
 #include "plan/sort_request.h"
@@ -201,19 +203,20 @@ static uint64_t mem_size(cl_mem m)
 /* The caller's buffers of a sort, checked before anything is enqueued:
  * given and large enough, temp large enough and at an aligned offset, and no
  * two of them (temp and the count included) sharing a byte. */
-static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *shape,
-                                     const zs_plan *plan, cl_mem const *caller, uint64_t n,
+static zesort_status check_arguments(zesort_cl_sorter *s, const zs_buffer_table *t,
+                                     cl_mem const *caller, uint64_t n, uint64_t segments,
                                      cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                                     uint64_t need, const zs_range *tspan, const char *fn)
+                                     const zs_range *tspan, const char *fn)
 {
     zs_named_range r[ZS_BUF_COUNT + 2];
     int ro[ZS_BUF_COUNT + 2] = {0};
     int ranges = 0;
+    const uint64_t need = t->temp_bytes;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+        if (!t->buf[b].callers || t->buf[b].bytes == 0)
             continue;
-        const char *name = zs_interop_buffer_name(shape, b);
-        const uint64_t bytes = plan->buffer_bytes[b];
+        const char *name = t->buf[b].name;
+        const uint64_t bytes = t->buf[b].bytes;
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
@@ -224,9 +227,9 @@ static zesort_status check_arguments(zesort_cl_sorter *s, const zs_sort_shape *s
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s holds %llu bytes, %llu %s need %llu", fn, name,
                                 (unsigned long long)mem_size(caller[b]),
-                                (unsigned long long)(offsets ? shape->segments : n),
+                                (unsigned long long)(offsets ? segments : n),
                                 offsets ? "segments" : "keys", (unsigned long long)bytes);
-        ro[ranges] = zs_interop_read_only(shape, b);
+        ro[ranges] = t->buf[b].read_only;
         r[ranges++] = (zs_named_range){name, locate(caller[b], bytes)};
     }
     if (need > 0 && !temp)
@@ -275,8 +278,8 @@ typedef struct cl_args {
  * the caller's queue. */
 typedef struct cl_sort {
     zs_plan plan;
-    uint64_t offsets[ZS_BUF_COUNT]; /* in temp (UINT64_MAX: not temp's) */
-    void *buffers[ZS_BUF_COUNT];    /* cl_mem by plan buffer: the caller's or temp's */
+    zs_buffer_table table;       /* what every step reads of each buffer */
+    void *buffers[ZS_BUF_COUNT]; /* cl_mem by plan buffer: the caller's or temp's */
     zs_cl_recorder rec;
 } cl_sort;
 
@@ -296,17 +299,17 @@ static zesort_status check_queue(zesort_cl_sorter *s, const cl_args *a)
  * (sub-buffers are made of temp's root buffer). */
 static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
 {
-    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, s->align, x->offsets);
+    zs_interop_buffer_table(a->shape, &x->plan, a->n, s->align, &x->table);
     const zs_range tspan = locate(a->temp, a->temp_bytes);
-    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->count, a->temp,
-                                       a->temp_bytes, need, &tspan, a->fn);
+    zesort_status st = check_arguments(s, &x->table, a->caller, a->n, a->shape->segments,
+                                       a->count, a->temp, a->temp_bytes, &tspan, a->fn);
     if (st == ZESORT_OK)
         st = zs_cl_record_check(&x->rec, &x->plan);
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++) {
-        if (x->offsets[b] == UINT64_MAX)
+        const zs_buffer_entry *e = &x->table.buf[b];
+        if (e->offset == UINT64_MAX)
             continue;
-        cl_buffer_region region = {(size_t)(tspan.off + x->offsets[b]),
-                                   (size_t)x->plan.buffer_bytes[b]};
+        cl_buffer_region region = {(size_t)(tspan.off + e->offset), (size_t)e->bytes};
         cl_int err;
         x->buffers[b] = clCreateSubBuffer(tspan.root, CL_MEM_READ_WRITE,
                                           CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
@@ -314,7 +317,7 @@ static zesort_status prepare(zesort_cl_sorter *s, const cl_args *a, cl_sort *x)
             st = cl_fail(s, "clCreateSubBuffer (temp)", err);
     }
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (zs_interop_is_callers(a->shape, b))
+        if (x->table.buf[b].callers)
             x->buffers[b] = a->caller[b];
     return st;
 }
@@ -381,7 +384,7 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_ev
     if (x.rec.last)
         clReleaseEvent(x.rec.last);
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        if (x.offsets[b] != UINT64_MAX && x.buffers[b])
+        if (x.table.buf[b].offset != UINT64_MAX && x.buffers[b])
             clReleaseMemObject(x.buffers[b]);
     if (st == ZESORT_OK) {
         s->last_algo = algo;
@@ -396,37 +399,99 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_ev
     return st;
 }
 
-static zesort_status enqueue(zesort_cl_sorter *s, cl_command_queue queue,
-                             const zs_sort_shape *shape, cl_mem const *caller, uint64_t n,
-                             cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                             const zesort_options *opts, cl_uint nwait, const cl_event *wait,
-                             cl_event *event, const char *fn)
+/* A refusal before the sorter's lock: interop_desc.c. */
+static zesort_status refused(zesort_cl_sorter *s, const zs_error *refusal, zesort_status st)
 {
-    if (!s) {
-        if (event)
-            *event = NULL;
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    }
-    const cl_args a = {queue, shape, caller, n, count, temp, temp_bytes, opts, nwait, wait, fn};
+    return zs_interop_refuse(s ? &s->lock : NULL, s ? &s->err : NULL, &thread_err, refusal, st);
+}
+
+static zesort_status check_sync(const zesort_cl_sync *y, zs_error *err, const char *fn)
+{
+    return zs_interop_check_reserved(y ? y->reserved : NULL,
+                                     sizeof y->reserved / sizeof y->reserved[0], err, fn);
+}
+
+/* Every enqueue: the descriptor resolved once (interop_desc.c), then
+ * checked, planned and enqueued under the sorter's lock. fn names the entry
+ * point in messages (zesort_cl_enqueue, or the 1.1 function a shim stands
+ * for). */
+static zesort_status enqueue_desc(zesort_cl_sorter *s, cl_command_queue queue,
+                                  const zesort_desc *d, const zesort_cl_sync *y, const char *fn)
+{
+    cl_event *event = y ? y->event : NULL;
+    if (event)
+        *event = NULL;
+    zs_interop_call c;
+    zs_error refusal;
+    zesort_status st = zs_interop_resolve(d, &c, &refusal, fn);
+    if (st == ZESORT_OK)
+        st = check_sync(y, &refusal, fn);
+    if (c.result_in_alt)
+        *c.result_in_alt = 0;
+    if (!s && st == ZESORT_OK)
+        st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    if (st != ZESORT_OK)
+        return refused(s, &refusal, st);
+    const cl_args a = {queue, &c.shape.base, (cl_mem const *)c.caller, c.n,
+                       (cl_mem)c.n_device, c.temp, c.temp_bytes, &c.opts,
+                       y ? y->num_wait_events : 0, y ? y->wait_events : NULL, fn};
     pthread_mutex_lock(&s->lock);
-    zesort_status st = enqueue_locked(s, &a, event);
+    st = enqueue_locked(s, &a, event);
+    if (st == ZESORT_OK && c.result_in_alt)
+        *c.result_in_alt = s->result_in_alt;
     pthread_mutex_unlock(&s->lock);
     return st;
 }
 
-/* An in-place sort of keys (and values) through enqueue. */
-static zesort_status enqueue_in_place(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
-                                      cl_mem values, uint64_t n, cl_mem count, cl_mem temp,
-                                      uint64_t temp_bytes, const zesort_options *opts,
-                                      cl_uint nwait, const cl_event *wait, cl_event *event,
-                                      const char *fn)
+zesort_status zesort_cl_enqueue(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                const zesort_desc *d, const zesort_cl_sync *sync)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0, 0};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    return enqueue(s, queue, &shape, caller, n, count, temp, temp_bytes, opts, nwait, wait, event,
-                   fn);
+    return enqueue_desc(sorter, queue, d, sync, "zesort_cl_enqueue");
+}
+
+zesort_status zesort_cl_requirements(zesort_cl_sorter *sorter, const zesort_desc *d,
+                                     zesort_requirements *req)
+{
+    static const char fn[] = "zesort_cl_requirements";
+    zs_interop_call c;
+    zs_error refusal;
+    zesort_status st = zs_interop_resolve(d, &c, &refusal, fn);
+    if (st == ZESORT_OK && (!sorter || !req))
+        st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                          sorter ? "req" : "sorter");
+    if (st != ZESORT_OK)
+        return refused(sorter, &refusal, st);
+    pthread_mutex_lock(&sorter->lock);
+    zs_plan plan;
+    st = zs_interop_requirements(&c, sorter->cl.flavor, sorter->align, sorter->align, req, &plan,
+                                 &sorter->err, fn);
+    if (st == ZESORT_OK) { /* OpenCL orders by events: nothing to chain */
+        zs_plan_free(&plan);
+        zs_error_clear(&sorter->err);
+    }
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+/* ---- the 1.1 entry points (deprecated): each one descriptor
+ * (interop_shims.c) and one sync for enqueue_desc, under its own name ---- */
+
+static zesort_cl_sync sync_of(cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    return (zesort_cl_sync){.num_wait_events = nwait, .wait_events = wait, .event = event};
+}
+
+/* The indirect 1.1 forms must be given their count when max_n > 0. */
+static zesort_status need_count(zesort_cl_sorter *s, cl_mem count, uint64_t max_n,
+                                cl_event *event, const char *fn)
+{
+    if (count || max_n == 0)
+        return ZESORT_OK;
+    if (event)
+        *event = NULL;
+    zs_error e;
+    return refused(s, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL",
+                                       fn));
 }
 
 zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -435,30 +500,24 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
                                      cl_uint num_wait_events, const cl_event *wait_events,
                                      cl_event *event)
 {
-    return enqueue_in_place(sorter, queue, keys, values, n, NULL, temp, temp_bytes, opts,
-                            num_wait_events, wait_events, event, "zesort_cl_enqueue_sort");
+    const zesort_desc d = zs_shim_sort(opts, keys, values, NULL, NULL, n, NULL, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort");
 }
 
-/* A segmented sort through enqueue: direct (count NULL) or with a
- * device-side count (n is then max_n). */
-static zesort_status enqueue_segments(zesort_cl_sorter *s, cl_command_queue queue, cl_mem keys,
-                                      cl_mem values, uint64_t n, cl_mem count, cl_mem offsets,
-                                      uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
-                                      const zesort_options *opts, cl_uint nwait,
-                                      const cl_event *wait, cl_event *event, const char *fn)
+zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,
+                                              cl_mem keys, cl_mem values, cl_mem count,
+                                              uint64_t max_n, cl_mem temp, uint64_t temp_bytes,
+                                              const zesort_options *opts,
+                                              cl_uint num_wait_events,
+                                              const cl_event *wait_events, cl_event *event)
 {
-    if (n == 0) /* nothing can be sorted: the offsets are checked against n = 0 */
-        count = NULL;
-    /* the offsets are read on the device only (seg_check, against n = max_n);
-     * with a device-side key count seg_sort_ranges cuts the segments there */
-    const zs_seg_shape shape = zs_interop_seg_offsets_shape(num_segments, values != NULL,
-                                                            count != NULL);
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = offsets;
-    return enqueue(s, queue, &shape.base, caller, n, count, temp, temp_bytes, opts, nwait, wait,
-                   event, fn);
+    static const char fn[] = "zesort_cl_enqueue_sort_indirect";
+    const zesort_desc d =
+        zs_shim_sort(opts, keys, values, NULL, NULL, max_n, count, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    zesort_status st = need_count(sorter, count, max_n, event, fn);
+    return st != ZESORT_OK ? st : enqueue_desc(sorter, queue, &d, &y, fn);
 }
 
 zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -468,23 +527,10 @@ zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event)
 {
-    return enqueue_segments(sorter, queue, keys, values, n, NULL, offsets, num_segments, temp,
-                            temp_bytes, opts, num_wait_events, wait_events, event,
-                            "zesort_cl_enqueue_sort_segments");
-}
-
-/* The indirect variants' count must be given when max_n > 0. */
-static zesort_status need_count(zesort_cl_sorter *s, cl_mem count, uint64_t max_n,
-                                cl_event *event, const char *fn)
-{
-    if (!s || count || max_n == 0)
-        return ZESORT_OK;
-    if (event)
-        *event = NULL;
-    pthread_mutex_lock(&s->lock);
-    zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL", fn);
-    pthread_mutex_unlock(&s->lock);
-    return ZESORT_ERROR_INVALID_ARGUMENT;
+    const zesort_desc d =
+        zs_shim_segments(opts, keys, values, n, NULL, offsets, num_segments, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_segments");
 }
 
 zesort_status zesort_cl_enqueue_sort_segments_indirect(
@@ -493,27 +539,12 @@ zesort_status zesort_cl_enqueue_sort_segments_indirect(
     const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
     cl_event *event)
 {
-    const char *fn = "zesort_cl_enqueue_sort_segments_indirect";
+    static const char fn[] = "zesort_cl_enqueue_sort_segments_indirect";
+    const zesort_desc d = zs_shim_segments(opts, keys, values, max_n, count, offsets,
+                                           num_segments, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
     zesort_status st = need_count(sorter, count, max_n, event, fn);
-    return st != ZESORT_OK ? st
-                           : enqueue_segments(sorter, queue, keys, values, max_n, count, offsets,
-                                              num_segments, temp, temp_bytes, opts,
-                                              num_wait_events, wait_events, event, fn);
-}
-
-/* A segments descriptor refused before the append: its message is the
- * sorter's last error, set under the lock (other threads may be appending),
- * or the thread's with no sorter. */
-static zesort_status seg_refused(zesort_cl_sorter *s, const zs_error *refusal, zesort_status st)
-{
-    if (!s) {
-        thread_err = *refusal;
-        return st;
-    }
-    pthread_mutex_lock(&s->lock);
-    s->err = *refusal;
-    pthread_mutex_unlock(&s->lock);
-    return st;
+    return st != ZESORT_OK ? st : enqueue_desc(sorter, queue, &d, &y, fn);
 }
 
 zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -524,31 +555,22 @@ zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_comm
                                                const cl_event *wait_events, cl_event *event)
 {
     static const char fn[] = "zesort_cl_enqueue_sort_segmented";
-    zs_seg_shape shape;
-    zs_error refusal;
-    zesort_status st = zs_interop_seg_shape(&refusal, fn,
-                                            segments != NULL, segments ? segments->offset_type : 0,
-                                            segments && segments->offsets,
-                                            segments && (segments->begin_offsets ||
-                                                         segments->end_offsets),
-                                            segments && segments->num_segments_mem,
-                                            segments ? segments->num_segments : 0, values != NULL,
-                                            &shape);
-    if (st != ZESORT_OK) {
+    zs_error e;
+    if (!segments) {
         if (event)
             *event = NULL;
-        return seg_refused(sorter, &refusal, st);
+        return refused(sorter, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT,
+                                                "%s: segments is NULL", fn));
     }
-    shape.status_callers = segments->status != NULL;
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = segments->offsets ? segments->offsets : segments->begin_offsets;
-    caller[ZS_BUF_SEG_ENDS] = segments->end_offsets;
-    caller[ZS_BUF_SEG_COUNT] = segments->num_segments_mem;
-    caller[ZS_BUF_SEG_STATUS] = segments->status;
-    return enqueue(sorter, queue, &shape.base, caller, n, NULL, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, fn);
+    zesort_desc d = zs_shim_segments(opts, keys, values, n, NULL, segments->offsets,
+                                     segments->num_segments, temp, temp_bytes);
+    d.offset_type = segments->offset_type;
+    d.begin_offsets = segments->begin_offsets;
+    d.end_offsets = segments->end_offsets;
+    d.num_segments_device = segments->num_segments_mem;
+    d.status = (uint32_t *)segments->status;
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    return enqueue_desc(sorter, queue, &d, &y, fn);
 }
 
 zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -558,14 +580,10 @@ zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_q
                                           const zesort_options *opts, cl_uint num_wait_events,
                                           const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0, 0};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = keys_in;
-    caller[ZS_BUF_VALUES_IN] = values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out;
-    return enqueue(sorter, queue, &shape, caller, n, n ? count : NULL, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, "zesort_cl_enqueue_sort_copy");
+    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, NULL,
+                                       NULL, n, count, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_copy");
 }
 
 zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -574,28 +592,10 @@ zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_que
                                         const zesort_options *opts, cl_uint num_wait_events,
                                         const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 0};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = keys;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = indices;
-    return enqueue(sorter, queue, &shape, caller, n, n ? count : NULL, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, "zesort_cl_enqueue_argsort");
-}
-
-zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                              cl_mem keys, cl_mem values, cl_mem count,
-                                              uint64_t max_n, cl_mem temp, uint64_t temp_bytes,
-                                              const zesort_options *opts,
-                                              cl_uint num_wait_events,
-                                              const cl_event *wait_events, cl_event *event)
-{
-    zesort_status st = need_count(sorter, count, max_n, event, "zesort_cl_enqueue_sort_indirect");
-    if (st != ZESORT_OK)
-        return st;
-    return enqueue_in_place(sorter, queue, keys, values, max_n, max_n ? count : NULL, temp,
-                            temp_bytes, opts, num_wait_events, wait_events, event,
-                            "zesort_cl_enqueue_sort_indirect");
+    const zesort_desc d =
+        zs_shim_argsort(opts, keys, indices, keys_out, NULL, NULL, n, count, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort");
 }
 
 /* ---- caller-supplied alternate buffers (issue 35, item 4) ---------------
@@ -619,30 +619,6 @@ zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t
     return st;
 }
 
-/* enqueue with the alternate buffers in caller[TMP], caller[VALUES_TMP]. */
-static zesort_status enqueue_alt(zesort_cl_sorter *s, cl_command_queue queue,
-                                 const zs_sort_shape *shape, cl_mem const *caller, uint64_t n,
-                                 cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                                 const zesort_options *opts, cl_uint nwait, const cl_event *wait,
-                                 cl_event *event, int *result_in_alt, const char *fn)
-{
-    if (result_in_alt)
-        *result_in_alt = 0;
-    if (!s) {
-        if (event)
-            *event = NULL;
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    }
-    const cl_args a = {queue, shape, caller, n, n ? count : NULL, temp, temp_bytes, opts, nwait,
-                       wait, fn};
-    pthread_mutex_lock(&s->lock);
-    zesort_status st = enqueue_locked(s, &a, event);
-    if (st == ZESORT_OK && result_in_alt)
-        *result_in_alt = s->result_in_alt;
-    pthread_mutex_unlock(&s->lock);
-    return st;
-}
-
 zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
                                          cl_mem keys, cl_mem values, cl_mem keys_alt,
                                          cl_mem values_alt, uint64_t n, cl_mem count,
@@ -651,16 +627,15 @@ zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_qu
                                          const cl_event *wait_events, cl_event *event,
                                          int *result_in_alt)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL || values_alt != NULL, 0, 0,
-                                 1};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_TMP] = keys_alt;
-    caller[ZS_BUF_VALUES_TMP] = values_alt;
-    return enqueue_alt(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
-                       num_wait_events, wait_events, event, result_in_alt,
-                       "zesort_cl_enqueue_sort_alt");
+    zesort_desc d =
+        zs_shim_sort(opts, keys, values, keys_alt, values_alt, n, count, temp, temp_bytes);
+    d.result_in_alt = result_in_alt;
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_sort_alt");
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_alt");
 }
 
 zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -672,19 +647,14 @@ zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_comma
                                               cl_uint num_wait_events,
                                               const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY,
-                                 values_in != NULL || values_out != NULL || values_alt != NULL,
-                                 0, 0, 1};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = keys_in;
-    caller[ZS_BUF_VALUES_IN] = values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out;
-    caller[ZS_BUF_TMP] = keys_alt;
-    caller[ZS_BUF_VALUES_TMP] = values_alt;
-    return enqueue_alt(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
-                       num_wait_events, wait_events, event, NULL,
-                       "zesort_cl_enqueue_sort_copy_alt");
+    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, keys_alt,
+                                       values_alt, n, count, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_sort_copy_alt");
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_copy_alt");
 }
 
 zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
@@ -694,16 +664,14 @@ zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command
                                             const zesort_options *opts, cl_uint num_wait_events,
                                             const cl_event *wait_events, cl_event *event)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 1};
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = keys;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = indices;
-    caller[ZS_BUF_TMP] = keys_alt;
-    caller[ZS_BUF_VALUES_TMP] = indices_alt;
-    return enqueue_alt(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
-                       num_wait_events, wait_events, event, NULL,
-                       "zesort_cl_enqueue_argsort_alt");
+    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, keys_alt, indices_alt,
+                                          n, count, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_argsort_alt");
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort_alt");
 }
 
 /* ---- top-k (zesort_cl_enqueue_topk): the planner's top-k (plan/plan_topk.h) -- */
@@ -728,20 +696,13 @@ zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue 
                                      const zesort_options *opts, cl_uint num_wait_events,
                                      const cl_event *wait_events, cl_event *event)
 {
-    const char *fn = "zesort_cl_enqueue_topk";
-    if (!sorter)
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    zs_sort_shape shape;
-    zesort_status st = zs_interop_topk_shape(&sorter->err, fn, n, k, values_in != NULL,
-                                             keys_out != NULL, values_out != NULL,
-                                             indices_out != NULL, &shape);
-    if (st != ZESORT_OK)
-        return st;
-    cl_mem caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = keys;
-    caller[ZS_BUF_VALUES_IN] = values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out ? values_out : indices_out;
-    return enqueue(sorter, queue, &shape, caller, n, count, temp, temp_bytes, opts,
-                   num_wait_events, wait_events, event, fn);
+    static const char fn[] = "zesort_cl_enqueue_topk";
+    const zesort_desc d = zs_shim_topk(opts, keys, values_in, keys_out, values_out, indices_out,
+                                       n, count, k, temp, temp_bytes);
+    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
+    zs_error e;
+    const zesort_status st = zs_shim_check_topk(values_out, indices_out, &e, fn);
+    if (st != ZESORT_OK && event)
+        *event = NULL;
+    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, fn);
 }

@@ -10,6 +10,8 @@
 #include "plan/plan_topk.h"
 #include "plan/sort_request.h"
 
+static int is_callers(const zs_sort_shape *shape, int b);
+
 zesort_status zs_sort_shape_of(int with_values, zs_sort_shape *shape, zs_error *err,
                                const char *fn)
 {
@@ -72,7 +74,7 @@ static zesort_status segments_plan(const zs_plan_request *req, const zs_sort_sha
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "%s: %llu segments: a recorded segmented sort takes fewer than "
                             "2^32 - 1", fn, (unsigned long long)shape->segments);
-    const int status_callers = zs_interop_is_callers(shape, ZS_BUF_SEG_STATUS);
+    const int status_callers = is_callers(shape, ZS_BUF_SEG_STATUS);
     if (zs_plan_segments_device(req, zs_interop_seg_flags(shape), (uint32_t)shape->segments,
                                 status_callers, plan) != 0)
         return zs_error_set(err, ZESORT_ERROR_OUT_OF_HOST_MEMORY,
@@ -93,7 +95,7 @@ static zesort_status topk_plan(zs_plan_request *req, const zs_sort_shape *shape,
     return ZESORT_OK;
 }
 
-int zs_interop_read_only(const zs_sort_shape *shape, int b)
+static int read_only(const zs_sort_shape *shape, int b)
 {
     return shape->kind == ZS_SORT_SEGMENTS_DEVICE &&
            (b == ZS_BUF_SEG_OFFSETS || b == ZS_BUF_SEG_ENDS || b == ZS_BUF_SEG_COUNT);
@@ -117,8 +119,8 @@ static int is_topk(const zs_sort_shape *shape)
     return shape->kind == ZS_SORT_TOPK || shape->kind == ZS_SORT_TOPK_INDICES;
 }
 
-uint64_t zs_interop_element_bytes(const zs_sort_shape *shape, const zs_plan *plan, int b,
-                                  uint64_t n)
+static uint64_t element_bytes(const zs_sort_shape *shape, const zs_plan *plan, int b,
+                              uint64_t n)
 {
     /* a top-k's outputs hold min(k, n) elements */
     if (is_topk(shape) && (b == ZS_BUF_KEYS || b == ZS_BUF_VALUES) && shape->segments < n)
@@ -156,7 +158,7 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
     return ZESORT_OK;
 }
 
-int zs_interop_is_callers(const zs_sort_shape *shape, int b)
+static int is_callers(const zs_sort_shape *shape, int b)
 {
     if (b == ZS_BUF_SEG_STATUS) /* the old entry points' status: a word of temp */
         return shape->kind == ZS_SORT_SEGMENTS_DEVICE &&
@@ -167,7 +169,7 @@ int zs_interop_is_callers(const zs_sort_shape *shape, int b)
            (shape->alt && (b == ZS_BUF_TMP || b == ZS_BUF_VALUES_TMP));
 }
 
-const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
+static const char *buffer_name(const zs_sort_shape *shape, int b)
 {
     /* a segmented sort's keys and values are sorted where they are */
     const int in_place =
@@ -193,18 +195,21 @@ const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b)
     }
 }
 
-uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape, uint64_t align,
-                                uint64_t offsets[ZS_BUF_COUNT])
+void zs_interop_buffer_table(const zs_sort_shape *shape, const zs_plan *plan, uint64_t n,
+                             uint64_t align, zs_buffer_table *t)
 {
-    uint64_t total = 0;
+    t->temp_bytes = 0;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        offsets[b] = UINT64_MAX;
-        if (zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+        zs_buffer_entry *e = &t->buf[b];
+        *e = (zs_buffer_entry){buffer_name(shape, b), plan->buffer_bytes[b], 1, UINT64_MAX,
+                               is_callers(shape, b), read_only(shape, b)};
+        if (e->callers)
+            e->elem = element_bytes(shape, plan, b, n);
+        if (e->callers || e->bytes == 0)
             continue;
-        offsets[b] = total;
-        total += (plan->buffer_bytes[b] + align - 1) / align * align;
+        e->offset = t->temp_bytes;
+        t->temp_bytes += (e->bytes + align - 1) / align * align;
     }
-    return total;
 }
 
 /* The bytes of temp memory of a plan of this shape: its layout. */
@@ -216,8 +221,9 @@ static zesort_status shape_temp_bytes(const zesort_options *opts, uint64_t n,
     zesort_status st = zs_interop_plan(opts, n, shape, flavor, &plan, NULL, err, "temp size");
     if (st != ZESORT_OK)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    *bytes = zs_interop_temp_layout(&plan, shape, align, offsets);
+    zs_buffer_table t;
+    zs_interop_buffer_table(shape, &plan, n, align, &t);
+    *bytes = t.temp_bytes;
     zs_plan_free(&plan);
     return ZESORT_OK;
 }
@@ -288,8 +294,9 @@ zesort_status zs_interop_topk_temp(const zesort_options *opts, uint64_t n, int w
     zesort_status st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, "temp size");
     if (st != ZESORT_OK)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
+    zs_buffer_table t;
+    zs_interop_buffer_table(&shape, &plan, n, align, &t);
+    *bytes = t.temp_bytes;
     zs_plan_free(&plan);
     zs_error_clear(err);
     return ZESORT_OK;
@@ -327,8 +334,9 @@ zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *
         st = zs_interop_plan(opts, n, &shape, flavor, &plan, NULL, err, fn);
     if (st != ZESORT_OK)
         return st;
-    uint64_t offsets[ZS_BUF_COUNT];
-    *bytes = zs_interop_temp_layout(&plan, &shape, align, offsets);
+    zs_buffer_table t;
+    zs_interop_buffer_table(&shape, &plan, n, align, &t);
+    *bytes = t.temp_bytes;
     /* with_values 2 is an argsort (out of place): its result is in its outputs */
     if (result_in_alt)
         *result_in_alt = plan.result == ZS_BUF_TMP;

@@ -77,20 +77,10 @@ zs_seg_shape zs_interop_seg_offsets_shape(uint64_t num_segments, int pairs,
 /* The form of a segmented shape's segments (ZS_SEG_F_*). */
 uint32_t zs_interop_seg_flags(const zs_sort_shape *shape);
 
-/* 1 when caller buffer b is only read by a segmented sort and may share bytes
- * with another such one (offsets, begins and ends, the count: a caller may
- * pass ends = begins + 1, as CUB allows), not with what the sort writes. */
-int zs_interop_read_only(const zs_sort_shape *shape, int b);
-
 /* The first two of `count` named ranges that share a byte, except two that
  * are both read-only (ro[i]): 1 with their names in *a and *b, or 0. */
 int zs_interop_ranges_overlap(const zs_named_range *r, const int *ro, int count, const char **a,
                               const char **b);
-
-/* The element size of caller buffer b (its alignment; n elements of it, but
- * a segmented sort's offsets, count and status). */
-uint64_t zs_interop_element_bytes(const zs_sort_shape *shape, const zs_plan *plan, int b,
-                                  uint64_t n);
 
 /* The shape a with_values argument names (0, 1, or 2: an argsort without
  * keys_out); INVALID_ARGUMENT for any other value. */
@@ -125,17 +115,34 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
                               zs_flavor flavor, zs_plan *plan, zesort_algo *algo, zs_error *err,
                               const char *fn);
 
-/* 1 when plan buffer b is the caller's memory (KEYS, VALUES, KEYS_IN,
- * VALUES_IN, SEG_OFFSETS, SEG_ENDS, SEG_COUNT, and SEG_STATUS when
- * status_callers; not KEYS when shape->keys_in_temp; TMP and VALUES_TMP when
- * shape->alt), not temp memory. */
-int zs_interop_is_callers(const zs_sort_shape *shape, int b);
+/* What the checks, the temp layout and the recording read of one plan
+ * buffer of a recorded sort, worked out once per append (the buffer table). */
+typedef struct zs_buffer_entry {
+    const char *name; /* as the caller knows it, in messages: "keys", "values" (in place),
+                         "keys_in", "values_in", "keys_out", "values_out" (out of place),
+                         "indices", "indices_out", "offsets", "begin_offsets",
+                         "end_offsets", "the segment count", "status", "keys_alt",
+                         "values_alt", "indices_alt"; "temp" for temp's own */
+    uint64_t bytes;   /* the plan's (0: unused) */
+    uint64_t elem;    /* its element size: the alignment the caller's buffer needs */
+    uint64_t offset;  /* in temp; UINT64_MAX: the caller's memory, or unused */
+    int callers;      /* the caller's memory (KEYS, VALUES, the inputs, the segment
+                         arrays, the status when the caller gives it, TMP and
+                         VALUES_TMP with alternate buffers), else temp */
+    int read_only;    /* only read, and may share bytes with another read-only buffer
+                         (a segmented sort's offsets, begins, ends and count: a caller
+                         may pass ends = begins + 1, as CUB allows) */
+} zs_buffer_entry;
 
-/* Offsets in the caller's temp memory of the plan's buffers (not the
- * caller's own, zs_interop_is_callers; UINT64_MAX for those and unused
- * ones), each a multiple of `align`; returns the bytes temp must have. */
-uint64_t zs_interop_temp_layout(const zs_plan *plan, const zs_sort_shape *shape, uint64_t align,
-                                uint64_t offsets[ZS_BUF_COUNT]);
+typedef struct zs_buffer_table {
+    zs_buffer_entry buf[ZS_BUF_COUNT];
+    uint64_t temp_bytes; /* the bytes temp must have: every temp buffer at `align` */
+} zs_buffer_table;
+
+/* The buffer table of a plan of this shape for n keys; temp buffers laid
+ * out in zs_buffer order, each at a multiple of align. */
+void zs_interop_buffer_table(const zs_sort_shape *shape, const zs_plan *plan, uint64_t n,
+                             uint64_t align, zs_buffer_table *t);
 
 /* The body of both APIs' temp_requirements (the caller holds the sorter's
  * lock): INVALID_ARGUMENT naming `fn` when bytes is NULL; else in *bytes the
@@ -158,14 +165,6 @@ zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *
                                           uint64_t min_align, uint64_t *bytes,
                                           uint64_t *alignment, int *result_in_alt,
                                           zs_error *err);
-
-/* The name of a caller buffer in messages: "keys", "values" (in place, and
- * a segmented sort's), "keys_in", "values_in", "indices" (an argsort's
- * VALUES), "keys_out", "values_out" (out of place), "offsets",
- * "begin_offsets", "end_offsets", "the segment count", "status" (a segmented
- * sort's), "keys_alt", "values_alt", "indices_alt" (shape->alt: TMP and
- * VALUES_TMP). */
-const char *zs_interop_buffer_name(const zs_sort_shape *shape, int b);
 
 /* Builds, through build(user, kernel), every kernel a sort with these
  * options (NULL: defaults; AUTO: every algorithm AUTO may pick) and

@@ -30,7 +30,10 @@
 #include "backends/level_zero/ze_recorder.h"
 #include "common/error.h"
 #include "common/test_hooks.h"
+#include "api/desc.h"
 #include "interop/interop_common.h"
+#include "interop/interop_desc.h"
+#include "interop/interop_shims.h"
 #include "kernels/kernel_select.h"
 #include "plan/plan.h"
 #include "plan/sort_request.h"
@@ -223,16 +226,14 @@ static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, 
 
 /* Every caller buffer of a sort: keys and values (in and out), temp (the
  * bytes the caller gave) and the device-side count. */
-static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_sort_shape *shape,
-                                         const zs_plan *plan, void *const *caller, void *temp,
-                                         uint64_t temp_bytes, const uint32_t *n_devptr,
-                                         const char *fn)
+static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_buffer_table *t,
+                                         void *const *caller, void *temp, uint64_t temp_bytes,
+                                         const uint32_t *n_devptr, const char *fn)
 {
     zesort_status st = ZESORT_OK;
     for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++)
-        if (zs_interop_is_callers(shape, b))
-            st = check_device_memory(s, zs_interop_buffer_name(shape, b), caller[b],
-                                     plan->buffer_bytes[b], fn);
+        if (t->buf[b].callers)
+            st = check_device_memory(s, t->buf[b].name, caller[b], t->buf[b].bytes, fn);
     if (st == ZESORT_OK)
         st = check_device_memory(s, "temp", temp, temp_bytes, fn);
     if (st == ZESORT_OK)
@@ -257,20 +258,20 @@ static uint32_t command_count(const zs_plan *plan, int indirect)
 /* The caller's buffers of a sort, checked before any driver call: given,
  * aligned to their element size, temp large enough and 8-byte aligned, and
  * no two of them (temp and the count included) sharing a byte. */
-static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *shape,
-                                     const zs_plan *plan, void *const *caller, uint64_t n,
-                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                     uint64_t need, const char *fn)
+static zesort_status check_arguments(zesort_ze_sorter *s, const zs_buffer_table *t,
+                                     void *const *caller, uint64_t n, const uint32_t *n_devptr,
+                                     void *temp, uint64_t temp_bytes, const char *fn)
 {
     zs_named_range r[ZS_BUF_COUNT + 2];
     int ro[ZS_BUF_COUNT + 2] = {0};
     int count = 0;
+    const uint64_t need = t->temp_bytes;
     for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        if (!zs_interop_is_callers(shape, b) || plan->buffer_bytes[b] == 0)
+        if (!t->buf[b].callers || t->buf[b].bytes == 0)
             continue;
-        const char *name = zs_interop_buffer_name(shape, b);
+        const char *name = t->buf[b].name;
         /* n elements, but a segmented sort's offsets, count and status */
-        const uint64_t elem = zs_interop_element_bytes(shape, plan, b, n);
+        const uint64_t elem = t->buf[b].elem;
         if (!caller[b])
             return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
                                 "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
@@ -279,8 +280,8 @@ static zesort_status check_arguments(zesort_ze_sorter *s, const zs_sort_shape *s
                                 "%s: %s must be aligned to its element size (%llu bytes); "
                                 "the count to 4 bytes, temp to 8", fn, name,
                                 (unsigned long long)elem);
-        ro[count] = zs_interop_read_only(shape, b);
-        r[count++] = (zs_named_range){name, zs_address_range(caller[b], plan->buffer_bytes[b])};
+        ro[count] = t->buf[b].read_only;
+        r[count++] = (zs_named_range){name, zs_address_range(caller[b], t->buf[b].bytes)};
     }
     if (((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u))
         return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
@@ -352,23 +353,23 @@ static zesort_status check_list(zesort_ze_sorter *s, const ze_args *a)
  * (driver calls), every kernel built and its grid checked. */
 static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 {
-    uint64_t offsets[ZS_BUF_COUNT];
-    const uint64_t need = zs_interop_temp_layout(&x->plan, a->shape, TEMP_ALIGN, offsets);
-    zesort_status st = check_arguments(s, a->shape, &x->plan, a->caller, a->n, a->n_devptr,
-                                       a->temp, a->temp_bytes, need, a->fn);
+    zs_buffer_table t; /* what every step below reads of each buffer */
+    zs_interop_buffer_table(a->shape, &x->plan, a->n, TEMP_ALIGN, &t);
+    zesort_status st = check_arguments(s, &t, a->caller, a->n, a->n_devptr, a->temp,
+                                       a->temp_bytes, a->fn);
     if (st == ZESORT_OK && a->ch) /* whatever the kind of sort: its plan's commands */
         st = zs_ze_record_chained(&x->rec, a->ch, command_count(&x->plan, a->n_devptr != NULL),
                                   a->signal, a->nwait, a->wait, a->fn);
     /* (a segmented sort of no keys may still check its segments: its status) */
     if (st == ZESORT_OK && (a->n > 0 || x->plan.nsteps > 0))
-        st = check_caller_memory(s, a->shape, &x->plan, a->caller, a->temp,
-                                 need > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
+        st = check_caller_memory(s, &t, a->caller, a->temp, t.temp_bytes > 0 ? a->temp_bytes : 0,
+                                 a->n_devptr, a->fn);
     if (st != ZESORT_OK)
         return st;
     for (int b = 0; b < ZS_BUF_COUNT; b++)
-        x->buffers[b] = zs_interop_is_callers(a->shape, b) ? a->caller[b]
-                        : offsets[b] != UINT64_MAX        ? (char *)a->temp + offsets[b]
-                                                          : NULL;
+        x->buffers[b] = t.buf[b].callers                ? a->caller[b]
+                        : t.buf[b].offset != UINT64_MAX ? (char *)a->temp + t.buf[b].offset
+                                                        : NULL;
     return zs_ze_record_check(&x->rec, &x->plan, x->buffers);
 }
 
@@ -442,42 +443,106 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
     return st;
 }
 
-static zesort_status append_sort(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                 const zs_sort_shape *shape, void *const *caller, uint64_t n,
-                                 const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                 const zesort_options *opts, ze_event_handle_t signal,
-                                 uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
-                                 const char *fn)
+/* A refusal before the sorter's lock: interop_desc.c. */
+static zesort_status refused(zesort_ze_sorter *s, const zs_error *refusal, zesort_status st)
 {
-    if (!s) {
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    }
-    const ze_args a = {list, shape, caller, n, n_devptr, temp, temp_bytes, opts, signal,
-                       nwait, wait, ch, fn};
+    return zs_interop_refuse(s ? &s->lock : NULL, s ? &s->err : NULL, &thread_err, refusal, st);
+}
+
+static zesort_status check_sync(const zesort_ze_sync *y, zs_error *err, const char *fn)
+{
+    return zs_interop_check_reserved(y ? y->reserved : NULL,
+                                     sizeof y->reserved / sizeof y->reserved[0], err, fn);
+}
+
+/* Every append: the descriptor resolved once (interop_desc.c), then checked,
+ * planned and recorded under the sorter's lock. fn names the entry point in
+ * messages (zesort_ze_append, or the 1.1 function a shim stands for). */
+static zesort_status append_desc(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                 const zesort_desc *d, const zesort_ze_sync *y, const char *fn)
+{
+    zs_interop_call c;
+    zs_error refusal;
+    zesort_status st = zs_interop_resolve(d, &c, &refusal, fn);
+    if (st == ZESORT_OK)
+        st = check_sync(y, &refusal, fn);
+    if (c.result_in_alt)
+        *c.result_in_alt = 0;
+    if (!s && st == ZESORT_OK)
+        st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
+    if (st != ZESORT_OK)
+        return refused(s, &refusal, st);
+    zs_ze_chain ch = {.events = y ? y->chain_events : NULL, .count = y ? y->num_chain_events : 0};
+    const ze_args a = {list, &c.shape.base, c.caller, c.n, c.n_device, c.temp, c.temp_bytes,
+                       &c.opts, y ? y->signal_event : NULL, y ? y->num_wait_events : 0,
+                       y ? y->wait_events : NULL, y && y->chained ? &ch : NULL, fn};
     pthread_mutex_lock(&s->lock);
     zs_ze_take_failure();
-    zesort_status st = append_locked(s, &a);
+    st = append_locked(s, &a);
     ze_result_t r = zs_ze_take_failure();
     if (r != ZE_RESULT_SUCCESS)
         s->last_result = r;
+    if (st == ZESORT_OK && c.result_in_alt)
+        *c.result_in_alt = s->result_in_alt;
     pthread_mutex_unlock(&s->lock);
     return st;
 }
 
-/* An in-place sort of keys (and values) through append_sort. */
-static zesort_status append_in_place(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                     void *keys, void *values, uint64_t n,
-                                     const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                     const zesort_options *opts, ze_event_handle_t signal,
-                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
-                                     const char *fn)
+zesort_status zesort_ze_append(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                               const zesort_desc *d, const zesort_ze_sync *sync)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL, 0, 0, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    return append_sort(s, list, &shape, caller, n, n_devptr, temp, temp_bytes, opts, signal,
-                       nwait, wait, ch, fn);
+    return append_desc(sorter, cmdlist, d, sync, "zesort_ze_append");
+}
+
+zesort_status zesort_ze_requirements(zesort_ze_sorter *sorter, const zesort_desc *d,
+                                     zesort_requirements *req)
+{
+    static const char fn[] = "zesort_ze_requirements";
+    zs_interop_call c;
+    zs_error refusal;
+    zesort_status st = zs_interop_resolve(d, &c, &refusal, fn);
+    if (st == ZESORT_OK && (!sorter || !req))
+        st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                          sorter ? "req" : "sorter");
+    if (st != ZESORT_OK)
+        return refused(sorter, &refusal, st);
+    pthread_mutex_lock(&sorter->lock);
+    zs_plan plan;
+    st = zs_interop_requirements(&c, zs_ze_flavor(&sorter->kernels), TEMP_ALIGN, TEMP_MIN_ALIGN,
+                                 req, &plan, &sorter->err, fn);
+    if (st == ZESORT_OK) {
+        /* the commands record() appends: all but the last take a chain event */
+        const uint32_t commands = command_count(&plan, c.n_device != NULL);
+        req->chain_events = commands ? commands - 1 : 0;
+        zs_plan_free(&plan);
+        zs_error_clear(&sorter->err);
+    }
+    pthread_mutex_unlock(&sorter->lock);
+    return st;
+}
+
+/* ---- the 1.1 entry points (deprecated): each one descriptor
+ * (interop_shims.c) and one sync for append_desc, under its own name ---- */
+
+/* The sync of a 1.1 entry point: its events, chained for the _chained forms
+ * (their array, possibly of 0 events). */
+static zesort_ze_sync sync_of(ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait,
+                              int chained, uint32_t nchain, ze_event_handle_t *chain)
+{
+    return (zesort_ze_sync){.signal_event = signal, .num_wait_events = nwait,
+                            .wait_events = wait, .chained = chained,
+                            .num_chain_events = nchain, .chain_events = chain};
+}
+
+/* The indirect 1.1 forms must be given their count when max_n > 0. */
+static zesort_status need_count(zesort_ze_sorter *s, const void *n_devptr, uint64_t max_n,
+                                const char *fn)
+{
+    if (n_devptr || max_n == 0)
+        return ZESORT_OK;
+    zs_error e;
+    return refused(s, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT, "%s: n_devptr is NULL",
+                                       fn));
 }
 
 zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
@@ -486,223 +551,9 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
                                     const zesort_options *opts, ze_event_handle_t signal_event,
                                     uint32_t num_wait_events, ze_event_handle_t *wait_events)
 {
-    return append_in_place(sorter, cmdlist, keys, values, n, NULL, temp, temp_bytes, opts,
-                           signal_event, num_wait_events, wait_events, NULL,
-                           "zesort_ze_append_sort");
-}
-
-/* A segmented sort through append_sort: direct or with a device-side count
- * (n_devptr: n is then max_n), barrier ordered or chained (ch). */
-static zesort_status append_segments(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                     void *keys, void *values, uint64_t n,
-                                     const uint32_t *n_devptr, const uint64_t *offsets,
-                                     uint64_t num_segments, void *temp, uint64_t temp_bytes,
-                                     const zesort_options *opts, ze_event_handle_t signal,
-                                     uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
-                                     const char *fn)
-{
-    /* a count of 0 keys: nothing can be sorted, the offsets checked against n = 0 */
-    if (n == 0)
-        n_devptr = NULL;
-    /* the offsets are read on the device only (seg_check, against n = max_n);
-     * with a device-side key count seg_sort_ranges cuts the segments there */
-    const zs_seg_shape shape = zs_interop_seg_offsets_shape(num_segments, values != NULL,
-                                                            n_devptr != NULL);
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] = (void *)offsets;
-    return append_sort(s, list, &shape.base, caller, n, n_devptr, temp, temp_bytes, opts, signal,
-                       nwait, wait, ch, fn);
-}
-
-zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
-                                             ze_command_list_handle_t cmdlist, void *keys,
-                                             void *values, uint64_t n, const uint64_t *offsets,
-                                             uint64_t num_segments, void *temp,
-                                             uint64_t temp_bytes, const zesort_options *opts,
-                                             ze_event_handle_t signal_event,
-                                             uint32_t num_wait_events,
-                                             ze_event_handle_t *wait_events)
-{
-    return append_segments(sorter, cmdlist, keys, values, n, NULL, offsets, num_segments, temp,
-                           temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
-                           "zesort_ze_append_sort_segments");
-}
-
-/* The indirect variants' count must be given when max_n > 0. */
-static zesort_status need_count(zesort_ze_sorter *s, const void *n_devptr, uint64_t max_n,
-                                const char *fn)
-{
-    if (!s || n_devptr || max_n == 0)
-        return ZESORT_OK;
-    pthread_mutex_lock(&s->lock);
-    zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: n_devptr is NULL", fn);
-    pthread_mutex_unlock(&s->lock);
-    return ZESORT_ERROR_INVALID_ARGUMENT;
-}
-
-zesort_status zesort_ze_append_sort_segments_indirect(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
-    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
-    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
-    uint32_t num_wait_events, ze_event_handle_t *wait_events)
-{
-    const char *fn = "zesort_ze_append_sort_segments_indirect";
-    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
-    return st != ZESORT_OK ? st
-                           : append_segments(sorter, cmdlist, keys, values, max_n, n_devptr,
-                                             offsets, num_segments, temp, temp_bytes, opts,
-                                             signal_event, num_wait_events, wait_events, NULL,
-                                             fn);
-}
-
-zesort_status zesort_ze_append_sort_segments_chained(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
-    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
-    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
-    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
-    ze_event_handle_t *chain_events)
-{
-    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
-    return append_segments(sorter, cmdlist, keys, values, n, n_devptr, offsets, num_segments,
-                           temp, temp_bytes, opts, signal_event, num_wait_events, wait_events,
-                           &ch, "zesort_ze_append_sort_segments_chained");
-}
-
-/* An out-of-place sort through append_sort, barrier ordered or chained. */
-static zesort_status append_copy(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                 const void *keys_in, const void *values_in, void *keys_out,
-                                 void *values_out, uint64_t n, const uint32_t *n_devptr,
-                                 void *temp, uint64_t temp_bytes, const zesort_options *opts,
-                                 ze_event_handle_t signal, uint32_t nwait,
-                                 ze_event_handle_t *wait, zs_ze_chain *ch, const char *fn)
-{
-    const zs_sort_shape shape = {ZS_SORT_COPY, values_in != NULL || values_out != NULL, 0, 0, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
-    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out;
-    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
-                       signal, nwait, wait, ch, fn);
-}
-
-/* A segments descriptor refused before the append: its message is the
- * sorter's last error, set under the lock (other threads may be appending),
- * or the thread's with no sorter. */
-static zesort_status seg_refused(zesort_ze_sorter *s, const zs_error *refusal, zesort_status st)
-{
-    if (!s) {
-        thread_err = *refusal;
-        return st;
-    }
-    pthread_mutex_lock(&s->lock);
-    s->err = *refusal;
-    pthread_mutex_unlock(&s->lock);
-    return st;
-}
-
-zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
-                                              ze_command_list_handle_t cmdlist, void *keys,
-                                              void *values, uint64_t n,
-                                              const zesort_ze_segments *segments, void *temp,
-                                              uint64_t temp_bytes, const zesort_options *opts,
-                                              ze_event_handle_t signal_event,
-                                              uint32_t num_wait_events,
-                                              ze_event_handle_t *wait_events)
-{
-    static const char fn[] = "zesort_ze_append_sort_segmented";
-    zs_seg_shape shape;
-    zs_error refusal;
-    zesort_status st = zs_interop_seg_shape(&refusal, fn,
-                                            segments != NULL, segments ? segments->offset_type : 0,
-                                            segments && segments->offsets,
-                                            segments && (segments->begin_offsets ||
-                                                         segments->end_offsets),
-                                            segments && segments->num_segments_devptr,
-                                            segments ? segments->num_segments : 0, values != NULL,
-                                            &shape);
-    if (st != ZESORT_OK)
-        return seg_refused(sorter, &refusal, st);
-    shape.status_callers = segments->status != NULL;
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_SEG_OFFSETS] =
-        (void *)(segments->offsets ? segments->offsets : segments->begin_offsets);
-    caller[ZS_BUF_SEG_ENDS] = (void *)segments->end_offsets;
-    caller[ZS_BUF_SEG_COUNT] = (void *)segments->num_segments_devptr;
-    caller[ZS_BUF_SEG_STATUS] = segments->status;
-    return append_sort(sorter, cmdlist, &shape.base, caller, n, NULL, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events, NULL, fn);
-}
-
-zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
-                                         ze_command_list_handle_t cmdlist, const void *keys_in,
-                                         const void *values_in, void *keys_out, void *values_out,
-                                         uint64_t n, const uint32_t *n_devptr, void *temp,
-                                         uint64_t temp_bytes, const zesort_options *opts,
-                                         ze_event_handle_t signal_event, uint32_t num_wait_events,
-                                         ze_event_handle_t *wait_events)
-{
-    return append_copy(sorter, cmdlist, keys_in, values_in, keys_out, values_out, n, n_devptr,
-                       temp, temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
-                       "zesort_ze_append_sort_copy");
-}
-
-zesort_status zesort_ze_append_sort_copy_chained(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
-    const void *values_in, void *keys_out, void *values_out, uint64_t n,
-    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
-    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
-    uint32_t num_chain_events, ze_event_handle_t *chain_events)
-{
-    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
-    return append_copy(sorter, cmdlist, keys_in, values_in, keys_out, values_out, n, n_devptr,
-                       temp, temp_bytes, opts, signal_event, num_wait_events, wait_events, &ch,
-                       "zesort_ze_append_sort_copy_chained");
-}
-
-/* An argsort through append_sort, barrier ordered or chained. */
-static zesort_status append_argsort(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                    const void *keys, void *indices, void *keys_out, uint64_t n,
-                                    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                    const zesort_options *opts, ze_event_handle_t signal,
-                                    uint32_t nwait, ze_event_handle_t *wait, zs_ze_chain *ch,
-                                    const char *fn)
-{
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 0};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = indices;
-    return append_sort(s, list, &shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
-                       signal, nwait, wait, ch, fn);
-}
-
-zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                       const void *keys, void *indices, void *keys_out,
-                                       uint64_t n, const uint32_t *n_devptr, void *temp,
-                                       uint64_t temp_bytes, const zesort_options *opts,
-                                       ze_event_handle_t signal_event, uint32_t num_wait_events,
-                                       ze_event_handle_t *wait_events)
-{
-    return append_argsort(sorter, cmdlist, keys, indices, keys_out, n, n_devptr, temp,
-                          temp_bytes, opts, signal_event, num_wait_events, wait_events, NULL,
-                          "zesort_ze_append_argsort");
-}
-
-zesort_status zesort_ze_append_argsort_chained(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
-    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
-    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events)
-{
-    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
-    return append_argsort(sorter, cmdlist, keys, indices, keys_out, n, n_devptr, temp,
-                          temp_bytes, opts, signal_event, num_wait_events, wait_events, &ch,
-                          "zesort_ze_append_argsort_chained");
+    const zesort_desc d = zs_shim_sort(opts, keys, values, NULL, NULL, n, NULL, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort");
 }
 
 zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
@@ -715,14 +566,152 @@ zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events)
 {
-    zesort_status st = need_count(sorter, n_devptr, max_n, "zesort_ze_append_sort_indirect");
-    if (st != ZESORT_OK)
-        return st;
-    if (max_n == 0) /* nothing can be sorted: only the ordering and the event */
-        n_devptr = NULL;
-    return append_in_place(sorter, cmdlist, keys, values, max_n, n_devptr, temp, temp_bytes,
-                           opts, signal_event, num_wait_events, wait_events, NULL,
-                           "zesort_ze_append_sort_indirect");
+    static const char fn[] = "zesort_ze_append_sort_indirect";
+    const zesort_desc d =
+        zs_shim_sort(opts, keys, values, NULL, NULL, max_n, n_devptr, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
+    return st != ZESORT_OK ? st : append_desc(sorter, cmdlist, &d, &y, fn);
+}
+
+zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
+                                            ze_command_list_handle_t cmdlist, void *keys,
+                                            void *values, uint64_t n,
+                                            const uint32_t *n_devptr, void *temp,
+                                            uint64_t temp_bytes, const zesort_options *opts,
+                                            ze_event_handle_t signal_event,
+                                            uint32_t num_wait_events,
+                                            ze_event_handle_t *wait_events,
+                                            uint32_t num_chain_events,
+                                            ze_event_handle_t *chain_events)
+{
+    const zesort_desc d =
+        zs_shim_sort(opts, keys, values, NULL, NULL, n, n_devptr, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
+                                     num_chain_events, chain_events);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_chained");
+}
+
+zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
+                                             ze_command_list_handle_t cmdlist, void *keys,
+                                             void *values, uint64_t n, const uint64_t *offsets,
+                                             uint64_t num_segments, void *temp,
+                                             uint64_t temp_bytes, const zesort_options *opts,
+                                             ze_event_handle_t signal_event,
+                                             uint32_t num_wait_events,
+                                             ze_event_handle_t *wait_events)
+{
+    const zesort_desc d =
+        zs_shim_segments(opts, keys, values, n, NULL, offsets, num_segments, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_segments");
+}
+
+zesort_status zesort_ze_append_sort_segments_indirect(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events)
+{
+    static const char fn[] = "zesort_ze_append_sort_segments_indirect";
+    const zesort_desc d = zs_shim_segments(opts, keys, values, max_n, n_devptr, offsets,
+                                           num_segments, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
+    return st != ZESORT_OK ? st : append_desc(sorter, cmdlist, &d, &y, fn);
+}
+
+zesort_status zesort_ze_append_sort_segments_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
+    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
+    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
+    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
+    ze_event_handle_t *chain_events)
+{
+    const zesort_desc d = zs_shim_segments(opts, keys, values, n, n_devptr, offsets,
+                                           num_segments, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
+                                     num_chain_events, chain_events);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_segments_chained");
+}
+
+zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
+                                              ze_command_list_handle_t cmdlist, void *keys,
+                                              void *values, uint64_t n,
+                                              const zesort_ze_segments *segments, void *temp,
+                                              uint64_t temp_bytes, const zesort_options *opts,
+                                              ze_event_handle_t signal_event,
+                                              uint32_t num_wait_events,
+                                              ze_event_handle_t *wait_events)
+{
+    static const char fn[] = "zesort_ze_append_sort_segmented";
+    zs_error e;
+    if (!segments)
+        return refused(sorter, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT,
+                                                "%s: segments is NULL", fn));
+    zesort_desc d = zs_shim_segments(opts, keys, values, n, NULL, segments->offsets,
+                                     segments->num_segments, temp, temp_bytes);
+    d.offset_type = segments->offset_type;
+    d.begin_offsets = segments->begin_offsets;
+    d.end_offsets = segments->end_offsets;
+    d.num_segments_device = segments->num_segments_devptr;
+    d.status = segments->status;
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    return append_desc(sorter, cmdlist, &d, &y, fn);
+}
+
+zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
+                                         ze_command_list_handle_t cmdlist, const void *keys_in,
+                                         const void *values_in, void *keys_out, void *values_out,
+                                         uint64_t n, const uint32_t *n_devptr, void *temp,
+                                         uint64_t temp_bytes, const zesort_options *opts,
+                                         ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                         ze_event_handle_t *wait_events)
+{
+    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, NULL,
+                                       NULL, n, n_devptr, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy");
+}
+
+zesort_status zesort_ze_append_sort_copy_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
+    const void *values_in, void *keys_out, void *values_out, uint64_t n,
+    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
+    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
+    uint32_t num_chain_events, ze_event_handle_t *chain_events)
+{
+    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, NULL,
+                                       NULL, n, n_devptr, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
+                                     num_chain_events, chain_events);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy_chained");
+}
+
+zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
+                                       const void *keys, void *indices, void *keys_out,
+                                       uint64_t n, const uint32_t *n_devptr, void *temp,
+                                       uint64_t temp_bytes, const zesort_options *opts,
+                                       ze_event_handle_t signal_event, uint32_t num_wait_events,
+                                       ze_event_handle_t *wait_events)
+{
+    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, NULL, NULL, n, n_devptr,
+                                          temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort");
+}
+
+zesort_status zesort_ze_append_argsort_chained(
+    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
+    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
+    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
+    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events)
+{
+    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, NULL, NULL, n, n_devptr,
+                                          temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
+                                     num_chain_events, chain_events);
+    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort_chained");
 }
 
 /* The shape of a chained variant's sort for a with_values argument
@@ -799,29 +788,10 @@ zesort_status zesort_ze_chain_events_for(zesort_ze_sorter *sorter, zesort_ze_var
                         "zesort_ze_chain_events_for");
 }
 
-zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
-                                            ze_command_list_handle_t cmdlist, void *keys,
-                                            void *values, uint64_t n,
-                                            const uint32_t *n_devptr, void *temp,
-                                            uint64_t temp_bytes, const zesort_options *opts,
-                                            ze_event_handle_t signal_event,
-                                            uint32_t num_wait_events,
-                                            ze_event_handle_t *wait_events,
-                                            uint32_t num_chain_events,
-                                            ze_event_handle_t *chain_events)
-{
-    zs_ze_chain ch = {.events = chain_events, .count = num_chain_events};
-    if (n == 0) /* indirect with max_n 0: nothing can be sorted */
-        n_devptr = NULL;
-    return append_in_place(sorter, cmdlist, keys, values, n, n_devptr, temp, temp_bytes, opts,
-                           signal_event, num_wait_events, wait_events, &ch,
-                           "zesort_ze_append_sort_chained");
-}
-
-/* ---- caller-supplied alternate buffers (issue 35, item 4) ---------------
- * keys_alt and values_alt are the plan's TMP and VALUES_TMP (shape.alt), so
- * temp holds only the tables; in place, the plan keeps its result where the
- * last pass wrote it and the append reports which buffer that is. */
+/* ---- caller-supplied alternate buffers: keys_alt and values_alt are the
+ * plan's TMP and VALUES_TMP (the descriptor's keys_alt), so temp holds only
+ * the tables; in place, the plan keeps its result where the last pass wrote
+ * it and the append reports which buffer that is. */
 
 zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t n,
                                               int with_values, const zesort_options *opts,
@@ -840,33 +810,6 @@ zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t
     return st;
 }
 
-/* append_sort with the alternate buffers in caller[TMP], caller[VALUES_TMP]. */
-static zesort_status append_alt(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                const zs_sort_shape *shape, void *const *caller, uint64_t n,
-                                const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-                                const zesort_options *opts, ze_event_handle_t signal,
-                                uint32_t nwait, ze_event_handle_t *wait, int *result_in_alt,
-                                const char *fn)
-{
-    if (result_in_alt)
-        *result_in_alt = 0;
-    if (!s)
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    /* a count of 0 keys: nothing can be sorted, only the ordering and the event */
-    const ze_args a = {list, shape, caller, n, n ? n_devptr : NULL, temp, temp_bytes, opts,
-                       signal, nwait, wait, NULL, fn};
-    pthread_mutex_lock(&s->lock);
-    zs_ze_take_failure();
-    zesort_status st = append_locked(s, &a);
-    ze_result_t r = zs_ze_take_failure();
-    if (r != ZE_RESULT_SUCCESS)
-        s->last_result = r;
-    if (st == ZESORT_OK && result_in_alt)
-        *result_in_alt = s->result_in_alt;
-    pthread_mutex_unlock(&s->lock);
-    return st;
-}
-
 zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
                                         ze_command_list_handle_t cmdlist, void *keys,
                                         void *values, void *keys_alt, void *values_alt,
@@ -876,16 +819,13 @@ zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
                                         uint32_t num_wait_events,
                                         ze_event_handle_t *wait_events, int *result_in_alt)
 {
-    const zs_sort_shape shape = {ZS_SORT_IN_PLACE, values != NULL || values_alt != NULL, 0, 0,
-                                 1};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS] = keys;
-    caller[ZS_BUF_VALUES] = values;
-    caller[ZS_BUF_TMP] = keys_alt;
-    caller[ZS_BUF_VALUES_TMP] = values_alt;
-    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
-                      signal_event, num_wait_events, wait_events, result_in_alt,
-                      "zesort_ze_append_sort_alt");
+    zesort_desc d = zs_shim_sort(opts, keys, values, keys_alt, values_alt, n, n_devptr, temp,
+                                 temp_bytes);
+    d.result_in_alt = result_in_alt;
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_sort_alt");
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_alt");
 }
 
 zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
@@ -899,19 +839,12 @@ zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
                                              uint32_t num_wait_events,
                                              ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_COPY,
-                                 values_in != NULL || values_out != NULL || values_alt != NULL,
-                                 0, 0, 1};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys_in; /* only read: the plan never writes KEYS_IN */
-    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out;
-    caller[ZS_BUF_TMP] = keys_alt;
-    caller[ZS_BUF_VALUES_TMP] = values_alt;
-    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
-                      signal_event, num_wait_events, wait_events, NULL,
-                      "zesort_ze_append_sort_copy_alt");
+    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, keys_alt,
+                                       values_alt, n, n_devptr, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_sort_copy_alt");
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy_alt");
 }
 
 zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
@@ -924,19 +857,15 @@ zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
                                            uint32_t num_wait_events,
                                            ze_event_handle_t *wait_events)
 {
-    const zs_sort_shape shape = {ZS_SORT_ARGSORT, 1, keys_out == NULL, 0, 1};
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys; /* only read */
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = indices;
-    caller[ZS_BUF_TMP] = keys_alt;
-    caller[ZS_BUF_VALUES_TMP] = indices_alt;
-    return append_alt(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
-                      signal_event, num_wait_events, wait_events, NULL,
-                      "zesort_ze_append_argsort_alt");
+    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, keys_alt, indices_alt,
+                                          n, n_devptr, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    zs_error e;
+    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_argsort_alt");
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort_alt");
 }
 
-/* ---- top-k (zesort_ze_append_topk): the planner's top-k (plan/plan_topk.h) -- */
+/* ---- top-k: the planner's top-k (plan/plan_topk.h) ---- */
 
 zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
                                         const zesort_options *opts, uint64_t *bytes)
@@ -959,20 +888,11 @@ zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_ha
                                     ze_event_handle_t signal_event, uint32_t num_wait_events,
                                     ze_event_handle_t *wait_events)
 {
-    const char *fn = "zesort_ze_append_topk";
-    if (!sorter)
-        return zs_error_set(&thread_err, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
-    zs_sort_shape shape;
-    zesort_status st = zs_interop_topk_shape(&sorter->err, fn, n, k, values_in != NULL,
-                                             keys_out != NULL, values_out != NULL,
-                                             indices_out != NULL, &shape);
-    if (st != ZESORT_OK)
-        return st;
-    void *caller[ZS_BUF_COUNT] = {0};
-    caller[ZS_BUF_KEYS_IN] = (void *)keys;
-    caller[ZS_BUF_VALUES_IN] = (void *)values_in;
-    caller[ZS_BUF_KEYS] = keys_out;
-    caller[ZS_BUF_VALUES] = values_out ? values_out : indices_out;
-    return append_sort(sorter, cmdlist, &shape, caller, n, n_devptr, temp, temp_bytes, opts,
-                       signal_event, num_wait_events, wait_events, NULL, fn);
+    static const char fn[] = "zesort_ze_append_topk";
+    const zesort_desc d = zs_shim_topk(opts, keys, values_in, keys_out, values_out, indices_out,
+                                       n, n_devptr, k, temp, temp_bytes);
+    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
+    zs_error e;
+    const zesort_status st = zs_shim_check_topk(values_out, indices_out, &e, fn);
+    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, fn);
 }

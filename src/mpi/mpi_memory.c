@@ -62,10 +62,40 @@ static zesort_status host_copy_many(zm_mem *m, const zm_copy_req *req, uint64_t 
     return ZESORT_OK;
 }
 
+/* The SORT_COPY descriptor of a sort the options describe (temp left out). */
+static zesort_desc copy_desc(const void *ki, const void *vi, void *ko, void *vo, uint64_t n,
+                             const zesort_options *opts)
+{
+    zesort_options o;
+    if (opts)
+        o = *opts;
+    else
+        zesort_options_default(&o);
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT_COPY);
+    d.key_type = o.key_type;
+    d.algo = o.algo;
+    d.scan = o.scan;
+    d.descending = o.descending;
+    d.bit_lo = o.bit_lo;
+    d.bit_hi = o.bit_hi;
+    const int wide = o.value_type == ZESORT_VALUE_U64;
+    d.index_type = wide ? ZESORT_INT_U64 : ZESORT_INT_U32;
+    d.value_type = !(vi || vo) ? ZESORT_VALUES_NONE : wide ? ZESORT_VALUES_U64
+                                                           : ZESORT_VALUES_U32;
+    d.keys_in = ki;
+    d.values_in = vi;
+    d.keys = ko;
+    d.values = vo;
+    d.n = n;
+    return d;
+}
+
 static zesort_status host_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko,
                                     void *vo, uint64_t n, const zesort_options *o)
 {
-    zesort_status st = zesort_sort_copy(m->ctx, ki, vi, ko, vo, n, o);
+    const zesort_desc d = copy_desc(ki, vi, ko, vo, n, o);
+    zesort_status st = zesort_run(m->ctx, &d);
     return st == ZESORT_OK ? st : zm_fail(st, "%s", zesort_last_error(m->ctx));
 }
 
@@ -136,10 +166,11 @@ static zesort_status dev_copy(zm_mem *m, void *dst, const void *src, uint64_t by
 
 /* Temporary memory of the sorts, kept for the next one when large enough
  * (the merge usually needs about what the local sort did). */
-static zesort_status dev_temp(zm_mem *m, uint64_t n, int with_values, const zesort_options *o)
+static zesort_status dev_temp(zm_mem *m, const zesort_desc *d)
 {
-    uint64_t bytes = 0, align = 0;
-    zesort_status st = zesort_ze_temp_requirements(m->sorter, n, with_values, o, &bytes, &align);
+    zesort_requirements req = {0};
+    zesort_status st = zesort_ze_requirements(m->sorter, d, &req);
+    uint64_t bytes = req.temp_bytes;
     if (st != ZESORT_OK)
         return zm_fail(st, "%s", zesort_ze_last_error(m->sorter));
     if (bytes <= m->temp_bytes && m->temp)
@@ -155,11 +186,13 @@ static zesort_status dev_temp(zm_mem *m, uint64_t n, int with_values, const zeso
 static zesort_status dev_sort_copy(zm_mem *m, const void *ki, const void *vi, void *ko, void *vo,
                                    uint64_t n, const zesort_options *o)
 {
-    zesort_status st = dev_temp(m, n, vi != NULL, o);
+    zesort_desc d = copy_desc(ki, vi, ko, vo, n, o);
+    zesort_status st = dev_temp(m, &d);
     if (st != ZESORT_OK)
         return st;
-    st = zesort_ze_append_sort_copy(m->sorter, m->list, ki, vi, ko, vo, n, NULL, m->temp,
-                                    m->temp_bytes, o, NULL, 0, NULL);
+    d.temp = m->temp;
+    d.temp_bytes = m->temp_bytes;
+    st = zesort_ze_append(m->sorter, m->list, &d, NULL);
     if (st != ZESORT_OK) {
         zeCommandListReset(m->list);
         return zm_fail(st, "%s", zesort_ze_last_error(m->sorter));

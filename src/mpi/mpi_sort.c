@@ -39,7 +39,9 @@ typedef struct zm_run {
 static zesort_status check_device(zm_run *r, const void *keys, const void *values,
                                   const zesort_mpi_output *out, const zesort_mpi_options *opts)
 {
-    zesort_backend b = zesort_context_backend(r->ctx);
+    zesort_context_info info = {.size = sizeof info};
+    zesort_backend b = zesort_context_query(r->ctx, &info) == ZESORT_OK ? info.backend
+                                                                       : ZESORT_BACKEND_AUTO;
     if (b != ZESORT_BACKEND_LEVEL_ZERO)
         return zm_fail(ZESORT_ERROR_UNSUPPORTED, "device_buffers needs a Level Zero zesort "
                        "context (ctx is %s)", zesort_backend_name(b));
@@ -75,7 +77,7 @@ static zesort_status check_args(zm_run *r, zesort_context *ctx, const void *keys
     if (out->keys && values && !out->values)
         return zm_fail(ZESORT_ERROR_INVALID_ARGUMENT, "out->keys is given but out->values is "
                        "NULL: give both arrays, or neither to have them allocated");
-    zesort_status st = zesort_check(ctx, r->n, values != NULL, &r->sopts, NULL);
+    zesort_status st = zesort_check_split(ctx, r->n, values != NULL, &r->sopts, NULL);
     if (st != ZESORT_OK)
         return zm_fail(st, "%s", zesort_last_error(ctx));
     return opts->device_buffers ? check_device(r, keys, values, out, opts) : ZESORT_OK;
@@ -114,7 +116,7 @@ static zesort_status plan_buffers(zm_run *r, zesort_mpi_output *out)
                        "this rank receives (zesort_mpi_count)", (unsigned long long)out->capacity,
                        (unsigned long long)r->mine);
     }
-    zesort_status st = zesort_check(r->ctx, r->mine, r->vsize != 0, &r->sopts, NULL);
+    zesort_status st = zesort_check_split(r->ctx, r->mine, r->vsize != 0, &r->sopts, NULL);
     if (st != ZESORT_OK)
         return zm_fail(st, "the received keys: %s", zesort_last_error(r->ctx));
     zm_mem *m = &r->mem;

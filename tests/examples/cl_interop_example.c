@@ -32,21 +32,33 @@ int main(void)
         fprintf(stderr, "zesort_cl_create: %s\n", zesort_cl_last_error(NULL));
         return 1;
     }
-    uint64_t temp_bytes;
-    if (zesort_cl_temp_bytes(sorter, n, /*with_values=*/0, NULL, &temp_bytes) != ZESORT_OK) {
-        fprintf(stderr, "zesort_cl_temp_bytes: %s\n", zesort_cl_last_error(sorter));
+    /* One descriptor says what to sort (defaults: ascending u32 keys, keys
+     * only; buffers are cl_mem handles); the requirements query says how
+     * much temp it needs. */
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = dev_keys;
+    d.n = n;
+    zesort_requirements req;
+    if (zesort_cl_requirements(sorter, &d, &req) != ZESORT_OK) {
+        fprintf(stderr, "zesort_cl_requirements: %s\n", zesort_cl_last_error(sorter));
         return 1;
     }
-    cl_mem temp = clCreateBuffer(context, CL_MEM_READ_WRITE, temp_bytes, NULL, &err);
-    CHECK(err);
+    cl_mem temp = NULL;
+    if (req.temp_bytes > 0) {
+        temp = clCreateBuffer(context, CL_MEM_READ_WRITE, req.temp_bytes, NULL, &err);
+        CHECK(err);
+    }
+    d.temp = temp;
+    d.temp_bytes = req.temp_bytes;
 
     /* Enqueue: write -> sort (waits on `written`) -> read (waits on `sorted`). */
     cl_event written, sorted;
     CHECK(clEnqueueWriteBuffer(queue, dev_keys, CL_FALSE, 0, sizeof keys, keys, 0, NULL, &written));
-    zesort_status st = zesort_cl_enqueue_sort(sorter, queue, dev_keys, /*values=*/NULL, n, temp,
-                                              temp_bytes, /*opts=*/NULL, 1, &written, &sorted);
+    zesort_cl_sync sync = {.num_wait_events = 1, .wait_events = &written, .event = &sorted};
+    zesort_status st = zesort_cl_enqueue(sorter, queue, &d, &sync);
     if (st != ZESORT_OK) {
-        fprintf(stderr, "zesort_cl_enqueue_sort: %s\n", zesort_cl_last_error(sorter));
+        fprintf(stderr, "zesort_cl_enqueue: %s\n", zesort_cl_last_error(sorter));
         return 1;
     }
     CHECK(clEnqueueReadBuffer(queue, dev_keys, CL_TRUE, 0, sizeof keys, keys, 1, &sorted, NULL));
@@ -59,7 +71,8 @@ int main(void)
     clReleaseEvent(sorted);
     clReleaseEvent(written);
     zesort_cl_destroy(sorter);
-    clReleaseMemObject(temp);
+    if (temp)
+        clReleaseMemObject(temp);
     clReleaseMemObject(dev_keys);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);

@@ -14,19 +14,24 @@ int main(void)
         fprintf(stderr, "zesort_create: %s\n", zesort_last_error(NULL));
         return 1;
     }
-    zesort_options opts;
-    zesort_options_default(&opts);
-    /* the defaults: ascending u32 keys, all bits, and the algorithm the
-     * library picks for the device; opts.algo = ZESORT_ALGO_CM2, _CM4 or
-     * _ONESWEEP chooses one (a GPU runs all three; the C fallback one sort) */
+    /* One descriptor says what to sort, zesort_run sorts it. The defaults:
+     * ascending u32 keys, all bits, keys only, and the algorithm the library
+     * picks for the device; d.algo = ZESORT_ALGO_CM2, _CM4 or _ONESWEEP
+     * chooses one (a GPU runs all three; the C fallback one sort). */
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = keys;
+    d.n = n;
 
-    zesort_status st = zesort_sort(ctx, keys, NULL, n, &opts);
+    zesort_status st = zesort_run(ctx, &d);
     if (st != ZESORT_OK) {
-        fprintf(stderr, "zesort_sort: %s: %s\n", zesort_status_name(st), zesort_last_error(ctx));
+        fprintf(stderr, "zesort_run: %s: %s\n", zesort_status_name(st), zesort_last_error(ctx));
         zesort_destroy(ctx);
         return 1;
     }
-    printf("sorted on %s:", zesort_context_device(ctx));
+    zesort_context_info info = {.size = sizeof info};
+    zesort_context_query(ctx, &info);
+    printf("sorted on %s:", info.device);
     for (uint64_t i = 0; i < n; ++i)
         printf(" %u", keys[i]);
     printf("\n");

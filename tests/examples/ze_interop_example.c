@@ -51,20 +51,30 @@ int main(void)
         fprintf(stderr, "zesort_ze_create: %s\n", zesort_ze_last_error(NULL));
         return 1;
     }
-    uint64_t temp_bytes;
-    void *temp;
-    if (zesort_ze_temp_bytes(sorter, n, /*with_values=*/0, NULL, &temp_bytes) != ZESORT_OK) {
-        fprintf(stderr, "zesort_ze_temp_bytes: %s\n", zesort_ze_last_error(sorter));
+    /* One descriptor says what to sort (defaults: ascending u32 keys, keys
+     * only); the requirements query says how much temp it needs. */
+    zesort_desc d;
+    zesort_desc_init(&d, ZESORT_SORT);
+    d.keys = dev_keys;
+    d.n = n;
+    zesort_requirements req;
+    if (zesort_ze_requirements(sorter, &d, &req) != ZESORT_OK) {
+        fprintf(stderr, "zesort_ze_requirements: %s\n", zesort_ze_last_error(sorter));
         return 1;
     }
-    CHECK(zeMemAllocDevice(context, &mem_desc, temp_bytes, 256, device, &temp));
+    void *temp = NULL;
+    if (req.temp_bytes > 0)
+        CHECK(zeMemAllocDevice(context, &mem_desc, req.temp_bytes, req.temp_alignment, device,
+                               &temp));
+    d.temp = temp;
+    d.temp_bytes = req.temp_bytes;
 
     /* Record: copy in -> sort (waits on `copied`, signals `sorted`) -> copy out. */
     CHECK(zeCommandListAppendMemoryCopy(list, dev_keys, keys, sizeof keys, copied, 0, NULL));
-    zesort_status st = zesort_ze_append_sort(sorter, list, dev_keys, /*values=*/NULL, n,
-                                             temp, temp_bytes, /*opts=*/NULL, sorted, 1, &copied);
+    zesort_ze_sync sync = {.signal_event = sorted, .num_wait_events = 1, .wait_events = &copied};
+    zesort_status st = zesort_ze_append(sorter, list, &d, &sync);
     if (st != ZESORT_OK) {
-        fprintf(stderr, "zesort_ze_append_sort: %s\n", zesort_ze_last_error(sorter));
+        fprintf(stderr, "zesort_ze_append: %s\n", zesort_ze_last_error(sorter));
         return 1;
     }
     CHECK(zeCommandListAppendMemoryCopy(list, keys, dev_keys, sizeof keys, NULL, 1, &sorted));
@@ -80,7 +90,8 @@ int main(void)
     /* The list referred to the sorter's kernels: destroy it first. */
     zeCommandListDestroy(list);
     zesort_ze_destroy(sorter);
-    zeMemFree(context, temp);
+    if (temp)
+        zeMemFree(context, temp);
     zeMemFree(context, dev_keys);
     zeEventDestroy(sorted);
     zeEventDestroy(copied);

@@ -67,12 +67,17 @@ for h in "$src"/include/*.h; do
 done
 soname=$(objdump -p "$libdir/libzesort.so.1" | awk '$1 == "SONAME" {print $2}')
 [ "$soname" = libzesort.so.1 ] || fail "soname is '$soname', want libzesort.so.1"
-exported=$(nm -D --defined-only "$libdir/libzesort.so" | awk '{print $NF}')
+# Each exported function carries its version node (zesort_sort@@ZESORT_1.0,
+# src/libzesort.map); the nodes themselves are absolute symbols (nm: A).
+exported=$(nm -D --defined-only "$libdir/libzesort.so" | awk '$2 != "A" {print $NF}')
 [ -n "$exported" ] || fail "libzesort.so exports nothing"
-others=$(grep -v '^zesort_' <<<"$exported" || true)
-[ -z "$others" ] || fail "libzesort.so exports non-zesort_* symbols: $(echo $others)"
+others=$(grep -Ev '^zesort_[a-z0-9_]+@@?ZESORT_[0-9]+\.[0-9]+$' <<<"$exported" || true)
+[ -z "$others" ] || fail "libzesort.so exports non-zesort_* or unversioned symbols: $(echo $others)"
+nodes=$(nm -D --defined-only "$libdir/libzesort.so" | awk '$2 == "A" {print $NF}')
+others=$(grep -Ev '^ZESORT_[0-9]+\.[0-9]+$' <<<"$nodes" || true)
+[ -z "$others" ] || fail "libzesort.so defines other version nodes: $(echo $others)"
 echo "installed: $(ls "$libdir" | grep zesort | tr '\n' ' ')+ headers, zesort.pc $version, bin/"
-echo "exports: $(wc -l <<<"$exported") symbols, all zesort_*"
+echo "exports: $(wc -l <<<"$exported") symbols, all zesort_*, versions $(echo $nodes)"
 [ "$("$prefix/bin/zesort" --version)" = "zesort $version" ] || fail "zesort --version"
 
 # ---- a user's programs, built outside the source tree -------------------
@@ -194,9 +199,9 @@ if [ -e "$libdir/libzesort_mpi.so.1" ]; then
     for f in "$prefix/bin/zesort-mpi" "$includedir/zesort_mpi.h" "$libdir/libzesort_mpi.a"; do
         [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
     done
-    mpi_exported=$(nm -D --defined-only "$libdir/libzesort_mpi.so.1" | awk '{print $NF}')
-    others=$(grep -v '^zesort_mpi_' <<<"$mpi_exported" || true)
-    [ -z "$others" ] || fail "libzesort_mpi.so exports non-zesort_mpi_* symbols: $(echo $others)"
+    mpi_exported=$(nm -D --defined-only "$libdir/libzesort_mpi.so.1" | awk '$2 != "A" {print $NF}')
+    others=$(grep -Ev '^zesort_mpi_[a-z0-9_]+@@?ZESORT_MPI_[0-9]+\.[0-9]+$' <<<"$mpi_exported" || true)
+    [ -z "$others" ] || fail "libzesort_mpi.so exports non-zesort_mpi_* or unversioned symbols: $(echo $others)"
     cp "$src/tests/examples/mpi_sort_example.c" .
     cc -std=c11 $warn mpi_sort_example.c $(pkg-config --cflags --libs zesort-mpi) -o mpi_example
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp

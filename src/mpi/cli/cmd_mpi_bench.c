@@ -67,7 +67,7 @@ static int parse_flag(cli_args *a, bench_req *b)
         if (cli_parse_value_type(v, &b->opts.sort.value_type))
             return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
     } else if (strcmp(f, "--backend") == 0) {
-        if (zesort_parse_backend(v, &b->backend))
+        if (cli_parse_backend(v, &b->backend))
             return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
     } else if (strcmp(f, "--input") == 0) {
         if (cli_parse_input_kind(v, &b->input))
@@ -182,7 +182,7 @@ static int measure(const bench_req *b, zesort_context *ctx, const void *keys, co
     }
     row[6] = (double)st.bytes_sent, row[7] = (double)st.bytes_received;
     row[8] = (double)st.splitter_rounds, row[9] = (double)st.exchange_rounds;
-    row[10] = (double)zesort_context_device_index(ctx);
+    row[10] = (double)cli_context_info(ctx).device_index;
     return 0;
 }
 
@@ -218,7 +218,7 @@ static void print_table(const bench_req *b, const double *rows, int nranks, zeso
            b->pairs ? (b->opts.sort.value_type == ZESORT_VALUE_U64 ? "u64 values" : "u32 values")
                     : "keys only",
            cli_input_kind_name(b->input), b->opts.sort.descending ? "descending" : "ascending",
-           zesort_backend_name(zesort_context_backend(ctx)), zesort_context_device(ctx),
+           zesort_backend_name(cli_context_info(ctx).backend), cli_context_info(ctx).device,
            b->opts.device_buffers ? ", device buffers" : "", b->repeat);
     printf("rank  device  keys_in  keys_out  local_sort_ms  splitters_ms  exchange_ms  merge_ms  "
            "total_ms  sent_MiB  received_MiB  splitter_rounds  exchange_rounds\n");

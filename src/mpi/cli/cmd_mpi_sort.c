@@ -68,10 +68,10 @@ static int parse_flag(cli_args *a, char **argv, mpi_sort_req *r)
         if (cli_parse_value_type(v, &o->value_type))
             return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
     } else if (strcmp(f, "--backend") == 0) {
-        if (zesort_parse_backend(v, &r->backend))
+        if (cli_parse_backend(v, &r->backend))
             return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
     } else if (strcmp(f, "--algo") == 0) {
-        if (zesort_parse_algo(v, &o->algo))
+        if (cli_parse_algo(v, &o->algo))
             return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", v);
     } else if (strcmp(f, "--scan") == 0) {
         if (cli_parse_scan(v, &o->scan))

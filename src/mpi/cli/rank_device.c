@@ -50,7 +50,7 @@ static zesort_status create(zesort_backend backend, int64_t device, zesort_conte
         if (st != ZESORT_OK)
             return st;
         if (count == 0)
-            return zesort_create_on_device(backend, 0, out); /* says why: no device */
+            return zesort_create_on_devices(backend, (const uint32_t[]){0}, 1, out); /* says why */
         device = (int64_t)((uint32_t)local % count);
     }
     return cli_create(backend, device, out);

@@ -14,13 +14,13 @@ int mc_ze_buffers_open(zesort_context *ctx, mc_ze_buffers *z)
     *z = (mc_ze_buffers){0};
     if (zesort_ze_context_handles(ctx, NULL, &z->context, &z->device) != ZESORT_OK)
         return mc_fail("--device-buffers needs --backend level-zero (this is %s)",
-                       zesort_backend_name(zesort_context_backend(ctx)));
+                       zesort_backend_name(cli_context_info(ctx).backend));
     ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
                                   ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
                                   ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     if (zeCommandListCreateImmediate(z->context, z->device, &qd, &z->list) != ZE_RESULT_SUCCESS)
         return mc_fail("--device-buffers: no Level Zero command list on device %u",
-                       zesort_context_device_index(ctx));
+                       cli_context_info(ctx).device_index);
     return 0;
 }
 
