@@ -12,6 +12,7 @@ import argparse
 import concurrent.futures
 import collections
 import os
+import struct
 import re
 import subprocess
 import sys
@@ -95,6 +96,37 @@ def c_bytes(data):
     for i in range(0, len(data), 20):
         lines.append("    " + ",".join(str(b) for b in data[i:i + 20]) + ",")
     return "\n".join(lines) if lines else "    0,"
+
+
+def zebin_ip_version(data):
+    """The IP version a native binary's compatibility notes name (the
+    .note.intelgt.compat section, note type 6, which ocloc 26 writes), or 0:
+    the library skips a binary whose IP version is not its device's without
+    decompressing it."""
+    if len(data) < 64 or data[:4] != b"\x7fELF" or data[4] != 2:
+        return 0
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    if shoff + shnum * shentsize > len(data) or shstrndx >= shnum:
+        return 0
+    def section(i):
+        name, _type, _flags, _addr, off, size = struct.unpack_from("<IIQQQQ", data,
+                                                                   shoff + i * shentsize)
+        return name, off, size
+    _n, names_off, _s = section(shstrndx)
+    for i in range(shnum):
+        name, off, size = section(i)
+        end = data.find(b"\0", names_off + name)
+        if data[names_off + name:end] != b".note.intelgt.compat":
+            continue
+        at = off
+        while at + 12 <= off + size:
+            namesz, descsz, ntype = struct.unpack_from("<III", data, at)
+            desc = at + 12 + (namesz + 3 & ~3)
+            if ntype == 6 and descsz == 4 and data[at + 12:at + 12 + namesz] == b"IntelGT\0":
+                return struct.unpack_from("<I", data, desc)[0]
+            at = desc + (descsz + 3 & ~3)
+    return 0
 
 
 def crc32(data):
@@ -292,8 +324,9 @@ def main():
     out.append("\nconst zs_blob zs_blobs[] = {")
     for i, (prog, flavor, target, *_rest) in enumerate(jobs):
         frame, offset = frames.where[i]
-        out.append('    {%s, %s, "%s", %d, %d, %d},' % (prog, flavor, target, frame, offset,
-                                                      len(blobs[i])))
+        ip = zebin_ip_version(blobs[i]) if target != "spirv" else 0
+        out.append('    {%s, %s, "%s", %d, %d, %d, 0x%08xu},' % (prog, flavor, target, frame,
+                                                               offset, len(blobs[i]), ip))
     out.append("};")
     out.append("const size_t zs_blob_count = sizeof(zs_blobs) / sizeof(zs_blobs[0]);")
     out.append('const char zs_aot_target_list[] = "%s";' % ",".join(targets))

@@ -28,6 +28,8 @@ typedef struct zs_blob {
     unsigned frame;             /* index into zs_frames */
     size_t offset;              /* where the blob starts in its decompressed frame */
     size_t size;
+    uint32_t ip_version;        /* a native binary's IP version (its compatibility note;
+                                   ocloc 26 writes one), 0: none noted, or SPIR-V */
 } zs_blob;
 
 extern const zs_blob zs_blobs[];

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,6 +416,12 @@ ze_result_t ZE_APICALL zecl_zeDeviceGetProperties(ze_device_handle_t d, ze_devic
     p->kernelTimestampValidBits = 64;
     memcpy(p->uuid.id, d->uuid, sizeof p->uuid.id);
     snprintf(p->name, sizeof p->name, "%s", d->name);
+    /* ze_device_ip_version_ext_t (stype 0x1000f, Level Zero 1.9): the IP
+     * version the driver plays (ZE_CL_DRIVER_IP_VERSION), 0 otherwise */
+    for (ze_base_properties_t *x = p->pNext; x; x = x->pNext)
+        if ((unsigned)x->stype == 0x1000fu)
+            memcpy((char *)x + offsetof(ze_base_properties_t, pNext) + sizeof(void *),
+                   &g.native_ip_version, sizeof g.native_ip_version);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -97,6 +97,24 @@ zesort_status zs_ze_fail(zs_error *e, const char *what, ze_result_t r)
                         (unsigned)r);
 }
 
+/* The device's IP version (ze_device_ip_version_ext_t, Level Zero 1.9: not
+ * in Debian 12's headers, so declared here as the specification has it), or
+ * 0 when the driver does not report one. It lets a context skip the native
+ * binaries of other GPUs without decompressing them (kernel_frames.c). */
+#define ZS_ZE_STRUCTURE_TYPE_DEVICE_IP_VERSION_EXT ((ze_structure_type_t)0x1000f)
+typedef struct zs_ze_ip_version_ext {
+    ze_structure_type_t stype;
+    void *pNext;
+    uint32_t ipVersion;
+} zs_ze_ip_version_ext;
+
+static uint32_t device_ip_version(ze_device_handle_t device)
+{
+    zs_ze_ip_version_ext ip = {.stype = ZS_ZE_STRUCTURE_TYPE_DEVICE_IP_VERSION_EXT};
+    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, .pNext = &ip};
+    return zeDeviceGetProperties(device, &p) == ZE_RESULT_SUCCESS ? ip.ipVersion : 0;
+}
+
 zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
                                  ze_device_handle_t device, zs_error *err)
 {
@@ -110,6 +128,7 @@ zesort_status zs_ze_kernels_init(zs_ze_kernels *k, ze_context_handle_t context,
     for (uint32_t i = 0; i < k->compute.numSubGroupSizes && i < ZE_SUBGROUPSIZE_COUNT; i++)
         if (k->compute.subGroupSizes[i] == ZS_LANES)
             k->has_sg32 = 1;
+    k->ip_version = device_ip_version(device);
     return ZESORT_OK;
 }
 
@@ -193,6 +212,9 @@ static zesort_status load_module(zs_ze_kernels *k, zs_program p, zs_error *err)
     for (const zs_blob *b;
          (b = zs_next_candidate(p, zs_ze_flavor(k), ZS_API_LEVEL_ZERO, &cursor));) {
         const int native = zs_blob_is_native(b);
+        /* another GPU's binary, known without decompressing its frame */
+        if (native && b->ip_version && k->ip_version && b->ip_version != k->ip_version)
+            continue;
         const unsigned char *data;
         zesort_status st = zs_blob_data(b, &data, err);
         if (st != ZESORT_OK)

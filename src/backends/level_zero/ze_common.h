@@ -49,6 +49,7 @@ typedef struct zs_ze_kernels {
     ze_device_handle_t device;
     ze_device_compute_properties_t compute;
     int has_sg32;                           /* device offers sub-groups of 32 */
+    uint32_t ip_version;                    /* the device's IP version, 0: not reported */
     ze_module_handle_t module[ZS_PROG_COUNT];
     const char *module_origin[ZS_PROG_COUNT]; /* "native skl", "spirv sg", ... */
     ze_kernel_handle_t kernel[ZS_K_COUNT];
