@@ -14,7 +14,8 @@
 #   * a program that includes zesort_cl.h first and uses the OpenCL 2.0 API
 #     (tests/install/cl_api_version.c): the header must not narrow it,
 # and check what is installed: files, soname, and that libzesort.so exports
-# zesort_* symbols only. The staged tree is first moved elsewhere: the .pc files and the
+# zesort_* symbols only, and that the installed README's links resolve in the
+# doc dir. The staged tree is first moved elsewhere: the .pc files and the
 # CMake package must find it there (relocatable).
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -198,6 +199,18 @@ for f in "$docdir/LICENSE" "$prefix/share/man/man1/zesort.1" \
          "$docdir/examples/cl_interop_example.c"; do
     [ -e "$f" ] || fail "not installed: ${f#"$moved/"}"
 done
+# The manual: every page of docs/ in the doc dir's docs/, so that each
+# relative link of the installed README.md finds its file there.
+for f in "$src"/docs/*.md; do
+    [ -e "$docdir/docs/$(basename "$f")" ] || fail "not installed: share/doc/zesort/docs/$(basename "$f")"
+done
+links=$(grep -oE '\]\([^)]+\)' "$docdir/README.md" | sed -e 's/^](//' -e 's/)$//' -e 's/#.*//' |
+        grep -vE '^([a-z]+:|$)' | sort -u)
+[ -n "$links" ] || fail "the installed README.md has no relative links (the check reads none)"
+for l in $links; do
+    [ -e "$docdir/$l" ] || fail "the installed README.md links to $l, not in share/doc/zesort"
+done
+echo "manual: README.md's $(wc -l <<<"$links") relative links resolve in the doc dir"
 # Each installed example builds with the command at its top (pkg-config).
 for f in "$docdir"/examples/*.c; do
     cmd=$(sed -n 's/.*Build: *\(cc .*\)$/\1/p; s/.*Build: *\(cc .*\) \*\/$/\1/p' "$f" | head -1)
