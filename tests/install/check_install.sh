@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # check_install.sh BUILD_DIR SOURCE_DIR ZE_DRIVER — zesort used as an installed
-# library, as a user would: `meson install` into a temporary DESTDIR, then,
-# in a directory outside the source tree and with nothing but the installed
-# files and pkg-config, build and run
-#   * the README's C example (tests/examples/sort_example.c), shared and static,
+# library, as a user would: `meson install` into a temporary DESTDIR, the
+# staged tree moved elsewhere, then, in a directory outside the source tree
+# and with nothing but the moved files, PKG_CONFIG_PATH and CMAKE_PREFIX_PATH,
+# build and run
+#   * the README's C example (tests/examples/sort_example.c), shared and static
+#     (zesort-static.pc, and pkg-config --static zesort),
 #   * a C++17 translation unit that includes every public header,
 #   * the README's CMake snippet (tests/install/cmake/CMakeLists.txt),
 #   * the README's Level Zero interop example (tests/examples/ze_interop_example.c),
@@ -12,7 +14,9 @@
 #   * a program that includes zesort_cl.h first and uses the OpenCL 2.0 API
 #     (tests/install/cl_api_version.c): the header must not narrow it,
 # and check what is installed: files, soname, and that libzesort.so exports
-# zesort_* symbols only.
+# zesort_* symbols only, and that the installed README's links resolve in the
+# doc dir. The staged tree is first moved elsewhere: the .pc files and the
+# CMake package must find it there (relocatable).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
@@ -25,17 +29,30 @@ trap 'rm -rf "$stage"' EXIT
 DESTDIR="$stage/root" meson install -C "$build" --no-rebuild --quiet >"$stage/install.log" 2>&1 ||
     { cat "$stage/install.log" >&2; fail "meson install"; }
 
-pc=$(find "$stage/root" -name zesort.pc)
+# Relocatable: the staged tree is moved away from where it was installed, and
+# everything below uses it there, found through PKG_CONFIG_PATH (the .pc
+# files compute their prefix from ${pcfiledir}) and CMAKE_PREFIX_PATH (the
+# CMake package from its own location) alone.
+option() { # NAME: the build's value of a meson option
+    python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(open(sys.argv[1])) if o["name"] == sys.argv[2]))' \
+        "$build/meson-info/intro-buildoptions.json" "$1"
+}
+# (the project default; an existing build dir keeps the value it was set up with)
+[ "$(option pkgconfig.relocatable)" = True ] ||
+    fail "pkgconfig.relocatable is false in $build: meson configure $build -Dpkgconfig.relocatable=true"
+install_prefix=$(option prefix)
+moved=$stage/moved
+mv "$stage/root$install_prefix" "$moved"
+rm -rf "$stage/root"
+
+pc=$(find "$moved" -name zesort.pc)
 [ -n "$pc" ] || fail "zesort.pc not installed"
-static_pc=$(find "$stage/root" -name zesort-static.pc)
+static_pc=$(find "$moved" -name zesort-static.pc)
 [ -n "$static_pc" ] || fail "zesort-static.pc not installed"
-# The .pc file names the final prefix (the staging tree is not there yet): a
-# copy whose prefix points into the staging tree stands in for it. Every other
-# path in it is relative to ${prefix}, which this also checks.
-grep -q '^prefix=' "$pc" || fail "zesort.pc has no prefix variable"
-mkdir "$stage/pkgconfig"
-for f in "$pc" "$static_pc" $(find "$stage/root" -name zesort-mpi.pc); do
-    sed "s|^prefix=\(.*\)|prefix=$stage/root\1|" "$f" >"$stage/pkgconfig/$(basename "$f")"
+for f in "$pc" "$static_pc" $(find "$moved" -name zesort-mpi.pc); do
+    grep -q '^prefix=${pcfiledir}/' "$f" ||
+        fail "$(basename "$f"): $(grep '^prefix=' "$f" || echo 'no prefix'), not relative to \${pcfiledir}"
 done
 # The system's .pc files without Highway's and TBB's: what a machine has that
 # installed only the runtime libraries of zesort's private dependencies
@@ -45,11 +62,13 @@ for d in /usr/lib/x86_64-linux-gnu/pkgconfig /usr/lib/pkgconfig /usr/share/pkgco
     [ -d "$d" ] || continue
     find "$d" -maxdepth 1 -name '*.pc' ! -name 'libhwy*' ! -name 'tbb*' -exec cp -n {} "$stage/system-pc/" \;
 done
-export PKG_CONFIG_LIBDIR="$stage/pkgconfig:$stage/system-pc"
-export PKG_CONFIG_PATH=
+export PKG_CONFIG_LIBDIR="$stage/system-pc"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
 prefix=$(pkg-config --variable=prefix zesort)
 libdir=$(pkg-config --variable=libdir zesort)
 includedir=$(pkg-config --variable=includedir zesort)
+[ "$(cd "$prefix" 2>/dev/null && pwd -P)" = "$(cd "$moved" && pwd -P)" ] ||
+    fail "zesort.pc: prefix is '$prefix', not the moved tree $moved"
 [ -d "$libdir" ] && [ -d "$includedir" ] || fail "zesort.pc: libdir/includedir not under its prefix"
 version=$(pkg-config --modversion zesort)
 
@@ -58,7 +77,7 @@ for f in "$prefix/bin/zesort" "$prefix/bin/zesort-ze-runner" \
          "$includedir/zesort.h" "$includedir/zesort_ze.h" "$includedir/zesort_version.h" \
          "$libdir/libzesort.a" "$libdir/libzesort.so.1" "$libdir/libzesort.so.$version" \
          "$libdir/libzesort.so"; do
-    [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
+    [ -e "$f" ] || fail "not installed: ${f#"$moved/"}"
 done
 for h in "$src"/include/*.h; do
     # zesort_mpi.h comes with libzesort_mpi, which a build without MPI lacks
@@ -93,7 +112,7 @@ for f in zesort zesort-static; do
     fl=$(pkg-config --cflags "$f") || fail "pkg-config --cflags $f"
     ! grep -qE '(^| )-D' <<<"$fl" || fail "$f.pc puts -D flags into the user's CFLAGS: $fl"
 done
-pkg-config --static --libs zesort >/dev/null || fail "pkg-config --static --libs zesort"
+pc_static_libs=$(pkg-config --static --libs zesort) || fail "pkg-config --static --libs zesort"
 # Static, as the README says: zesort-static.pc, whose Libs name libzesort.a
 # (`pkg-config --static zesort` keeps -lzesort, which finds the .so first).
 static_libs=$(pkg-config --cflags --libs zesort-static)
@@ -101,6 +120,7 @@ warn="-Wall -Wextra -Werror"
 
 cc -std=c11 $warn sort_example.c $cflags $libs -o sort_shared
 cc -std=c11 $warn sort_example.c $cflags $static_libs -o sort_static
+cc -std=c11 $warn sort_example.c $cflags $pc_static_libs -o sort_pc_static
 c++ -std=c++17 $warn all_headers.cpp $cflags $libs -o all_headers
 cc -std=c11 $warn ze_interop_example.c $cflags $libs -o ze_shared
 cc -std=c11 $warn ze_interop_example.c $cflags $static_libs -o ze_static
@@ -136,6 +156,7 @@ run_check() { # NAME EXPECTED-SUFFIX COMMAND...
 }
 run_check sort_shared "$expect" env LD_LIBRARY_PATH="$libdir" ./sort_shared
 run_check sort_static "$expect" ./sort_static
+run_check sort_pc_static "$expect" env LD_LIBRARY_PATH="$libdir" ./sort_pc_static
 LD_LIBRARY_PATH="$libdir" ./all_headers || fail "all_headers"
 # The interop example on the Level Zero test driver, validation layer on.
 ze_env=(ZE_ENABLE_ALT_DRIVERS="$driver" ZE_ENABLE_VALIDATION_LAYER=1
@@ -177,8 +198,20 @@ docdir="$prefix/share/doc/zesort"
 for f in "$docdir/LICENSE" "$prefix/share/man/man1/zesort.1" \
          "$docdir/examples/sort_example.c" "$docdir/examples/ze_interop_example.c" \
          "$docdir/examples/cl_interop_example.c"; do
-    [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
+    [ -e "$f" ] || fail "not installed: ${f#"$moved/"}"
 done
+# The manual: every page of docs/ in the doc dir's docs/, so that each
+# relative link of the installed README.md finds its file there.
+for f in "$src"/docs/*.md; do
+    [ -e "$docdir/docs/$(basename "$f")" ] || fail "not installed: share/doc/zesort/docs/$(basename "$f")"
+done
+links=$(grep -oE '\]\([^)]+\)' "$docdir/README.md" | sed -e 's/^](//' -e 's/)$//' -e 's/#.*//' |
+        grep -vE '^([a-z]+:|$)' | sort -u)
+[ -n "$links" ] || fail "the installed README.md has no relative links (the check reads none)"
+for l in $links; do
+    [ -e "$docdir/$l" ] || fail "the installed README.md links to $l, not in share/doc/zesort"
+done
+echo "manual: README.md's $(wc -l <<<"$links") relative links resolve in the doc dir"
 # Each installed example builds with the command at its top (pkg-config).
 for f in "$docdir"/examples/*.c; do
     cmd=$(sed -n 's/.*Build: *\(cc .*\)$/\1/p; s/.*Build: *\(cc .*\) \*\/$/\1/p' "$f" | head -1)
@@ -194,10 +227,10 @@ echo "examples: $(ls "$docdir/examples" | tr '\n' ' ')built with their own comma
 ! needs "$libdir/libzesort.so.1" | grep -qi mpi || fail "libzesort.so.1 needs MPI"
 ! needs "$prefix/bin/zesort" | grep -qi mpi || fail "bin/zesort needs MPI"
 if [ -e "$libdir/libzesort_mpi.so.1" ]; then
-    mpi_pc=$(find "$stage/root" -name zesort-mpi.pc)
+    mpi_pc=$(find "$moved" -name zesort-mpi.pc)
     [ -n "$mpi_pc" ] || fail "zesort-mpi.pc not installed"
     for f in "$prefix/bin/zesort-mpi" "$includedir/zesort_mpi.h" "$libdir/libzesort_mpi.a"; do
-        [ -e "$f" ] || fail "not installed: ${f#"$stage/root"}"
+        [ -e "$f" ] || fail "not installed: ${f#"$moved/"}"
     done
     mpi_exported=$(nm -D --defined-only "$libdir/libzesort_mpi.so.1" | awk '$2 != "A" {print $NF}')
     others=$(grep -Ev '^zesort_mpi_[a-z0-9_]+@@?ZESORT_MPI_[0-9]+\.[0-9]+$' <<<"$mpi_exported" || true)
