@@ -331,16 +331,13 @@ def main():
     out.append("const size_t zs_blob_count = sizeof(zs_blobs) / sizeof(zs_blobs[0]);")
     out.append('const char zs_aot_target_list[] = "%s";' % ",".join(targets))
 
-    out.append("\nzesort_status zs_program_source(zs_program program, const char **out, zs_error *e)"
-               "\n{\n    size_t offset;\n    switch (program) {")
+    # Where each program's OpenCL C source starts in the source frame (read
+    # by kernel_frames.c: this file holds data only, so that it calls nothing).
+    out.append("\nconst unsigned zs_source_frame = %d;" % frames.source_frame)
+    out.append("const size_t zs_source_offset[ZS_PROG_COUNT] = {")
     for prog, src, _ in PROGRAMS:
-        out.append("    case %s: offset = %d; break;" % (prog, frames.source_offset[src]))
-    out.append("    default: return zs_error_set(e, ZESORT_ERROR_INVALID_ARGUMENT, "
-               "\"program %d has no source\", (int)program);\n    }")
-    out.append("    const unsigned char *frame;")
-    out.append("    zesort_status st = zs_frame_data(%d, &frame, e);" % frames.source_frame)
-    out.append("    *out = st == ZESORT_OK ? (const char *)frame + offset : NULL;")
-    out.append("    return st;\n}")
+        out.append("    [%s] = %d," % (prog, frames.source_offset[src]))
+    out.append("};")
 
     out.append("\nconst char *zs_program_options(zs_program program, zs_flavor flavor)\n{")
     for prog, _src, defines in PROGRAMS:

@@ -6,7 +6,7 @@
 
 #include "api/api_calls.h"
 #include "api/context.h"
-#include "api/desc.h"
+#include "plan/desc.h"
 
 /* A refusal found before the sort: the message goes where the sort's would. */
 static zesort_status refused(zesort_context *ctx, const zs_error *e, zesort_status st)

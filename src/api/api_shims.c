@@ -3,7 +3,7 @@
  * one descriptor run by zesort_run, under its own name.
  */
 #include "api/api_calls.h"
-#include "api/desc.h"
+#include "plan/desc.h"
 
 static zs_shim_values moved(const void *values)
 {

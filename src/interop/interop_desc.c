@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "api/desc.h"
+#include "plan/desc.h"
 
 /* The segmented form: offsets or begin/end of either width, the count of
  * segments on the device or not, the keys' count on the device or not, the

@@ -8,7 +8,7 @@
 #ifndef ZESORT_INTEROP_SHIMS_H
 #define ZESORT_INTEROP_SHIMS_H
 
-#include "api/desc.h"
+#include "plan/desc.h"
 
 /* In place, with alternate buffers or not (keys_alt NULL). */
 zesort_desc zs_shim_sort(const zesort_options *opts, void *keys, void *values, void *keys_alt,

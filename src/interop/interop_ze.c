@@ -30,7 +30,7 @@
 #include "backends/level_zero/ze_recorder.h"
 #include "common/error.h"
 #include "common/test_hooks.h"
-#include "api/desc.h"
+#include "plan/desc.h"
 #include "interop/interop_common.h"
 #include "interop/interop_desc.h"
 #include "interop/interop_shims.h"

@@ -64,6 +64,11 @@ zesort_status zs_blob_data(const zs_blob *b, const unsigned char **out, zs_error
  * *out, as zs_frame_data; the build options (-D defines) of a program+flavor,
  * for devices that build from source. */
 zesort_status zs_program_source(zs_program program, const char **out, zs_error *e);
+
+/* The frame of the OpenCL C sources, and where each program's starts in it
+ * (generated; zs_program_source reads them). */
+extern const unsigned zs_source_frame;
+extern const size_t zs_source_offset[];
 const char *zs_program_options(zs_program program, zs_flavor flavor);
 
 /* Blob for (program, flavor, target) or NULL. */

@@ -140,3 +140,16 @@ zesort_status zs_blob_data(const zs_blob *b, const unsigned char **out, zs_error
     *out = st == ZESORT_OK ? frame + b->offset : NULL;
     return st;
 }
+
+zesort_status zs_program_source(zs_program program, const char **out, zs_error *e)
+{
+    *out = NULL;
+    if ((unsigned)program >= ZS_PROG_COUNT)
+        return zs_error_set(e, ZESORT_ERROR_INVALID_ARGUMENT, "program %d has no source",
+                            (int)program);
+    const unsigned char *frame;
+    zesort_status st = zs_frame_data(zs_source_frame, &frame, e);
+    if (st == ZESORT_OK)
+        *out = (const char *)frame + zs_source_offset[program];
+    return st;
+}

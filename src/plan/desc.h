@@ -3,8 +3,8 @@
  * size and reserved words, its enums, and the zesort_options it implies.
  * The host API (api_run.c) and both interop APIs (interop_desc.c) start here.
  */
-#ifndef ZESORT_API_DESC_H
-#define ZESORT_API_DESC_H
+#ifndef ZESORT_PLAN_DESC_H
+#define ZESORT_PLAN_DESC_H
 
 #include "common/error.h"
 #include "zesort.h"
@@ -36,4 +36,4 @@ typedef enum zs_shim_values { ZS_SHIM_KEYS, ZS_SHIM_VALUES } zs_shim_values;
 zesort_desc zs_desc_of_options(zesort_kind kind, const zesort_options *opts,
                                zs_shim_values values);
 
-#endif /* ZESORT_API_DESC_H */
+#endif /* ZESORT_PLAN_DESC_H */

@@ -1,7 +1,8 @@
 /*
- * desc.c — zesort_desc_init and the reading every API does first (desc.h).
+ * desc.c — zesort_desc_init and the reading every API does first (desc.h),
+ * below the host API and both interop APIs, which all start here.
  */
-#include "api/desc.h"
+#include "plan/desc.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -146,13 +147,13 @@ zesort_status zs_desc_read(const zesort_desc *in, zesort_desc *out, zs_error *er
 zesort_desc zs_desc_of_options(zesort_kind kind, const zesort_options *opts,
                                zs_shim_values values)
 {
-    zesort_options o;
-    if (opts)
-        o = *opts;
-    else
-        zesort_options_default(&o);
     zesort_desc d;
     zesort_desc_init(&d, kind);
+    /* NULL options: zesort_options_default's, which are the descriptor's */
+    zesort_options o = {d.key_type, d.algo, d.scan, d.descending, d.bit_lo, d.bit_hi,
+                        ZESORT_VALUE_U32};
+    if (opts)
+        o = *opts;
     d.key_type = o.key_type;
     d.algo = o.algo;
     d.scan = o.scan;
