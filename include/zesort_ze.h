@@ -296,11 +296,11 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  [offsets[0], offsets[num_segments]) are not written; empty segments are
  *  allowed. offsets: num_segments + 1 uint64_t in device (or shared) memory
  *  of the sorter's context, read only on the device, when the sort runs
- *  (they are no longer also read on the host when the call is made): it is
+ *  (never on the host when the call is made): it is
  *  zesort_ze_append_sort_segmented with these offsets (ZESORT_OFFSET_U64)
  *  and no status word, so earlier commands of the list (or those of the
  *  wait events) may write them. Offsets that decrease or exceed n are
- *  therefore no longer refused here: the sort then leaves the keys and
+ *  therefore not refused here: the sort then leaves the keys and
  *  values as they were, which only zesort_ze_append_sort_segmented's status
  *  word reports. The segments are classified by length on the device: one
  *  work-group sorts each short one within its own keys; longer ones

@@ -361,7 +361,7 @@ int cli_same_file(const char *a, const char *b);
 int cli_cmd_sort(int argc, char **argv);
 int cli_cmd_argsort(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
-/* cmd_topk.c: zesort topk INPUT K OUTPUT [...] (issue 38) */
+/* cmd_topk.c: zesort topk INPUT K OUTPUT [...] */
 int cli_cmd_topk(int argc, char **argv);
 /* cmd_sort.c: OFFSETS for --segments, S + 1 little-endian u64 (0 <= S <= n),
  * non-decreasing, each at most n, read within `room` bytes of host memory

@@ -1,7 +1,7 @@
 /*
  * cmd_topk.c — `zesort topk INPUT K OUTPUT [--values VALUES_IN VALUES_OUT |
  * --indices INDICES_OUT] [--type T] [--descending] [--bits LO:HI]
- * [--segments OFFSETS] [--backend B]` (issue 38, a contract): the K smallest
+ * [--segments OFFSETS] [--backend B]` (a contract): the K smallest
  * keys of a raw key file (the K largest with --descending), sorted, equal
  * keys in input order, with their u32 values or their u32 input positions.
  * With --segments, the top K of each segment, one after the other: each
