@@ -94,7 +94,8 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx);
 
 /* What to do about a backend that has no device: for Level Zero with no
- * device at all, the Debian package of the GPU driver; NULL otherwise. */
+ * device at all, the Debian package of the GPU driver when no driver is
+ * installed, else that no Intel GPU was found; NULL otherwise. */
 const char *cli_backend_hint(zesort_backend backend, zesort_status status);
 
 /* cli_fail_status for a failed zesort_create* on `backend` (NULL context),

@@ -180,8 +180,10 @@ static int read_topk_inputs(const topk_request *r, topk_inputs *in)
         if ((rc = cli_read_input(r->values_in, &lim, &in->values, &vbytes)))
             return rc;
         if (vbytes % 4 || vbytes / 4 != in->n)
-            return cli_fail("'%s' holds %zu bytes, not the %llu u32 values of the keys of '%s'",
-                            r->values_in, vbytes, (unsigned long long)in->n, r->input);
+            return cli_fail("'%s' holds %zu bytes; expected %llu: one u32 value (4 bytes) for "
+                            "each of the %llu keys of '%s'",
+                            r->values_in, vbytes, (unsigned long long)in->n * 4,
+                            (unsigned long long)in->n, r->input);
         in->room -= vbytes < in->room ? vbytes : in->room;
     }
     if (r->segments)
