@@ -162,7 +162,7 @@ typedef enum zesort_segments_status {
     ZESORT_SEGMENTS_DECREASING = 1,      /* S + 1 offsets: offsets[i] > offsets[i + 1] */
     ZESORT_SEGMENTS_PAST_N = 2,          /* segment i ends past n */
     ZESORT_SEGMENTS_BEGIN_AFTER_END = 3, /* begin/end arrays: begin[i] > end[i] */
-    ZESORT_SEGMENTS_COUNT_OVER_MAX = 4   /* the device-side count exceeds max_segments */
+    ZESORT_SEGMENTS_COUNT_OVER_MAX = 4   /* the device-side count exceeds num_segments */
 } zesort_segments_status;
 
 typedef struct zesort_context zesort_context;

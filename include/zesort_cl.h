@@ -187,10 +187,10 @@ zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue 
  *  [offsets[i], offsets[i + 1]) of keys (and values, or NULL) sorted in
  *  place, stably, nothing outside [offsets[0], offsets[num_segments])
  *  written. offsets: a cl_mem of num_segments + 1 uint64_t, read only on the
- *  device when the sort runs (no longer by a blocking read when the call is
+ *  device when the sort runs (not by a blocking read when the call is
  *  made): it is zesort_cl_enqueue_sort_segmented with these offsets
  *  (ZESORT_OFFSET_U64) and no status word, so bad offsets (decreasing,
- *  above n) are no longer INVALID_ARGUMENT here: the keys and values are
+ *  above n) are not INVALID_ARGUMENT here: the keys and values are
  *  then left as they were, which only zesort_cl_enqueue_sort_segmented's
  *  status word reports. Segments classified by length on the device: one
  *  work-group per short segment, onesweep passes over their own tiles for

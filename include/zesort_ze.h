@@ -60,7 +60,7 @@
  *   call of any thread: read them where no other thread uses the sorter.
  *
  * Alignment
- *   keys: the key size (4 or 8 bytes); values and indices: their size
+ *   keys: the key size (1, 2, 4 or 8 bytes); values and indices: their size
  *   (opts->value_type: 4 or 8 bytes); the indirect count: 4 bytes; temp: ZESORT_ZE_TEMP_ALIGNMENT (8) bytes, also returned by
  *   zesort_ze_temp_requirements (256 or more is best: every buffer inside
  *   temp starts on a 256-byte boundary relative to temp).
@@ -90,7 +90,7 @@
  *   to BF16) read and written at their width. Every sort is stable.
  *
  * Keys and values
- *   keys: n keys of opts->key_type (4 or 8 bytes each, aligned to their
+ *   keys: n keys of opts->key_type (1, 2, 4 or 8 bytes each, aligned to their
  *   size), values: NULL or n values of opts->value_type (uint32_t, or any
  *   8-byte type with ZESORT_VALUE_U64) moved along with the keys in the same
  *   passes, never overlapping each other or temp. All are device (or shared)
@@ -296,11 +296,11 @@ zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_ha
  *  [offsets[0], offsets[num_segments]) are not written; empty segments are
  *  allowed. offsets: num_segments + 1 uint64_t in device (or shared) memory
  *  of the sorter's context, read only on the device, when the sort runs
- *  (they are no longer also read on the host when the call is made): it is
+ *  (never on the host when the call is made): it is
  *  zesort_ze_append_sort_segmented with these offsets (ZESORT_OFFSET_U64)
  *  and no status word, so earlier commands of the list (or those of the
  *  wait events) may write them. Offsets that decrease or exceed n are
- *  therefore no longer refused here: the sort then leaves the keys and
+ *  therefore not refused here: the sort then leaves the keys and
  *  values as they were, which only zesort_ze_append_sort_segmented's status
  *  word reports. The segments are classified by length on the device: one
  *  work-group sorts each short one within its own keys; longer ones

@@ -37,12 +37,12 @@ for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_OS%s%s" % ("_K64" if _key64 else "", _vsuffix),
                          "onesweep.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
-# then the segmented sort (issue 22), numbered like onesweep
+# then the segmented sort, numbered like onesweep
 for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_SEG%s%s" % ("_K64" if _key64 else "", _vsuffix),
                          "segsort.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
-# then the top-k radix select (issue 38), numbered like onesweep
+# then the top-k radix select, numbered like onesweep
 for _vsuffix, _vdefs in VALUES:
     for _key64 in (0, 1):
         PROGRAMS.append(("ZS_PROG_SEL%s%s" % ("_K64" if _key64 else "", _vsuffix),

@@ -148,7 +148,7 @@ __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
 }
 
 /*
- * Large segments (issue 35): seg_classify (kernels/segsort.cl) lists them in
+ * Large segments: seg_classify (kernels/segsort.cl) lists them in
  * SEG_LARGE with their first tiles (zesort_tuning.h has the layout); tiles
  * never straddle segments, so tile t belongs to the last listed segment
  * whose first tile is <= t. Each segment is a onesweep sort of its own:

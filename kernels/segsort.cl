@@ -1,5 +1,5 @@
 /*
- * segsort.cl — segmented sort (issue 22) of short and medium segments: one
+ * segsort.cl — segmented sort of short and medium segments: one
  * work-group sorts whole segments, each on its own, by LSD passes over the
  * segment's own stretch of global memory (ping-pong with TMP). No count
  * table, no scan and no second launch: a segment of 16 keys costs a few
@@ -413,7 +413,7 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
 }
 
 /*
- * Segments read on the device only (issue 35, the interop's segmented
+ * Segments read on the device only (the interop's segmented
  * sorts): seg_check validates them and writes a status word; seg_sort_ranges
  * sorts them unless the status says they are invalid.
  *

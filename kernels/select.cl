@@ -1,5 +1,5 @@
 /*
- * select.cl — the radix select of a top-k (issue 38): finds the k-th key's
+ * select.cl — the radix select of a top-k: finds the k-th key's
  * digits most significant first, then gathers, in input order, the keys
  * before it and the first ties at it: the candidates that the planner then
  * sorts with an ordinary sort plan (plan/plan_topk.c).

@@ -130,15 +130,16 @@
 #define ZS_SEG_LOCAL_SERIAL 4096u
 #endif
 
-/* ---- large segments (issue 35): the global passes per segment ---------- */
+/* ---- large segments: the global passes per segment ---------------------- */
 
 /* A segment read on the device that holds more than this many keys is
  * sorted by the onesweep passes over its own tiles (os_seg_* kernels in
  * kernels/onesweep.cl), shorter ones by one work-group each
  * (seg_sort_ranges). At least a onesweep tile, so that the tiles of all
- * large segments are at most ceil(n / tile) + n / (this + 1). serial: the
- * host split of issue 22 (64K, measured there); sg and portable: the
- * portable flavor's seg_sort beat other paths up to 16K keys on PoCL. */
+ * large segments are at most ceil(n / tile) + n / (this + 1). serial: 64K,
+ * where seg_sort was measured against other paths (docs/design.md §1.5);
+ * sg and portable: the portable flavor's seg_sort beat other paths up to
+ * 16K keys on PoCL. */
 #ifndef ZS_SEG_LARGE_MIN_SG
 #define ZS_SEG_LARGE_MIN_SG 16384u
 #endif

@@ -125,14 +125,9 @@ static const zs_device_pick default_pick = {.index = -1, .want_gpu = -1};
  * stays NULL). Missing devices are skipped; a bad ZESORT_FLAVOR is not,
  * even when no device reads it. OpenCL CPU devices are not tried: the C
  * fallback was faster than the serial flavor on PoCL at every size measured
- * (issue 13; 2 cores, PoCL 3.1, wall time of zesort_sort on random u32 keys,
- * AUTO algorithm: `build/bench/auto_backend`, three runs: fallback faster by
- * 1.35-1.85x at 32K, 1.8-3.1x at 128K, 5.5-6.7x at 512K, 2.3-5.3x at 1M,
- * 2.0-3.3x at 4M, 4.8-7.4x at 16M). An OpenCL CPU device is used when asked
- * for (ZESORT_BACKEND_OPENCL); `zesort demo` and `bench` do so to compare
- * the kernel designs. Issue 20 made the fallback faster still (keys-only
- * 64-bit sorts by partitions and vqsort: 1.4-1.7x Highway's vqsort, README
- * "Measured results"), so the order stands. */
+ * (docs/results.md, "The C fallback against PoCL, and what auto picks"). An
+ * OpenCL CPU device is used when asked for (ZESORT_BACKEND_OPENCL); `zesort
+ * demo` and `bench` do so to compare the kernel designs. */
 static zesort_status open_auto(zesort_context *ctx, char *msg, size_t msg_len)
 {
     const char *forced = getenv("ZESORT_FLAVOR");

@@ -1,5 +1,5 @@
 /*
- * bench_segments.c — `zesort bench --segments LEN[,LEN...]|ragged` (issue 22):
+ * bench_segments.c — `zesort bench --segments LEN[,LEN...]|ragged`:
  * for each segment layout over the same n random keys, the wall time of one
  * segmented sort (ZESORT_SEGMENTED) against one unsegmented sort (ZESORT_SORT)
  * of all n keys and against a loop of one sort per segment. Wall times (host clock

@@ -94,7 +94,8 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_fail_status(const char *what, zesort_status status, const zesort_context *ctx);
 
 /* What to do about a backend that has no device: for Level Zero with no
- * device at all, the Debian package of the GPU driver; NULL otherwise. */
+ * device at all, the Debian package of the GPU driver when no driver is
+ * installed, else that no Intel GPU was found; NULL otherwise. */
 const char *cli_backend_hint(zesort_backend backend, zesort_status status);
 
 /* cli_fail_status for a failed zesort_create* on `backend` (NULL context),
@@ -361,7 +362,7 @@ int cli_same_file(const char *a, const char *b);
 int cli_cmd_sort(int argc, char **argv);
 int cli_cmd_argsort(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
-/* cmd_topk.c: zesort topk INPUT K OUTPUT [...] (issue 38) */
+/* cmd_topk.c: zesort topk INPUT K OUTPUT [...] */
 int cli_cmd_topk(int argc, char **argv);
 /* cmd_sort.c: OFFSETS for --segments, S + 1 little-endian u64 (0 <= S <= n),
  * non-decreasing, each at most n, read within `room` bytes of host memory

@@ -299,8 +299,8 @@ static int parse_bench_args(int argc, char **argv, bench_request *req)
 
 /* What moves with the keys in one measurement. --value-type u64 measures
  * the last three side by side: the cost of 8-byte values against 4-byte
- * ones, and against the old workaround of sorting u32 indices and then
- * gathering the 8-byte values by them (issue 21). */
+ * ones, and against sorting u32 indices and then gathering the 8-byte
+ * values by them. */
 typedef enum value_kind { VALUES_NONE, VALUES_U32, VALUES_U64, VALUES_U32_GATHER } value_kind;
 static const char *const value_kind_names[] = {"none", "u32", "u64", "u32+gather"};
 
@@ -908,7 +908,7 @@ int cli_cmd_bench(int argc, char **argv)
     if (req.plot_path && (rc = cli_plot_check()))
         return rc;
     if (req.segments) {
-        /* the issue-22 benchmark: 16M keys unless --n says, the first n and
+        /* the segmented benchmark: 16M keys unless --n says, the first n and
          * algorithm given (else the library's choice), keys only */
         const uint64_t n = req.n_given ? req.n[0] : UINT64_C(16777216);
         if ((rc = cli_check_host_memory(CMD, n, 3 * n * cli_key_size(req.type) + 8 * n)))

@@ -140,7 +140,8 @@ int cli_cmd_demo(int argc, char **argv)
 
     const zesort_context_info info = cli_context_info(ctx);
     zesort_backend backend = info.backend;
-    printf("zesort demo: stable radix sort of %llu random u32 keys (C-for-Metal design, OneSweep)\n"
+    printf("zesort demo: sorts %llu random 32-bit numbers with each sorting method, checks\n"
+           "every result against a plain sort, and shows how fast each method ran\n"
            "backend: %s, device %u (%s%s)\n\n", (unsigned long long)n,
            zesort_backend_name(backend), info.device_index,
            req.device >= 0                      ? "--device"
@@ -165,8 +166,9 @@ int cli_cmd_demo(int argc, char **argv)
             printf("cm4 (4-bit digits, 8 passes) vs cm2 (2-bit digits, 16 passes): %.2fx\n"
                    "onesweep (8-bit digits, 4 passes) vs cm2: %.2fx\n",
                    mkeys[1] / mkeys[0], mkeys[2] / mkeys[0]);
-        printf("Mkeys/s from device time (all passes and scans, no copies): the median of %d sorts\n"
-               "after a warm-up sort of the same size; wall_ms also includes the copies. Total %.1f s.\n",
+        printf("Mkeys/s: millions of numbers sorted per second on the device, not counting the\n"
+               "copies to and from it (the median of %d sorts after a warm-up sort); wall_ms\n"
+               "also counts the copies. Total %.1f s.\n",
                DEMO_REPEAT,
                (cli_now_ms() - start) / 1e3);
     }

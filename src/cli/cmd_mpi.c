@@ -1,5 +1,5 @@
 /*
- * cmd_mpi.c — `zesort mpi-sort` and `zesort mpi-bench` (issue 24). They run
+ * cmd_mpi.c — `zesort mpi-sort` and `zesort mpi-bench`. They run
  * zesort-mpi, the program built with MPI (src/mpi/cli), in place of this
  * one (execv: the same process, so what mpirun gave the rank stays), found
  * next to this executable, else on PATH. Why a second program: zesort and

@@ -9,7 +9,7 @@
  *
  * Order of checks, so the exit code says what is wrong: arguments (usage, 2),
  * then files (1; a values file whose count differs from the keys' is a data
- * error too, DESIGN.md §5.2), then the library (UNSUPPORTED: 2, anything
+ * error too, docs/design.md §5.2), then the library (UNSUPPORTED: 2, anything
  * else: 1). The backend is created once INPUT's size is known (or, for a
  * stream, its first megabyte), because what it can sort limits the reading.
  */
@@ -69,7 +69,7 @@ static int parse_own_flag(cli_args *a, char **argv, const char *f, sort_request 
 }
 
 /* "-" is standard input or output (sort(1)): each serves one file; and the
- * values pair may not be "-" on both sides (DESIGN.md §5.2): "--values - -"
+ * values pair may not be "-" on both sides (docs/design.md §5.2): "--values - -"
  * reads as one file named twice, which a pair never is. */
 static int check_std_streams(const sort_request *req)
 {
@@ -254,7 +254,7 @@ static int finish_outputs(sort_outputs *o, const void *keys, size_t key_bytes, c
  * for its data a second time: the device's copy, or the host copy of a sort
  * split into parts) and what zesort_check_split allows on the backend, which is
  * created here, when the first size is known. No ZESORT_MAX_KEYS: the host
- * API splits a sort beyond it (issue 23). */
+ * API splits a sort beyond it. */
 typedef struct input_budget {
     const sort_request *req;
     zesort_context *ctx;

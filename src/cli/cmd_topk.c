@@ -1,7 +1,7 @@
 /*
  * cmd_topk.c — `zesort topk INPUT K OUTPUT [--values VALUES_IN VALUES_OUT |
  * --indices INDICES_OUT] [--type T] [--descending] [--bits LO:HI]
- * [--segments OFFSETS] [--backend B]` (issue 38, a contract): the K smallest
+ * [--segments OFFSETS] [--backend B]` (a contract): the K smallest
  * keys of a raw key file (the K largest with --descending), sorted, equal
  * keys in input order, with their u32 values or their u32 input positions.
  * With --segments, the top K of each segment, one after the other: each
@@ -180,8 +180,10 @@ static int read_topk_inputs(const topk_request *r, topk_inputs *in)
         if ((rc = cli_read_input(r->values_in, &lim, &in->values, &vbytes)))
             return rc;
         if (vbytes % 4 || vbytes / 4 != in->n)
-            return cli_fail("'%s' holds %zu bytes, not the %llu u32 values of the keys of '%s'",
-                            r->values_in, vbytes, (unsigned long long)in->n, r->input);
+            return cli_fail("'%s' holds %zu bytes; expected %llu: one u32 value (4 bytes) for "
+                            "each of the %llu keys of '%s'",
+                            r->values_in, vbytes, (unsigned long long)in->n * 4,
+                            (unsigned long long)in->n, r->input);
         in->room -= vbytes < in->room ? vbytes : in->room;
     }
     if (r->segments)

@@ -6,7 +6,7 @@
  * written to a temporary file in the target's directory (same file system,
  * so the final rename() is atomic) and renamed over it only when complete:
  * after any error an existing OUTPUT is untouched and no partial file is left
- * (DESIGN.md §5.2). A replaced file keeps its permission bits (and, as root,
+ * (docs/design.md §5.2). A replaced file keeps its permission bits (and, as root,
  * its owner and group); a file the user could not open for writing is not
  * replaced (exit 1; for root that is only an immutable file or a read-only
  * file system, as with cp). INPUT may equal OUTPUT because the input is read

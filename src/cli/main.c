@@ -38,7 +38,8 @@ int main(int argc, char **argv)
      * inherited "ignore") is respected, what a driver installs later is not. */
     cli_signals_init();
     if (argc < 2)
-        return cli_usage(NULL, "missing command (sort, argsort, bench, info, demo)");
+        return cli_usage(NULL, "missing command (sort, argsort, topk, bench, info, demo, "
+                               "mpi-sort, mpi-bench, help)");
     const char *cmd = argv[1];
 
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)

@@ -3,9 +3,11 @@
  * line on stderr starting "zesort: ", so scripts can grep or show it; library
  * messages are folded onto that line (control characters escaped).
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -134,13 +136,75 @@ int cli_fail_status(const char *what, zesort_status status, const zesort_context
     return fail_with(what, status, zesort_last_error(ctx), NULL);
 }
 
-/* Level Zero without a single device: most often no GPU driver at all (the
- * loader, libze1, finds none), which the loader's "zeInit failed" does not
- * tell. Named only then: a wrong --device index has devices to count. */
+/* Level Zero without a single device: no GPU driver at all (the loader,
+ * libze1, finds none), which the loader's "zeInit failed" does not tell, or
+ * a driver that found no Intel GPU. Named only then: a wrong --device index
+ * has devices to count. */
 static const char LEVEL_ZERO_HINT[] =
     "for a Level Zero GPU driver install the Debian package intel-opencl-icd (it provides "
     "libze_intel_gpu.so; the loader is libze1); it needs an Intel GPU this user can open "
     "(/dev/dri/renderD*)";
+static const char LEVEL_ZERO_NO_GPU[] =
+    "no Intel GPU was found: the Level Zero GPU driver is installed but sees no Intel GPU "
+    "this user can open (/dev/dri/renderD*)";
+
+/* Whether the library file `name` is there: a path, or a name the dynamic
+ * linker would find (already loaded, or in LD_LIBRARY_PATH or a system
+ * library directory). Never loads it: the Intel driver aborts sanitized
+ * processes. */
+static int library_present(const char *name)
+{
+    if (strchr(name, '/'))
+        return access(name, R_OK) == 0;
+    void *loaded = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+    if (loaded) {
+        dlclose(loaded);
+        return 1;
+    }
+    static const char *const system_dirs[] = {
+        "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+        "/usr/lib64", "/usr/lib", "/usr/local/lib",
+    };
+    char path[4096];
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    for (const char *p = ld; p && *p;) {
+        size_t len = strcspn(p, ":");
+        if (len > 0 && len < 2048) {
+            snprintf(path, sizeof path, "%.*s/%s", (int)len, p, name);
+            if (access(path, R_OK) == 0)
+                return 1;
+        }
+        p += len + (p[len] == ':');
+    }
+    for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i) {
+        snprintf(path, sizeof path, "%s/%s", system_dirs[i], name);
+        if (access(path, R_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a Level Zero driver the loader would load is installed: the
+ * drivers ZE_ENABLE_ALT_DRIVERS names (comma-separated), else Intel's GPU
+ * driver. */
+static int level_zero_driver_present(void)
+{
+    const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
+    if (!alt || !*alt)
+        return library_present("libze_intel_gpu.so.1");
+    char name[2048];
+    for (const char *p = alt; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len > 0 && len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            if (library_present(name))
+                return 1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
 
 const char *cli_backend_hint(zesort_backend backend, zesort_status status)
 {
@@ -149,7 +213,7 @@ const char *cli_backend_hint(zesort_backend backend, zesort_status status)
         return NULL;
     if (zesort_device_count(backend, &count) == ZESORT_OK && count > 0)
         return NULL;
-    return LEVEL_ZERO_HINT;
+    return level_zero_driver_present() ? LEVEL_ZERO_NO_GPU : LEVEL_ZERO_HINT;
 }
 
 int cli_fail_setup(zesort_backend backend, zesort_status status)

@@ -4,7 +4,7 @@
  * CPU (more than a whole sort of them), of huge pages ~6 ms; a scatter's
  * TLB misses also drop. Populated in one call (Linux 5.14): with the
  * kernel's THP defrag on "madvise", pages faulted in by two threads at once
- * made a merge of 16M u64 keys into such an array (issue 20) take 34-118 ms
+ * made a merge of 16M u64 keys into such an array take 34-118 ms
  * instead of 27. madvise is advice: its failure changes nothing.
  */
 #include "common/host_memory.h"

@@ -37,7 +37,7 @@ const char *zs_test_opencl_defines(void);
  * set it like any variable): the OpenCL backend and the OpenCL interop
  * (backends/opencl/opencl_common.c, which both build through) see every
  * OpenCL device as a plain OpenCL 1.2 GPU of another vendor, as NVIDIA's
- * driver presents one (issue 36): device type GPU, so zesort_create's
+ * driver presents one: device type GPU, so zesort_create's
  * default device, AUTO (OpenCL GPUs before the C fallback) and "all" devices
  * take it as they would that GPU; no Intel sub-groups; no OpenCL C 3.0
  * features; vendor not Intel, so no native binaries are tried; discrete (no
@@ -85,8 +85,9 @@ uint64_t zs_test_slack(void);
  * ("opencl", "level-zero", "opencl-interop", "level-zero-interop") and the
  * name of its kernel flavor (zs_flavor_name): when the environment variable
  * ZESORT_TEST_SORT_LOG names a file, one line "<api> <flavor>" is appended
- * to it (O_APPEND: several processes may share the file). The Debian 13 stage counts its sg sorts this way
- * (tests/debian13/run_stage.py). Nothing when the variable is unset. */
+ * to it (O_APPEND: several processes may share the file). The Debian 13
+ * stage counts its sg sorts this way (tests/debian13/run-in-root, totals by
+ * tests/debian13/summary). Nothing when the variable is unset. */
 void zs_test_note_sort(const char *api, const char *flavor);
 
 /* The C fallback's keys-only, all-bits strategy for every sort from now on

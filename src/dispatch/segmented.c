@@ -139,9 +139,7 @@ static zesort_status device_segment_runs(zesort_context *ctx, const zs_sort_call
  * its length, by one device-side segmented plan that classifies them on
  * the device (by several when their keys do not fit the device at once),
  * then any segment too long for the device alone as a sort of its own
- * (split on the host). (Before issue 35 segments of more than 65536 keys
- * were each a zesort_sort of their own; before that, short ones one
- * argsort of all their keys and a host pass: docs/design.md §1.5.) */
+ * (split on the host). */
 zesort_status zs_segments_on_device(zesort_context *ctx, const zs_sort_call *c,
                                     const zs_segmented *s, double *device_ms, zesort_algo *ran)
 {

@@ -1,5 +1,5 @@
 /*
- * split_sort.h — sorts split on the host (issue 23): the keys are split by
+ * split_sort.h — sorts split on the host: the keys are split by
  * a stable partition on the top bits of their bit range into parts that
  * each fit the target (a device's memory and largest allocation,
  * ZESORT_MAX_KEYS, the C fallback's 32-bit offsets), then each part is

@@ -598,7 +598,7 @@ zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_que
     return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort");
 }
 
-/* ---- caller-supplied alternate buffers (issue 35, item 4) ---------------
+/* ---- caller-supplied alternate buffers ----------------------------------
  * keys_alt and values_alt are the plan's TMP and VALUES_TMP (shape.alt): no
  * sub-buffers of temp for them; in place, the result stays where the last
  * pass wrote it and the enqueue reports which buffer that is. */

@@ -160,7 +160,7 @@ zesort_status zs_interop_plan(const zesort_options *opts, uint64_t n, const zs_s
 
 static int is_callers(const zs_sort_shape *shape, int b)
 {
-    if (b == ZS_BUF_SEG_STATUS) /* the old entry points' status: a word of temp */
+    if (b == ZS_BUF_SEG_STATUS) /* the status of the forms without a status word: a word of temp */
         return shape->kind == ZS_SORT_SEGMENTS_DEVICE &&
                ((const zs_seg_shape *)shape)->status_callers;
     return (b == ZS_BUF_KEYS && !shape->keys_in_temp) || b == ZS_BUF_VALUES ||

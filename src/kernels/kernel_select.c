@@ -17,7 +17,7 @@ int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len)
 {
     static const struct { const char *name; zs_flavor flavor; } names[] = {
         {"sg", ZS_FLAVOR_SG}, {"portable", ZS_FLAVOR_PORTABLE}, {"serial", ZS_FLAVOR_SERIAL},
-        {"cpu", ZS_FLAVOR_SERIAL}, /* the serial flavor's name before issue 10 */
+        {"cpu", ZS_FLAVOR_SERIAL}, /* another name for serial */
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         if (strcmp(name, names[i].name) == 0) {

@@ -38,7 +38,7 @@
 const char *zs_flavor_name(zs_flavor flavor);
 
 /* ZESORT_FLAVOR's value `name` -> *out: 0, or -1 with a one-line message when
- * it names no flavor ("cpu" is accepted for serial, its name before issue 10). */
+ * it names no flavor ("cpu" is accepted as another name for serial). */
 int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len);
 
 /* What the choice depends on. */

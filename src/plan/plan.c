@@ -441,7 +441,7 @@ static uint32_t max_large_segments(const zs_plan_request *req, uint32_t max_segm
     return most < max_segments ? (uint32_t)most : max_segments;
 }
 
-/* The large segments (issue 35): seg_classify lists them and numbers their
+/* The large segments: seg_classify lists them and numbers their
  * tiles, then the onesweep passes per segment over those tiles (os_seg_*),
  * ping-ponging within the segments' stretches of KEYS and TMP, and a copy
  * home of those stretches after an odd number of passes. seg: seg_check's

@@ -27,7 +27,7 @@
  *
  *   onesweep programs, one per (key width, keys|pairs), kernels/onesweep.cl:
  *     os_fill, os_histogram, os_scan_hist, os_pass (see that file), and the
- *     large segments' forms (issue 35): os_seg_histogram(keys, hist, large,
+ *     large segments' forms: os_seg_histogram(keys, hist, large,
  *     bit_lo, bit_hi, key_flags), os_seg_pass(keys_in, keys_out, values_in,
  *     values_out, hist, status, large, shift, digit_mask, key_flags, pass,
  *     passes), os_seg_copy(src, dst, values_src, values_dst, large, key_flags): a
@@ -139,7 +139,7 @@ typedef enum zs_kernel {
 
 typedef enum zs_os_entry {
     ZS_OS_FILL, ZS_OS_HISTOGRAM, ZS_OS_SCAN_HIST, ZS_OS_PASS,
-    ZS_OS_SEG_HISTOGRAM, ZS_OS_SEG_PASS, ZS_OS_SEG_COPY /* large segments (issue 35) */
+    ZS_OS_SEG_HISTOGRAM, ZS_OS_SEG_PASS, ZS_OS_SEG_COPY /* large segments */
 } zs_os_entry;
 /* The kernels of a segmented-sort program (seg_check reads no keys: every
  * program has it, the plan takes the one of the program it sorts with). */
@@ -272,8 +272,8 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
 #define ZS_SEG_F_N_COUNT 8u   /* a device-side key count: segments cut at min(PARAMS[0..1]) */
 #define ZS_SEG_F_SKIP_LARGE 16u /* the planner's: seg_sort_ranges leaves large segments out */
 
-/* Segments that only the device reads (the interop's segmented sorts,
- * issue 35): a seg_check launch (one work-group) validates them and writes
+/* Segments that only the device reads (the interop's segmented sorts): a
+ * seg_check launch (one work-group) validates them and writes
  * SEG_STATUS, then a seg_sort_ranges launch sorts each segment in place of
  * KEYS (and VALUES) unless the status is non-zero. flags: ZS_SEG_F_*;
  * max_segments (< 2^32 - 1): the segments, or with ZS_SEG_F_COUNT the most
@@ -284,7 +284,7 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * the plan has PARAMS (two words: the recording writes the device-side key
  * count in [0] and n in [1], as for every other plan) and seg_sort_ranges
  * cuts each segment at min(PARAMS[0], PARAMS[1]); without it, no PARAMS.
- * Segments of more than ZS_SEG_LARGE_MIN keys (issue 35): when n can hold
+ * Segments of more than ZS_SEG_LARGE_MIN keys: when n can hold
  * one, seg_sort_ranges leaves them out and seg_classify lists them on the
  * device for the onesweep passes per segment (os_seg_*, over OS_HIST,
  * OS_STATUS and SEG_LARGE), whatever req's algorithm.

@@ -1,5 +1,5 @@
 /*
- * plan_topk.h — the plan of a top-k (issue 38): the k smallest ordered keys
+ * plan_topk.h — the plan of a top-k: the k smallest ordered keys
  * (the k largest with descending), sorted, stable, with their values or
  * input positions. Knows no API, like the rest of the planner.
  *

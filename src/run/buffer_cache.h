@@ -1,6 +1,6 @@
 /*
  * buffer_cache.h — the buffers a device context keeps from one plan run to
- * the next (issue 22). Both device backends run host sorts through
+ * the next. Both device backends run host sorts through
  * zs_run_plan (run_plan.c), which takes its buffers from here and gives them
  * back: one mechanism for OpenCL and Level Zero, none in the backends.
  *

@@ -24,8 +24,9 @@ Checks:
   * every relative link and image resolves: the file exists and a #anchor
     names a heading of it (GitHub's anchors);
   * every public function of a header is named in its reference page;
-  * no page, and no comment of a public header, cites issue numbers or
-    commit hashes or tells development history;
+  * no page, and no comment of a public header, of src/, include/, kernels/
+    or of a top-level meson.build, cites issue numbers or commit hashes or
+    tells development history;
   * zesort_ze.h's own example compiles; the install page names every header
     and says how a non-system prefix is found; testing.md says the test
     driver needs -Dtests=enabled; no test counts, no old flavor name.
@@ -405,6 +406,29 @@ for header in sorted(os.listdir(inc_dir)):
                                        re.S))
         found = history(comments)
         check("no-history-include/%s" % header, not found, "; ".join(found))
+
+
+def source_comments(path):
+    """The comments of a source file: # lines of meson.build and Python, C
+    comments of anything else."""
+    t = read(path)
+    if os.path.basename(path) == "meson.build" or path.endswith(".py"):
+        return "\n".join(re.findall(r"#[^\n]*", t))
+    return "\n".join(re.findall(r"/\*.*?\*/|//[^\n]*", t, re.S))
+
+
+# The sources' comments too: src/, include/ and kernels/ (every file), and the
+# meson.build files of the top two levels.
+sources = [os.path.join(root, "meson.build")]
+sources += sorted(os.path.join(root, d, "meson.build") for d in os.listdir(root)
+                  if os.path.isfile(os.path.join(root, d, "meson.build")))
+for top in ("src", "include", "kernels"):
+    for dirpath, _, files in os.walk(os.path.join(root, top)):
+        sources += sorted(os.path.join(dirpath, f) for f in files)
+cited = []
+for path in sources:
+    cited += ["%s: %s" % (rel(path), h) for h in history(source_comments(path))]
+check("no-history-source-comments", not cited, "; ".join(cited))
 
 # --- pages that must say particular things ---
 install = text.get(os.path.join(docs_dir, "install.md"), "")

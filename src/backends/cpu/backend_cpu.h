@@ -34,7 +34,7 @@
  * busy 2-core VM (load 9-11) 2 threads took 2.2x the time of 1 at 64K pairs,
  * 1.08x at 128K-1M, and won only at several million keys: below ~256K the
  * team's start and phase hand-offs cost more than the second core brings.
- * The vqsort path (issue 20, idle VM, random u64 keys, best of 5): 2 threads
+ * The vqsort path (idle VM, random u64 keys, best of 5): 2 threads
  * 1.01 ms against 1 thread's 0.93 at 128K, 1.59 against 1.89 at 256K, 3.55
  * against 4.08 at 512K: the same threshold holds. */
 #define ZS_CPU_MIN_KEYS_PER_THREAD 131072u

@@ -44,7 +44,7 @@ typedef struct vq_job {
     uint64_t c;           /* ordered key: dk(k) ^ c as unsigned, c = sign bit and/or all ones */
     zs_vq **vq;           /* one sorter a member */
     vq_group *group;      /* at most one a member */
-    size_t *split;        /* this round: where group g's range was split */
+    size_t *split;        /* the current round: where group g's range was split */
     unsigned groups;
     enum { VQ_SPLIT, VQ_SORT } what;
 } vq_job;
