@@ -1,11 +1,10 @@
 /*
- * host_memory.c — see host_memory.h. Measured on the 2-core VM this was
- * written on: first-touching 64 MiB of fresh 4 KiB pages costs ~200 ms of
- * CPU (more than a whole sort of them), of huge pages ~6 ms; a scatter's
- * TLB misses also drop. Populated in one call (Linux 5.14): with the
- * kernel's THP defrag on "madvise", pages faulted in by two threads at once
- * made a merge of 16M u64 keys into such an array take 34-118 ms
- * instead of 27. madvise is advice: its failure changes nothing.
+ * host_memory.c — see host_memory.h. Large arrays ask for huge pages and
+ * are populated in one call: first-touching fresh 4 KiB pages costs more CPU
+ * than a whole sort of them, and pages faulted in by two threads at once
+ * (THP defrag on "madvise") slow a merge into the array several times
+ * (docs/results.md, "Tuning of the C fallback"). madvise is advice: its
+ * failure changes nothing.
  */
 #include "common/host_memory.h"
 

@@ -19,24 +19,17 @@
 #include "zesort.h"
 
 /* Digit width of a pass (the sort uses the fewest passes of at most this
- * many bits, widths balanced). 11 measured faster than 8 on the 2-core VM
- * (16M random keys, 1 thread, CPU time, median of 5-7): u32 194 vs 236 ms,
- * u64 619 vs 872 ms, pairs 656 vs 664 ms. */
+ * many bits, widths balanced): 11 measured faster than 8 (docs/results.md,
+ * "Tuning of the C fallback"). */
 #define ZS_CPU_DIGIT_BITS 11u
 /* Below this many keys the digits are at most 8 bits: the 2^11-bin tables
  * of ZS_CPU_DIGIT_BITS (cleared, counted and scanned a pass) cost more than
- * the keys. Measured (zesort_sort of random u32 keys on one thread, us a
- * call, 11-bit vs 8-bit digits): 16 keys 20 / 2.8, 1024: 23 / 9.5, 8192:
- * 87 / 60, 30000: 220 / 224 (even). */
+ * the keys; the two are even near 30000 keys (docs/results.md). */
 #define ZS_CPU_SMALL_KEYS 16384u
 #define ZS_CPU_MAX_DIGIT_BITS 11u
-/* A thread per this many keys at most: 2 threads from 256K keys. On the
- * busy 2-core VM (load 9-11) 2 threads took 2.2x the time of 1 at 64K pairs,
- * 1.08x at 128K-1M, and won only at several million keys: below ~256K the
- * team's start and phase hand-offs cost more than the second core brings.
- * The vqsort path (idle VM, random u64 keys, best of 5): 2 threads
- * 1.01 ms against 1 thread's 0.93 at 128K, 1.59 against 1.89 at 256K, 3.55
- * against 4.08 at 512K: the same threshold holds. */
+/* A thread per this many keys at most: 2 threads from 256K keys. Below
+ * that the team's start and phase hand-offs cost more than the second core
+ * brings, on the radix and the vqsort paths alike (docs/results.md). */
 #define ZS_CPU_MIN_KEYS_PER_THREAD 131072u
 
 /* Sorts n keys of key_bytes (1|2|4|8) in place, values (NULL or n of value_bytes,
