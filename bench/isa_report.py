@@ -26,6 +26,10 @@ holds both, the retry's files named *_1_simd*. The table gives the shipped
 IGC threw away: a retry is no spill-free kernel, only spills by another name
 (scratch traffic for private arrays, lost optimizations).
 
+With --dumps DIR it compiles nothing: it reads the assembly the build kept
+(kernels/embed_kernels.py --isa-dir, build/kernels/isa) of the binaries the
+library ships, which is how the ISA check runs.
+
 Output: a Markdown table on stdout (or --out FILE). Exit status 1 if any
 shipped kernel spills GRF on any target, and with --fail-on-retry also if IGC
 had to retry one (listed on stderr either way; flag-register spills are
@@ -33,6 +37,7 @@ reported, not failed).
 """
 import argparse
 import glob
+import gzip
 import os
 import re
 import subprocess
@@ -215,7 +220,9 @@ def weighted_count(lines):
 
 
 def analyse(asm_path):
-    text = open(asm_path, encoding="utf-8", errors="replace").read()
+    opener = gzip.open if asm_path.endswith(".gz") else open
+    with opener(asm_path, "rt", encoding="utf-8", errors="replace") as f:
+        text = f.read()
     name = re.search(r"^//\.kernel (\S+)", text, re.M).group(1)
     simd = int(re.search(r"_simd(\d+)_", os.path.basename(asm_path)).group(1))
     grf = re.search(r"numGRF=(\d+)", text)
@@ -245,12 +252,27 @@ def compile_target(ocloc, srcdir, src, defines, target, workdir):
     res = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError("ocloc failed: %s\n%s%s" % (" ".join(cmd), res.stdout, res.stderr))
-    # keep the widest SIMD variant IGC chose for each kernel, and of it the
-    # last try (OCL_asm<hash>_simd32_entry_N.asm is the first compile,
-    # OCL_asm<hash>_1_simd32_entry_N.asm IGC's retry); glob order is the
-    # directory's, so pick by name, never by order
+    return shipped_tries(glob.glob(os.path.join(dump, "*_simd*_entry_*.asm")))
+
+
+def dumped_target(dumps, prog, target):
+    """The build's own assembly of a program (kernels/embed_kernels.py --isa-dir):
+    the binaries the library ships, not a compile of our own."""
+    files = glob.glob(os.path.join(dumps, target, prog, "*_simd*_entry_*.asm.gz"))
+    if not files:
+        raise RuntimeError("no assembly of %s for %s in %s (was the library built with "
+                           "embed_kernels.py --isa-dir?)" % (prog, target, dumps))
+    return shipped_tries(files)
+
+
+def shipped_tries(asm_files):
+    """Per kernel, what ships: the widest SIMD variant IGC chose, and of it the
+    last try (OCL_asm<hash>_simd32_entry_N.asm is the first compile,
+    OCL_asm<hash>_1_simd32_entry_N.asm IGC's retry), with the spills of the
+    tries IGC threw away. Glob order is the directory's, so pick by name,
+    never by order."""
     tries = {}
-    for asm in glob.glob(os.path.join(dump, "*_simd*_entry_*.asm")):
+    for asm in asm_files:
         m = re.search(r"^OCL_asm[0-9a-f]+(?:_(\d+))?_simd\d+_entry_", os.path.basename(asm))
         r = analyse(asm)
         r["try"] = int(m.group(1) or 0) if m else 0
@@ -283,6 +305,14 @@ def summary_table(summary):
     return out
 
 
+def kernels_of(args, srcdir, src, defines, prog, target):
+    """The program's kernels on target: from the build's dump, or compiled."""
+    if args.dumps:
+        return dumped_target(args.dumps, prog, target)
+    with tempfile.TemporaryDirectory(dir=args.tmpdir) as work:
+        return compile_target(args.ocloc, srcdir, src, defines, target, work)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ocloc", default="ocloc")
@@ -292,6 +322,8 @@ def main():
     ap.add_argument("--programs", help="comma separated subset of program names")
     ap.add_argument("--tmpdir", help="where the work directories go (an ocloc run in a "
                     "chroot, scripts/ocloc-sid, needs them inside the clone)")
+    ap.add_argument("--dumps", help="read the build's assembly (build/kernels/isa, "
+                    "written by embed_kernels.py --isa-dir) instead of compiling with --ocloc")
     ap.add_argument("--fail-on-retry", action="store_true",
                     help="also fail when a kernel's first compile spilled (IGC retried it)")
     ap.add_argument("--summary", action="store_true",
@@ -307,29 +339,28 @@ def main():
             if args.programs and prog not in args.programs.split(","):
                 continue
             wide = int("_k64" in prog or "_pairs" in prog)
-            with tempfile.TemporaryDirectory(dir=args.tmpdir) as work:
-                for r in compile_target(args.ocloc, srcdir, src, defines, target, work):
-                    shape = shapes.get((r["kernel"], wide))
-                    # keys a hardware thread handles: the work-group's keys
-                    # over its threads (work-items / SIMD width)
-                    keys = shape[0] * r["simd"] / shape[1] if shape else None
-                    per_key = "%.1f" % (r["issued"] / keys) if keys else "-"
-                    send_key = "%.3f" % (r["sends"] / keys) if keys else "-"
-                    earlier = "%d" % r["earlier_spill"] if r["retried"] else "-"
-                    rows.append(
-                                "| %s | %s | %s | %d | %d | %d | %d | %d | %s | %s | %s | %d | %s | %d | %s |"
-                                % (target, prog, r["kernel"], r["simd"], r["grf"], r["inst"],
-                                   r["issued"], r["loops"], r["loops_once"] or "-",
-                                   "%d" % keys if keys else "-", per_key, r["sends"], send_key,
-                                   r["spill"], earlier))
-                    t = summary.setdefault(target, {"spill": 0, "retry": 0})
-                    t[(prog, r["kernel"])] = per_key
-                    t["spill"] += r["spill"]
-                    t["retry"] += r["earlier_spill"] if r["retried"] else 0
-                    if r["spill"]:
-                        spilled.append("%s/%s/%s" % (target, prog, r["kernel"]))
-                    elif r["earlier_spill"]:
-                        retried.append("%s/%s/%s" % (target, prog, r["kernel"]))
+            for r in kernels_of(args, srcdir, src, defines, prog, target):
+                shape = shapes.get((r["kernel"], wide))
+                # keys a hardware thread handles: the work-group's keys
+                # over its threads (work-items / SIMD width)
+                keys = shape[0] * r["simd"] / shape[1] if shape else None
+                per_key = "%.1f" % (r["issued"] / keys) if keys else "-"
+                send_key = "%.3f" % (r["sends"] / keys) if keys else "-"
+                earlier = "%d" % r["earlier_spill"] if r["retried"] else "-"
+                rows.append(
+                            "| %s | %s | %s | %d | %d | %d | %d | %d | %s | %s | %s | %d | %s | %d | %s |"
+                            % (target, prog, r["kernel"], r["simd"], r["grf"], r["inst"],
+                               r["issued"], r["loops"], r["loops_once"] or "-",
+                               "%d" % keys if keys else "-", per_key, r["sends"], send_key,
+                               r["spill"], earlier))
+                t = summary.setdefault(target, {"spill": 0, "retry": 0})
+                t[(prog, r["kernel"])] = per_key
+                t["spill"] += r["spill"]
+                t["retry"] += r["earlier_spill"] if r["retried"] else 0
+                if r["spill"]:
+                    spilled.append("%s/%s/%s" % (target, prog, r["kernel"]))
+                elif r["earlier_spill"]:
+                    retried.append("%s/%s/%s" % (target, prog, r["kernel"]))
     out = ["| target | program | kernel | SIMD | GRF | instructions | issued (loops counted) "
            "| loops | loops counted once | keys per thread | per key | sends | sends per key "
            "| spill bytes | earlier try spilled |",
@@ -349,4 +380,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except RuntimeError as e:
+        sys.exit("isa_report: %s" % e)

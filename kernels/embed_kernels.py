@@ -11,9 +11,12 @@ lookup tables declared in src/kernels/kernel_blobs.h. Any ocloc failure fails th
 import argparse
 import concurrent.futures
 import collections
+import glob
+import gzip
 import os
 import struct
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -76,12 +79,35 @@ def inline_includes(path, seen=None):
     return "".join(out)
 
 
-def ocloc_compile(ocloc, src, device, options, outdir, name, spv_only):
+def isa_name(prog):
+    """The program's name in the ISA report (bench/isa_report.py): ZS_PROG_OS_K64
+    is onesweep_k64, ZS_PROG_CM2_PAIRS cm2_pairs."""
+    name = prog[len("ZS_PROG_"):].lower()
+    return "onesweep" + name[2:] if name.startswith("os") else name
+
+
+def ocloc_compile(ocloc, src, device, options, outdir, name, spv_only, isa_dir=None):
+    """The binary ocloc makes. With isa_dir, IGC's shader dump is on and the
+    kernels' assembly (*_simd*_entry_*.asm, every try) goes to isa_dir, gzipped: the
+    ISA check reads the very compile that ships instead of compiling again."""
     cmd = [ocloc, "compile", "-file", src, "-device", device, "-out_dir", outdir,
            "-output", name, "-output_no_suffix", "-q", "-options", options]
     if spv_only:
         cmd.insert(2, "-spv_only")
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    env = None
+    if isa_dir:
+        dump = os.path.join(outdir, name + ".dump")
+        env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=dump)
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if isa_dir and res.returncode == 0:
+        os.makedirs(isa_dir, exist_ok=True)
+        for asm in glob.glob(os.path.join(dump, "*_simd*_entry_*.asm")):
+            # (a megabyte of text a program; a tenth of it compressed)
+            with open(asm, "rb") as f_in, gzip.open(
+                    os.path.join(isa_dir, os.path.basename(asm) + ".gz"), "wb", 1) as f_out:
+                shutil.copyfileobj(f_in, f_out)
+    if isa_dir:
+        shutil.rmtree(dump, ignore_errors=True)
     # ocloc 22.x writes NAME, 26.x NAME.bin despite -output_no_suffix
     candidates = [name + ".spv"] if spv_only else [name, name + ".bin"]
     paths = [os.path.join(outdir, c) for c in candidates if os.path.exists(os.path.join(outdir, c))]
@@ -250,6 +276,12 @@ def compress_frames(zstd, frames, tmpdir):
             sys.exit("embed_kernels: %s" % e)
 
 
+def isa_dir_of(isa_dir, job):
+    """Where a job's assembly goes: native binaries only (the SPIR-V has none)."""
+    prog, _flavor, target, _src, _device, _options, spv_only, _ocloc = job
+    return None if not isa_dir or spv_only else os.path.join(isa_dir, target, isa_name(prog))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ocloc", required=True)
@@ -264,6 +296,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--progress", action="store_true",
                     help="a line every few seconds on how many binaries are compiled")
+    ap.add_argument("--isa-dir", help="keep IGC's assembly of every native binary here, "
+                    "as ISA_DIR/TARGET/PROGRAM/*.asm.gz (bench/isa_report.py --dumps reads it)")
     ap.add_argument("--defines", default="",
                     help="extra -D options for every program (tests: a retuned "
                          "zesort_tuning.h; the library must be built with the same)")
@@ -287,12 +321,15 @@ def main():
                 for t in targets:
                     jobs.append((prog, flavor, t, src_path, t, opts, False, compiler[t]))
 
+    if args.isa_dir:  # no assembly of an earlier build left beside this one's
+        shutil.rmtree(args.isa_dir, ignore_errors=True)
     # next to the output: an ocloc run in a chroot (scripts/ocloc-sid) sees
     # the build tree, not /tmp
     with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(args.out))) as tmp:
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             futures = [pool.submit(ocloc_compile, j[7], j[3], j[4], j[5], tmp,
-                                   "k%d" % i, j[6]) for i, j in enumerate(jobs)]
+                                   "k%d" % i, j[6], isa_dir_of(args.isa_dir, j))
+                       for i, j in enumerate(jobs)]
             try:
                 blobs = (wait_reporting(futures, jobs) if args.progress
                          else [f.result() for f in futures])
