@@ -75,12 +75,17 @@ typedef enum zesort_backend {
 } zesort_backend;
 
 /** Sorting algorithm. CM2/CM4: the C-for-Metal design with 2-bit / 4-bit
- *  digits (16 / 8 passes for 32-bit keys). AUTO picks for the device. */
+ *  digits (16 / 8 passes for 32-bit keys). SMALL: the whole sort by one
+ *  work-group in one kernel launch, for n (max_n for a count on the device)
+ *  up to a limit of the device's kernel flavor and key width (at least
+ *  2048; `zesort info` prints it), TOO_LARGE above it. AUTO picks for the
+ *  device and n: SMALL up to that limit. */
 typedef enum zesort_algo {
     ZESORT_ALGO_AUTO = 0,
     ZESORT_ALGO_CM2 = 1,
     ZESORT_ALGO_CM4 = 2,
-    ZESORT_ALGO_ONESWEEP = 3 /* 8-bit digits, chained scan; what AUTO picks on GPUs */
+    ZESORT_ALGO_ONESWEEP = 3, /* 8-bit digits, chained scan; what AUTO picks on GPUs */
+    ZESORT_ALGO_SMALL = 4     /* one work-group, one launch (since 1.2) */
 } zesort_algo;
 
 /** Where the per-pass prefix table is scanned: on the host (the CM tutorial:
@@ -288,7 +293,8 @@ typedef struct zesort_requirements {
     uint32_t chain_events;   /* events a chained append needs (zesort_ze_sync) */
     int result_in_alt;       /* with keys_alt: 1 when the result will land there */
     zesort_algo algo;        /* the algorithm the sort will run (what AUTO picks) */
-    uint64_t reserved[4];
+    uint64_t launches;       /* kernel launches the append (enqueue) records */
+    uint64_t reserved[3];
 } zesort_requirements;
 
 /** Sets *d to the defaults for `kind`: every field 0 / NULL but size
@@ -699,7 +705,13 @@ typedef struct zesort_context_info {
     uint32_t devices;           /* 1, or the devices of zesort_create_on_devices */
     uint32_t device_indices[ZESORT_MAX_DEVICES]; /* their indices, its own first */
     zesort_algo last_algo;      /* of its last successful sort; AUTO before one */
-    uint64_t reserved[4];
+    uint64_t last_launches;     /* the kernel launches of that sort, on all its
+                                   devices (0: none, or the C fallback) */
+    uint64_t small_max;         /* the most keys ZESORT_ALGO_SMALL sorts in one launch
+                                   on its device: 32-bit or narrower keys alone, */
+    uint64_t small_max_wide;    /* and 64-bit keys or keys with values (0: the C
+                                   fallback, which launches nothing) */
+    uint64_t reserved[1];
 } zesort_context_info;
 
 /** Fills *info for ctx; info->size says how much of the struct the caller

@@ -413,6 +413,96 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
 }
 
 /*
+ * small_sort: a whole sort of at most ZS_SMALL_MAX keys by one work-group,
+ * the single launch of every sort that fits (zs_plan_small): no count
+ * table, no scan, no clear and no second launch.
+ *
+ *   small_sort(keys_in, keys, tmp, values_in, values, values_tmp, out_keys,
+ *              out_values, params, out_count, bit_lo, bit_hi, key_flags)
+ *
+ * n = min(params[0], params[1]). The keys [0, n) of keys_in (values_in;
+ * with ZS_IOTA_VALUES the positions instead) are sorted into keys (values),
+ * tmp and values_tmp serving as the passes' partners, as seg_sort sorts a
+ * segment. Then the first min(out_count, n) of them go to out_keys
+ * (out_values) where those differ from keys: a top-k's outputs, sized for
+ * its k (keys here is the candidates' buffer of n).
+ */
+inline void small_iota(__global zs_value *values, uint n)
+{
+#if ZS_PAIRS
+#if ZS_SERIAL
+    for (uint i = 0; i < n; ++i)
+        values[i] = (zs_value)i;
+#else
+    for (uint i = zs_lane(); i < n; i += ZS_LANES)
+        values[i] = (zs_value)i;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+#else
+    (void)values;
+    (void)n;
+#endif
+}
+
+inline void small_copy_out(__global const zs_key *keys, __global zs_key *out_keys,
+                           __global const zs_value *values, __global zs_value *out_values,
+                           uint count, uint key_flags)
+{
+#if !ZS_PAIRS
+    (void)values;
+    (void)out_values;
+#endif
+    if (out_keys == (__global zs_key *)keys)
+        return; /* uniform: kernel arguments */
+#if ZS_SERIAL
+    const uint first = 0, stride = 1u;
+#else
+    const uint first = zs_lane(), stride = ZS_LANES;
+#endif
+    for (uint i = first; i < count; i += stride) {
+        zs_key_store(out_keys, i, zs_key_load(keys, i, key_flags), key_flags);
+#if ZS_PAIRS
+        out_values[i] = values[i];
+#endif
+    }
+}
+
+#if ZS_SERIAL
+ZS_KERNEL_WG(1)
+#else
+ZS_SG_KERNEL
+#endif
+__kernel void small_sort(__global const zs_key *keys_in, __global zs_key *keys,
+                         __global zs_key *tmp, __global const zs_value *values_in,
+                         __global zs_value *values, __global zs_value *values_tmp,
+                         __global zs_key *out_keys, __global zs_value *out_values,
+                         __global const uint *params, uint out_count, uint bit_lo, uint bit_hi,
+                         uint key_flags)
+{
+#if ZS_SERIAL
+    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
+    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
+#else
+    ZS_SG_SCRATCH
+#endif
+    const uint n = min(params[0], params[1]);
+    const uint flags = key_flags & ~ZS_IOTA_VALUES;
+    if (key_flags & ZS_IOTA_VALUES) { /* argsort: the positions are the input values */
+        small_iota(values, n);
+        values_in = values;
+    }
+#if ZS_SERIAL
+    ZS_BY_WIDTH(flags, f,
+                seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, 0u, n, bit_lo,
+                             bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
+#else
+    seg_copy_in(keys_in, keys, values_in, values, 0u, n, flags);
+    seg_sort_one(keys, tmp, values, values_tmp, 0u, n, bit_lo, bit_hi, flags, ZS_SG_SCRATCH_ARG);
+#endif
+    small_copy_out(keys, out_keys, values, out_values, min(out_count, n), flags);
+}
+
+/*
  * Segments read on the device only (the interop's segmented
  * sorts): seg_check validates them and writes a status word; seg_sort_ranges
  * sorts them unless the status says they are invalid.
@@ -435,8 +525,11 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
  * are cut at min(params[0], params[1]) (params[1] is n; params unused
  * without it); ZS_SEG_F_SKIP_LARGE (the planner's) the segments of more
  * than ZS_SEG_LARGE_MIN keys are left to the global passes (seg_classify
- * lists them). Unused buffers are bound to some other buffer of the plan and
- * never read. The buffers are passed as
+ * lists them); ZS_SEG_F_CHECK (the planner's, a grid of one work-group)
+ * seg_sort_ranges checks the segments itself against n = params[1] and
+ * writes the status words as seg_check does: a small sort's one launch.
+ * Unused buffers are bound to some other buffer of the plan and never
+ * read. The buffers are passed as
  * uint and read as ulong when ZS_SEG_F_U64: one kernel serves both widths.
  * The sort reads the offsets itself, after seg_check has accepted them: no
  * normalized copy (a later "describe segments" step may write one, beside
@@ -447,6 +540,7 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
 #define ZS_SEG_F_COUNT 4u
 #define ZS_SEG_F_N_COUNT 8u
 #define ZS_SEG_F_SKIP_LARGE 16u
+#define ZS_SEG_F_CHECK 32u
 /* the codes of zesort.h's zesort_segments_check */
 #define ZS_SEG_BAD_DECREASING 1u
 #define ZS_SEG_BAD_PAST_N 2u
@@ -472,22 +566,22 @@ inline uint seg_count_of(__global const uint *count, uint max_segments, uint fla
     return (flags & ZS_SEG_F_COUNT) ? count[0] : max_segments;
 }
 
-/* One work-group: the lanes walk the segments by stride, each stops at its
- * first bad one (so holds its smallest), and lane 0 keeps the smallest of
- * all. Deterministic (the first bad segment, whatever the schedule) and
- * needs no atomics, nor a status filled beforehand: every run writes both
- * words. O(segments / ZS_LANES) per lane, against a sort that reads every
- * key several times. */
-ZS_KERNEL_WG(ZS_LANES)
-__kernel void seg_check(__global const uint *begins, __global const uint *ends,
-               __global const uint *count, __global uint *status, uint n, uint max_segments,
-               uint flags)
+/* One work-group (any size up to ZS_LANES): the lanes walk the segments by
+ * stride, each stops at its first bad one (so holds its smallest), and
+ * lane 0 keeps the smallest of all and writes the status words. Every lane
+ * gets the code. Deterministic (the first bad segment, whatever the
+ * schedule) and needs no atomics, nor a status filled beforehand: every
+ * run writes both words. O(segments / lanes) per lane, against a sort that
+ * reads every key several times. */
+inline uint seg_check_group(__global const uint *begins, __global const uint *ends,
+                            __global const uint *count, __global uint *status, uint n,
+                            uint max_segments, uint flags, __local uint *first_bad,
+                            __local uint *bad_code)
 {
-    __local uint first_bad[ZS_LANES], bad_code[ZS_LANES];
-    const uint lane = get_local_id(0);
+    const uint lane = get_local_id(0), lanes = get_local_size(0);
     const uint segs = seg_count_of(count, max_segments, flags);
     uint first = UINT_MAX, code = 0;
-    for (uint s = lane; segs <= max_segments && s < segs; s += ZS_LANES) {
+    for (uint s = lane; segs <= max_segments && s < segs; s += lanes) {
         ulong b, e;
         seg_bounds(begins, ends, s, flags, &b, &e);
         if (b > e || e > (ulong)n) {
@@ -501,19 +595,32 @@ __kernel void seg_check(__global const uint *begins, __global const uint *ends,
     first_bad[lane] = first;
     bad_code[lane] = code;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lane != 0)
-        return;
-    for (uint l = 1; l < ZS_LANES; ++l)
-        if (first_bad[l] < first) {
-            first = first_bad[l];
-            code = bad_code[l];
+    if (lane == 0) {
+        for (uint l = 1; l < lanes; ++l)
+            if (first_bad[l] < first) {
+                first = first_bad[l];
+                code = bad_code[l];
+            }
+        if (segs > max_segments) {
+            code = ZS_SEG_BAD_COUNT_OVER_MAX;
+            first = segs;
         }
-    if (segs > max_segments) {
-        code = ZS_SEG_BAD_COUNT_OVER_MAX;
-        first = segs;
+        status[0] = code;
+        status[1] = code ? first : 0u;
+        bad_code[0] = code;
     }
-    status[0] = code;
-    status[1] = code ? first : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return bad_code[0];
+}
+
+ZS_KERNEL_WG(ZS_LANES)
+__kernel void seg_check(__global const uint *begins, __global const uint *ends,
+               __global const uint *count, __global uint *status, uint n, uint max_segments,
+               uint flags)
+{
+    __local uint first_bad[ZS_LANES], bad_code[ZS_LANES];
+    (void)seg_check_group(begins, ends, count, status, n, max_segments, flags, first_bad,
+                          bad_code);
 }
 
 #if ZS_SERIAL
@@ -524,7 +631,7 @@ ZS_SG_KERNEL
 __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
                               __global zs_value *values, __global zs_value *values_tmp,
                               __global const uint *begins, __global const uint *ends,
-                              __global const uint *count, __global const uint *status,
+                              __global const uint *count, __global uint *status,
                               __global const uint *params, uint max_segments, uint flags,
                               uint bit_lo, uint bit_hi, uint key_flags)
 {
@@ -534,8 +641,15 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
 #else
     ZS_SG_SCRATCH
 #endif
-    if (status[0] != 0u)
-        return; /* uniform: seg_check refused the segments; the keys stay as they are */
+    __local uint first_bad[ZS_LANES], bad_code[ZS_LANES];
+    /* ZS_SEG_F_CHECK (one work-group): this launch checks the segments
+     * against n = params[1] itself; else seg_check ran before it */
+    const uint bad = (flags & ZS_SEG_F_CHECK) ? seg_check_group(begins, ends, count, status,
+                                                                params[1], max_segments, flags,
+                                                                first_bad, bad_code)
+                                              : status[0];
+    if (bad != 0u)
+        return; /* uniform: the segments were refused; the keys stay as they are */
     /* at most max_segments: seg_check refuses more */
     const uint segs = seg_count_of(count, max_segments, flags);
     /* a device-side key count: the segments (checked against n) end there */

@@ -130,6 +130,28 @@
 #define ZS_SEG_LOCAL_SERIAL 4096u
 #endif
 
+/* ---- small sorts: one work-group, one launch (small_sort, segsort.cl) -- */
+
+/* The most keys (n, or max_n for a count read on the device) that the
+ * planner sorts by the one launch of small_sort or, segmented, of
+ * seg_sort_ranges: per flavor (serial: one work-item, sg and portable: one
+ * sub-group of ZS_LANES) and key width (wide: 64-bit keys or pairs). sg
+ * and portable sort by 4-bit passes in global memory, serial by 8-bit
+ * passes in local memory up to ZS_SEG_LOCAL_SERIAL keys. The measurement
+ * behind the value: docs/results.md, "Small sorts". At most a large
+ * segment's threshold: a small segmented sort has no large segment. */
+#ifndef ZS_SMALL_MAX_K32
+#define ZS_SMALL_MAX_K32 4096u
+#endif
+#ifndef ZS_SMALL_MAX_WIDE
+#define ZS_SMALL_MAX_WIDE 4096u
+#endif
+#ifndef ZS_SMALL_MAX_SERIAL
+#define ZS_SMALL_MAX_SERIAL ZS_SEG_LOCAL_SERIAL
+#endif
+#define ZS_SMALL_MAX(serial, wide)                                                            \
+    ((serial) ? ZS_SMALL_MAX_SERIAL : (wide) ? ZS_SMALL_MAX_WIDE : ZS_SMALL_MAX_K32)
+
 /* ---- large segments: the global passes per segment ---------------------- */
 
 /* A segment read on the device that holds more than this many keys is
@@ -149,6 +171,10 @@
 #define ZS_SEG_LARGE_MIN(serial) ((serial) ? ZS_SEG_LARGE_MIN_SERIAL : ZS_SEG_LARGE_MIN_SG)
 #if ZS_SEG_LARGE_MIN_SERIAL < ZS_OS_SERIAL_TILE || ZS_SEG_LARGE_MIN_SG < ZS_OS_TILE(0, 0)
 #error "a large segment holds more keys than a onesweep tile (the planner's bound on tiles)"
+#endif
+#if ZS_SMALL_MAX_SERIAL > ZS_SEG_LARGE_MIN_SERIAL || ZS_SMALL_MAX_K32 > ZS_SEG_LARGE_MIN_SG ||    \
+    ZS_SMALL_MAX_WIDE > ZS_SEG_LARGE_MIN_SG
+#error "a small sort's segments are all short ones (seg_sort_ranges alone)"
 #endif
 
 /* Buffer SEG_LARGE (uint words), written by seg_classify: [0] the large

@@ -160,6 +160,15 @@ zesort_status zesort_context_query(const zesort_context *ctx, zesort_context_inf
     all.flavor = zesort_context_flavor(ctx);
     all.devices = zesort_context_devices(ctx, all.device_indices, ZESORT_MAX_DEVICES);
     all.last_algo = zesort_last_algo(ctx);
+    zesort_context *c = (zesort_context *)ctx; /* the lock is state, not value */
+    pthread_mutex_lock(&c->lock);
+    all.last_launches = c->last_launches;
+    pthread_mutex_unlock(&c->lock);
+    if (ctx->ops) { /* the C fallback launches nothing */
+        const int serial = zs_ctx_flavor(ctx) == ZS_FLAVOR_SERIAL;
+        all.small_max = zs_small_max(serial, 4, 0);
+        all.small_max_wide = zs_small_max(serial, 8, 0);
+    }
     memcpy(info, &all, info->size < sizeof all ? info->size : sizeof all);
     return ZESORT_OK;
 }

@@ -110,8 +110,7 @@ zesort_status zs_api_sort(zesort_context *ctx, const zs_sort_call *c, uint64_t n
     zs_ctx_enter(ctx); /* one sort at a time per context: backends keep per-sort state */
     zesort_status st = sort_checked(ctx, c, n, opts, device_ms, &algo, &report);
     if (st == ZESORT_OK) {
-        zs_error_clear(&ctx->err); /* no stale message after a successful call */
-        ctx->last_algo = algo;
+        zs_ctx_sorted(ctx, algo);
         ctx->report = report;
     }
     return zs_ctx_leave(ctx, st);

@@ -119,9 +119,7 @@ zesort_status zs_api_topk(zesort_context *ctx, const zs_topk_call *c, const zeso
     zesort_algo algo = ZESORT_ALGO_AUTO;
     zs_ctx_enter(ctx);
     zesort_status st = topk_checked(ctx, c, opts, &algo);
-    if (st == ZESORT_OK) {
-        zs_error_clear(&ctx->err);
-        ctx->last_algo = algo;
-    }
+    if (st == ZESORT_OK)
+        zs_ctx_sorted(ctx, algo);
     return zs_ctx_leave(ctx, st);
 }

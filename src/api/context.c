@@ -22,7 +22,22 @@ uint64_t zs_ctx_new_id(void) { return atomic_fetch_add(&next_ctx_id, 1); }
 
 zs_error *zs_ctx_error(zesort_context *ctx) { return ctx ? &ctx->err : &create_error; }
 
-void zs_ctx_enter(zesort_context *ctx) { pthread_mutex_lock(&ctx->lock); }
+void zs_ctx_enter(zesort_context *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->launches = 0;
+    for (uint32_t p = 0; p < ctx->peer_count; p++)
+        ctx->peers[p]->launches = 0;
+}
+
+void zs_ctx_sorted(zesort_context *ctx, zesort_algo algo)
+{
+    zs_error_clear(&ctx->err); /* no stale message after a successful call */
+    ctx->last_algo = algo;
+    ctx->last_launches = ctx->launches;
+    for (uint32_t p = 0; p < ctx->peer_count; p++)
+        ctx->last_launches += ctx->peers[p]->launches;
+}
 
 zesort_status zs_ctx_leave(zesort_context *ctx, zesort_status status)
 {

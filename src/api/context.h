@@ -27,6 +27,8 @@ struct zesort_context {
     pthread_mutex_t lock;
     zs_error err;             /* of the call in progress / the last one; cleared on success */
     zesort_algo last_algo;    /* what the last successful sort ran (AUTO: none yet) */
+    uint64_t launches;        /* kernel launches of the sort in progress on this device */
+    uint64_t last_launches;   /* of the last successful sort, on all its devices */
     /* zesort_create_on_devices: contexts on its devices after the first
      * (this context's own device), owned; used only by calls holding this
      * context's lock, one thread per device (dispatch/group.h). */
@@ -49,8 +51,12 @@ zs_error *zs_ctx_error(zesort_context *ctx);
 
 /* Brackets a call on ctx (not NULL): zs_ctx_enter takes ctx's lock;
  * zs_ctx_leave copies ctx->err for zesort_last_error on this thread, releases
- * the lock and returns status. */
+ * the lock and returns status. zs_ctx_enter also zeroes the launches of ctx
+ * and its peers, which zs_run_on_device counts. */
 void zs_ctx_enter(zesort_context *ctx);
+/* Notes a successful sort on ctx (under its lock): no message, its
+ * algorithm, and the launches its devices counted since zs_ctx_enter. */
+void zs_ctx_sorted(zesort_context *ctx, zesort_algo algo);
 zesort_status zs_ctx_leave(zesort_context *ctx, zesort_status status);
 
 /* A new context's id, never 0 and never reused in this process. */

@@ -121,7 +121,7 @@ int cli_parse_backend(const char *text, zesort_backend *out)
 
 int cli_parse_algo(const char *text, zesort_algo *out)
 {
-    for (int i = ZESORT_ALGO_AUTO; i <= ZESORT_ALGO_ONESWEEP; ++i) {
+    for (int i = ZESORT_ALGO_AUTO; i <= ZESORT_ALGO_SMALL; ++i) {
         if (strcmp(text, zesort_algo_name((zesort_algo)i)) == 0) {
             *out = (zesort_algo)i;
             return 0;

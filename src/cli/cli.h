@@ -390,6 +390,7 @@ typedef struct cli_measurement {
                             "u32+gather" (u32 indices sorted, u64 values gathered) */
     const char *backend; /* NULL: the run's backend and device; set for a peer */
     const char *device;  /* (bench --peer) that ran elsewhere */
+    uint64_t launches;   /* kernel launches per sort (0: the C fallback or a peer) */
 } cli_measurement;
 
 /* 0 when a `gnuplot` executable is on PATH, else reports the error naming the

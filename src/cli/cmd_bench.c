@@ -99,7 +99,7 @@ static int parse_algo_list(const char *text, bench_request *req)
         return cli_usage(CMD, "bad --algo list '%s': empty entry", text);
     for (int i = 0; i < count; ++i) {
         if (cli_parse_algo(piece[i], &req->algo[i]))
-            return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", piece[i]);
+            return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, small, auto)", piece[i]);
         for (int j = 0; j < i; ++j) {
             if (req->algo[j] == req->algo[i])
                 return cli_usage(CMD, "algorithm '%s' given twice", piece[i]);
@@ -372,9 +372,19 @@ static unsigned value_bytes(value_kind k) { return k == VALUES_U64 ? 8u : k == V
  * unsupported one fails in a second instead of after minutes of measuring)
  * and passes zesort_check_split for every n (so a device too small for an n shows
  * before any data is made). */
+/* 1 when c is the small algorithm and n is above its one-launch limit on
+ * ctx's device for the request's keys (and values): no row, a note. */
+static int above_small_limit(const bench_request *req, const zesort_context_info *info,
+                             const bench_combo *c, uint64_t n)
+{
+    const int wide = req->pairs || cli_key_size(req->type) == 8;
+    return c->algo == ZESORT_ALGO_SMALL && n > (wide ? info->small_max_wide : info->small_max);
+}
+
 static int probe_combos(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
                         int count)
 {
+    const zesort_context_info info = cli_context_info(ctx);
     enum { PROBE_N = 1000 };
     uint64_t keys[PROBE_N];
     uint64_t values[PROBE_N];
@@ -391,14 +401,16 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
          * device; a bigger sort would be split on the host): checked before
          * any data is made */
         for (int k = 0; k < req->n_count && st == ZESORT_OK; ++k) {
-            zesort_split_info info;
-            st = zesort_check_split(ctx, req->n[k], req->pairs, &o, &info);
-            if (st == ZESORT_OK && info.parts > 1)
+            if (above_small_limit(req, &info, &combo[i], req->n[k]))
+                continue; /* a note instead of a row */
+            zesort_split_info split;
+            st = zesort_check_split(ctx, req->n[k], req->pairs, &o, &split);
+            if (st == ZESORT_OK && split.parts > 1)
                 return cli_fail("bench: n = %llu is more than the device sorts at once (%llu "
                                 "keys): zesort sort would split it into about %llu parts on the "
                                 "host; the bench times sorts the device takes in one go",
-                                (unsigned long long)req->n[k], (unsigned long long)info.part_keys,
-                                (unsigned long long)info.parts);
+                                (unsigned long long)req->n[k], (unsigned long long)split.part_keys,
+                                (unsigned long long)split.parts);
         }
         if (st != ZESORT_OK) {
             char what[96];
@@ -572,7 +584,8 @@ static int measure_one(const bench_request *req, zesort_context *ctx, const benc
  * their ratios hold; verifies each one's last result. ran[k]: the algorithm
  * that configuration's sorts ran (what auto resolved to). */
 static int measure(const bench_request *req, zesort_context *ctx, const bench_combo *c,
-                   int count, bench_data *d, double *median_ms, zesort_algo *ran)
+                   int count, bench_data *d, double *median_ms, zesort_algo *ran,
+                   uint64_t *launches)
 {
     double *times = malloc((size_t)req->repeat * (size_t)count * sizeof *times);
     if (!times)
@@ -584,7 +597,9 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
             rc = measure_one(req, ctx, &c[k], d, r == req->repeat - 1, &ms);
             if (rc == 0 && r >= 0)
                 times[k * req->repeat + r] = ms;
-            ran[k] = cli_context_info(ctx).last_algo;
+            const zesort_context_info info = cli_context_info(ctx);
+            ran[k] = info.last_algo;
+            launches[k] = info.last_launches;
         }
     for (int k = 0; rc == 0 && k < count; ++k)
         median_ms[k] = median(times + k * req->repeat, req->repeat);
@@ -638,8 +653,9 @@ static void print_row(const char *backend, const char *device, const cli_measure
     else
         snprintf(algo, sizeof algo, "%s", m->algo);
     /* Device last and untruncated: driver names are long. */
-    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11llu  %10.4f  %11.2f  %s\n", backend, algo,
-            m->scan, m->values, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s, device);
+    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11llu  %10.4f  %11.2f  %8llu  %s\n", backend,
+            algo, m->scan, m->values, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s,
+            (unsigned long long)m->launches, device);
     fflush(report); /* rows appear as they are measured */
 }
 
@@ -668,17 +684,17 @@ static int write_csv(const bench_request *req, const char *backend, const char *
     if (!f)
         return cli_fail("out of host memory");
     fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values,"
-          "algo_ran,input,order,bits\n", f);
+          "algo_ran,input,order,bits,launches\n", f);
     for (size_t i = 0; i < count; ++i) {
         csv_field(f, m[i].backend ? m[i].backend : backend);
         fputc(',', f);
         csv_field(f, m[i].device ? m[i].device : device);
-        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s,%s,%s,%s,%s,%u:%u\n", m[i].algo,
+        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s,%s,%s,%s,%s,%u:%u,%llu\n", m[i].algo,
                 cli_key_type_name(req->type), req->pairs, (unsigned long long)m[i].n,
                 m[i].median_ms, m[i].mkeys_per_s, m[i].scan, req->repeat,
                 m[i].backend ? "n/a" : flavor, m[i].values, m[i].ran,
                 cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
-                req->bit_lo, req->bit_hi);
+                req->bit_lo, req->bit_hi, (unsigned long long)m[i].launches);
     }
     if (fclose(f) != 0) {
         free(text);
@@ -811,8 +827,8 @@ static void print_header(const bench_request *req, zesort_context *ctx)
             cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
             req->bit_lo, req->bit_hi, zesort_backend_name(info.backend), info.device_index,
             info.device, info.flavor, req->repeat);
-    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11s  %10s  %11s  %s\n", "backend", "algo",
-            "scan", "values", "n", "median_ms", "mkeys_per_s", "device");
+    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11s  %10s  %11s  %8s  %s\n", "backend",
+            "algo", "scan", "values", "n", "median_ms", "mkeys_per_s", "launches", "device");
 }
 
 static int run_bench(const bench_request *req)
@@ -863,7 +879,13 @@ static int run_bench(const bench_request *req)
         for (int c = 0; c < combos && rc == 0; c += group) {
             double ms[3];
             zesort_algo ran[3];
-            if ((rc = measure(req, ctx, &combo[c], group, &d, ms, ran)))
+            uint64_t launches[3];
+            if (above_small_limit(req, &info, &combo[c], req->n[i])) {
+                fprintf(report, "(small: n = %llu is above its one-launch limit on this device; "
+                                "no row)\n", (unsigned long long)req->n[i]);
+                continue;
+            }
+            if ((rc = measure(req, ctx, &combo[c], group, &d, ms, ran, launches)))
                 break;
             for (int k = 0; k < group; ++k) {
                 cli_measurement *x = &m[done_count++];
@@ -874,6 +896,7 @@ static int run_bench(const bench_request *req)
                 x->n = req->n[i];
                 x->median_ms = ms[k];
                 x->mkeys_per_s = ms[k] > 0 ? (double)req->n[i] / (ms[k] * 1e3) : 0.0;
+                x->launches = launches[k];
                 print_row(backend, device, x);
             }
         }

@@ -85,7 +85,8 @@ static void print_device_list(zesort_backend backend)
 
 static void print_capabilities(zesort_context *ctx)
 {
-    static const zesort_algo algos[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP};
+    static const zesort_algo algos[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP,
+                                        ZESORT_ALGO_SMALL};
     char list[128] = "";
     for (size_t i = 0; i < sizeof algos / sizeof algos[0]; ++i) {
         if (accepts(ctx, algos[i], ZESORT_KEY_U32))
@@ -161,6 +162,13 @@ int cli_cmd_info(int argc, char **argv)
         if (ctx[i])
             printf("flavor-%s: %s\n", zesort_backend_name(all_backends[i]),
                    cli_context_info(ctx[i]).flavor);
+    }
+    for (size_t i = 0; i < N_BACKENDS; ++i) {
+        const zesort_context_info info = ctx[i] ? cli_context_info(ctx[i]) : (zesort_context_info){0};
+        if (info.small_max) /* the C fallback launches no kernel */
+            printf("small-max-%s: %llu keys in one launch (64-bit keys or with values: %llu)\n",
+                   zesort_backend_name(all_backends[i]), (unsigned long long)info.small_max,
+                   (unsigned long long)info.small_max_wide);
     }
 
     for (size_t i = 0; i < N_BACKENDS; ++i) {

@@ -128,7 +128,7 @@ static int parse_sort_args(int argc, char **argv, sort_request *req, int argsort
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;
             if (cli_parse_algo(v, &req->opts.algo))
-                return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, auto)", v);
+                return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, small, auto)", v);
         } else if (strcmp(f, "--backend") == 0) {
             if ((rc = cli_args_value(&a, CMD, &v)))
                 return rc;

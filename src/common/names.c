@@ -26,7 +26,7 @@ const char *zesort_status_name(zesort_status s)
 }
 
 static const char *const backend_names[] = {"auto", "level-zero", "opencl", "cpu"};
-static const char *const algo_names[] = {"auto", "cm2", "cm4", "onesweep"};
+static const char *const algo_names[] = {"auto", "cm2", "cm4", "onesweep", "small"};
 static const char *const key_type_names[] = {"u32", "i32", "f32", "u64", "i64", "f64",
                                              "u8",  "i8",  "u16", "i16", "f16", "bf16"};
 
@@ -41,7 +41,10 @@ const char *zesort_backend_name(zesort_backend b)
     return (unsigned)b < 4 ? backend_names[b] : "unknown";
 }
 
-const char *zesort_algo_name(zesort_algo a) { return (unsigned)a < 4 ? algo_names[a] : "unknown"; }
+const char *zesort_algo_name(zesort_algo a)
+{
+    return (unsigned)a < sizeof algo_names / sizeof algo_names[0] ? algo_names[a] : "unknown";
+}
 
 int zesort_parse_backend(const char *name, zesort_backend *out)
 {
@@ -55,7 +58,7 @@ int zesort_parse_backend(const char *name, zesort_backend *out)
 
 int zesort_parse_algo(const char *name, zesort_algo *out)
 {
-    for (int i = 0; name && out && i < 4; ++i)
+    for (int i = 0; name && out && i < (int)(sizeof algo_names / sizeof algo_names[0]); ++i)
         if (strcmp(name, algo_names[i]) == 0) {
             *out = (zesort_algo)i;
             return 0;

@@ -48,6 +48,8 @@ zesort_status zs_run_on_device(zesort_context *ctx, const zs_plan *plan, const z
     zesort_status st = zs_run_plan(&run, plan, io, &ms, NULL, NULL);
     if (device_ms)
         *device_ms += ms;
+    if (st == ZESORT_OK)
+        ctx->launches += zs_plan_launches(plan);
     /* run_plan words its own failures (host memory) on ctx; any other
      * failure was the backend's, whatever its status. */
     if (st != ZESORT_OK && !ctx->err.text[0])

@@ -346,7 +346,7 @@ zesort_status zs_interop_alt_requirements(const char *fn, const zesort_options *
 }
 
 /* Builds the kernels of one algorithm's plans (a plan for 2^20 keys has
- * every kind of step the algorithm makes). AUTO never records the host scan,
+ * every kind of step the algorithm makes; a small sort's, of one key). AUTO never records the host scan,
  * so for AUTO a host-scan option skips the CM algorithms instead of failing. */
 static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, int with_values,
                                   int for_auto, zs_flavor flavor,
@@ -363,7 +363,9 @@ static zesort_status prepare_algo(const zesort_options *opts, zesort_algo algo, 
     /* the same kernels serve every kind (the plan's buffers differ, not its
      * programs): the in-place plan names them all */
     shape.kind = ZS_SORT_IN_PLACE;
-    st = zs_interop_plan(&o, UINT64_C(1) << 20, &shape, flavor, &plan, NULL, err, "prepare");
+    /* a small sort's one kernel is in the plan of one key (2^20 is too many) */
+    const uint64_t n = algo == ZESORT_ALGO_SMALL ? 1 : UINT64_C(1) << 20;
+    st = zs_interop_plan(&o, n, &shape, flavor, &plan, NULL, err, "prepare");
     if (st == ZESORT_ERROR_UNSUPPORTED && for_auto && o.scan == ZESORT_SCAN_HOST)
         return ZESORT_OK;
     if (st != ZESORT_OK)
@@ -420,8 +422,11 @@ zesort_status zs_interop_prepare(const zesort_options *opts, int with_values, zs
     zesort_status st;
     if (opts && opts->algo != ZESORT_ALGO_AUTO) {
         st = prepare_algo(opts, opts->algo, with_values, 0, flavor, build, user, err);
-    } else { /* AUTO picks one of these two */
-        st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build, user, err);
+    } else { /* AUTO picks one of these three */
+        st = prepare_algo(opts, ZESORT_ALGO_SMALL, with_values, 1, flavor, build, user, err);
+        if (st == ZESORT_OK)
+            st = prepare_algo(opts, ZESORT_ALGO_ONESWEEP, with_values, 1, flavor, build, user,
+                              err);
         if (st == ZESORT_OK)
             st = prepare_algo(opts, ZESORT_ALGO_CM4, with_values, 1, flavor, build, user, err);
     }

@@ -130,6 +130,7 @@ zesort_status zs_interop_requirements(const zs_interop_call *c, zs_flavor flavor
     req->temp_alignment = min_align;
     req->result_in_alt = c->shape.base.alt && plan->result == ZS_BUF_TMP;
     req->algo = algo;
+    req->launches = zs_plan_launches(plan);
     return ZESORT_OK;
 }
 

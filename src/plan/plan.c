@@ -46,7 +46,7 @@ int zs_kernel_is_bucket(zs_kernel k)
         return (k - ZS_K_SEL_FIRST) % ZS_SEL_KERNELS == ZS_SEL_SCATTER;
     if (k >= ZS_K_SEG_FIRST) { /* seg_sort, seg_sort_ranges scatter the keys */
         const int e = (k - ZS_K_SEG_FIRST) % ZS_SEG_KERNELS;
-        return e == ZS_SEG_SORT || e == ZS_SEG_SORT_RANGES;
+        return e == ZS_SEG_SORT || e == ZS_SEG_SORT_RANGES || e == ZS_SEG_SMALL;
     }
     if (k >= ZS_K_OS_FIRST) {
         const int e = (k - ZS_K_OS_FIRST) % ZS_OS_KERNELS;
@@ -97,8 +97,8 @@ const char *zs_kernel_name(zs_kernel k)
     static const char *const os_names[ZS_OS_KERNELS] = {
         "os_fill", "os_histogram", "os_scan_hist", "os_pass",
         "os_seg_histogram", "os_seg_pass", "os_seg_copy"};
-    static const char *const seg_names[ZS_SEG_KERNELS] = {"seg_sort", "seg_check",
-                                                          "seg_sort_ranges", "seg_classify"};
+    static const char *const seg_names[ZS_SEG_KERNELS] = {
+        "seg_sort", "seg_check", "seg_sort_ranges", "seg_classify", "small_sort"};
     static const char *const sel_names[ZS_SEL_KERNELS] = {"sel_init", "sel_hist", "sel_pick",
                                                           "sel_count", "sel_scatter"};
     if (k >= ZS_K_SEL_FIRST)
@@ -382,6 +382,49 @@ static int plan_cm(const zs_plan_request *req, zs_plan *out)
     return ping_pong_finish(out, &pp, req);
 }
 
+uint64_t zs_small_max(int serial, unsigned key_bytes, unsigned value_bytes)
+{
+    return ZS_SMALL_MAX(serial != 0, key_bytes == 8 || value_bytes != 0);
+}
+
+uint64_t zs_plan_launches(const zs_plan *plan)
+{
+    uint64_t launches = 0;
+    for (size_t i = 0; i < plan->nsteps; i++)
+        launches += plan->steps[i].kind == ZS_STEP_KERNEL && plan->steps[i].groups > 0;
+    return launches;
+}
+
+int zs_plan_push_small(zs_plan *plan, const zs_plan_request *req, const zs_small_buffers *b,
+                       uint32_t out_count)
+{
+    const uint32_t flags = req->key_flags | (req->iota_values ? ZS_IOTA_VALUES : 0u);
+    zs_arg a[] = {buf(b->keys_in), buf(b->keys), buf(b->tmp), buf(b->values_in), buf(b->values),
+                  buf(b->values_tmp), buf(b->out_keys), buf(b->out_values), buf(b->params),
+                  val(out_count), val(req->bit_lo), val(req->bit_hi), val(flags)};
+    return push_kernel(plan, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
+                                                 ZS_SEG_SMALL),
+                       1, req->serial ? 1 : ZS_LANES, 13, a);
+}
+
+/* A small sort: one small_sort launch over the plan's own buffers, the
+ * result in KEYS (VALUES). Keys-only programs are given the key buffers as
+ * values (ignored); an argsort's VALUES stands in for its input values. */
+static int plan_small(const zs_plan_request *req, zs_plan *out)
+{
+    plan_data_buffers(req, out);
+    const int pairs = req->value_bytes != 0;
+    const zs_buffer keys_in = req->out_of_place ? ZS_BUF_KEYS_IN : ZS_BUF_KEYS;
+    const zs_buffer values = pairs ? ZS_BUF_VALUES : ZS_BUF_KEYS;
+    const zs_buffer values_in = !pairs ? keys_in
+                                : req->out_of_place && !req->iota_values ? ZS_BUF_VALUES_IN
+                                                                         : ZS_BUF_VALUES;
+    const zs_small_buffers b = {keys_in, ZS_BUF_KEYS, ZS_BUF_TMP, values_in, values,
+                                pairs ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP, ZS_BUF_KEYS, values,
+                                ZS_BUF_PARAMS};
+    return zs_plan_push_small(out, req, &b, 0);
+}
+
 int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, uint64_t segments,
                      uint32_t max_len, zs_plan *out)
 {
@@ -515,6 +558,19 @@ static int plan_sort_ranges(const zs_plan_request *req, uint32_t flags, uint32_t
                        groups, req->serial ? 1 : ZS_LANES, 14, a);
 }
 
+/* A small segmented sort: seg_check's step becomes one seg_sort_ranges
+ * work-group that checks (against PARAMS[1], the plan's n) and sorts. */
+static int plan_small_segments(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
+                               const zs_arg *seg, zs_plan *out)
+{
+    out->nsteps = 0;
+    out->buffer_bytes[ZS_BUF_PARAMS] = 2 * sizeof(uint32_t);
+    if (plan_sort_ranges(req, flags | ZS_SEG_F_CHECK, max_segments, seg, ZS_BUF_PARAMS, out))
+        return -1;
+    out->steps[0].groups = 1;
+    return 0;
+}
+
 int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
                             int check_only_status, zs_plan *out)
 {
@@ -540,7 +596,10 @@ int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t
     memcpy(seg, out->steps[0].args, sizeof seg);
     const uint32_t max_large = max_large_segments(req, max_segments);
     const uint32_t sort_flags = flags | (max_large ? ZS_SEG_F_SKIP_LARGE : 0u);
-    if (plan_sort_ranges(req, sort_flags, max_segments, seg, params, out) == 0 &&
+    if (req->small) { /* one launch: seg_sort_ranges checks the segments itself */
+        if (plan_small_segments(req, flags, max_segments, seg, out) == 0)
+            return 0;
+    } else if (plan_sort_ranges(req, sort_flags, max_segments, seg, params, out) == 0 &&
         (!max_large ||
          plan_large_segments(req, flags, max_segments, max_large, seg, params, out) == 0))
         return 0;
@@ -554,7 +613,10 @@ int zs_plan_build(const zs_plan_request *req, zs_plan *out)
     out->n = req->n;
     if (req->n == 0)
         return 0;
-    if ((req->radix_bits == ZS_OS_BITS ? plan_onesweep(req, out) : plan_cm(req, out)) == 0)
+    const int rc = req->small                    ? plan_small(req, out)
+                   : req->radix_bits == ZS_OS_BITS ? plan_onesweep(req, out)
+                                                   : plan_cm(req, out);
+    if (rc == 0)
         return 0;
     zs_plan_free(out);
     return -1;

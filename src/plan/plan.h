@@ -50,6 +50,14 @@
  *       nothing when status[0] != 0; with a device-side key count, each
  *       segment cut at min(params[0], params[1]); with ZS_SEG_F_SKIP_LARGE
  *       the segments of more than ZS_SEG_LARGE_MIN keys left out
+ *       with ZS_SEG_F_CHECK (a grid of one work-group) it checks the
+ *       segments itself, as seg_check would: a small sort's one launch
+ *     small_sort(keys_in, keys, tmp, values_in, values, values_tmp, out_keys,
+ *                out_values, params, out_count, bit_lo, bit_hi, key_flags)
+ *       one work-group (ZS_LANES items; serial: 1) sorts all n keys, at most
+ *       ZS_SMALL_MAX, as seg_sort sorts a segment, then copies the first
+ *       min(out_count, n) to out_keys (out_values) where those differ from
+ *       keys (a top-k's outputs): zs_plan_build with `small`
  *     seg_classify(begins, ends, count, status, params, large, max_segments,
  *                  flags, max_large)
  *       one work-group of ZS_LANES items: lists those large segments and
@@ -123,9 +131,9 @@ typedef enum zs_program {
  * (reduce, apply), 7 per onesweep program (fill, histogram, scan_hist, pass,
  * and the large segments' seg_histogram, seg_pass, seg_copy), 4 per
  * segmented-sort program (seg_sort, seg_check, seg_sort_ranges,
- * seg_classify), 5 per select program (zs_sel_entry). */
+ * seg_classify, small_sort), 5 per select program (zs_sel_entry). */
 #define ZS_OS_KERNELS 7  /* kernels per onesweep program (zs_os_entry) */
-#define ZS_SEG_KERNELS 4 /* kernels per segmented-sort program (zs_seg_entry) */
+#define ZS_SEG_KERNELS 5 /* kernels per segmented-sort program (zs_seg_entry) */
 #define ZS_SEL_KERNELS 5 /* kernels per select program (zs_sel_entry) */
 typedef enum zs_kernel {
     ZS_K_CM2_COUNT = 0, ZS_K_CM2_BUCKET = 1,
@@ -144,7 +152,8 @@ typedef enum zs_os_entry {
 /* The kernels of a segmented-sort program (seg_check reads no keys: every
  * program has it, the plan takes the one of the program it sorts with). */
 typedef enum zs_seg_entry {
-    ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES, ZS_SEG_CLASSIFY
+    ZS_SEG_SORT, ZS_SEG_CHECK, ZS_SEG_SORT_RANGES, ZS_SEG_CLASSIFY,
+    ZS_SEG_SMALL /* small_sort: a whole sort of at most ZS_SMALL_MAX keys */
 } zs_seg_entry;
 /* The kernels of a select program (kernels/select.cl). */
 typedef enum zs_sel_entry {
@@ -247,6 +256,10 @@ typedef struct zs_plan_request {
     int serial;         /* 1: kernels of the serial flavor (ZS_SERIAL): CM kernels
                            take a work-item per chunk, onesweep a work-item per
                            tile of ZS_OS_SERIAL_TILE keys */
+    int small;          /* 1: the whole sort by one small_sort launch (n at most
+                           ZS_SMALL_MAX of the flavor and width; radix_bits
+                           and host_scan are ignored); segmented sorts of
+                           device-side segments by one seg_sort_ranges launch */
     int keep_result;    /* 1 (in place): no copy home after an odd number of
                            passes; the result stays in TMP (VALUES_TMP) and the
                            plan's `result` says so. For TMP bound to the
@@ -271,6 +284,7 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
 #define ZS_SEG_F_COUNT 4u     /* the count is read from SEG_COUNT, else max_segments */
 #define ZS_SEG_F_N_COUNT 8u   /* a device-side key count: segments cut at min(PARAMS[0..1]) */
 #define ZS_SEG_F_SKIP_LARGE 16u /* the planner's: seg_sort_ranges leaves large segments out */
+#define ZS_SEG_F_CHECK 32u      /* the planner's: seg_sort_ranges checks the segments itself */
 
 /* Segments that only the device reads (the interop's segmented sorts): a
  * seg_check launch (one work-group) validates them and writes
@@ -288,6 +302,9 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * one, seg_sort_ranges leaves them out and seg_classify lists them on the
  * device for the onesweep passes per segment (os_seg_*, over OS_HIST,
  * OS_STATUS and SEG_LARGE), whatever req's algorithm.
+ * req->small (n at most ZS_SMALL_MAX): one launch, seg_sort_ranges of one
+ * work-group checking the segments itself (ZS_SEG_F_CHECK) against PARAMS[1],
+ * so the plan always has PARAMS.
  * With n == 0 or no segment only seg_check is planned (when
  * check_only_status: the caller reads the status; else nothing).
  * Returns 0, or -1 when out of host memory. */
@@ -300,6 +317,14 @@ uint32_t zs_key_flags(int key_type, int descending);
 
 /* Builds a plan. Returns 0, or -1 when out of host memory. */
 int zs_plan_build(const zs_plan_request *req, zs_plan *out);
+
+/* The most keys the one launch of a small sort takes on a flavor (serial
+ * or not) for keys of key_bytes with value_bytes of values (0: none). */
+uint64_t zs_small_max(int serial, unsigned key_bytes, unsigned value_bytes);
+
+/* The kernel launches a plan makes (its kernel steps of at least one
+ * work-group): what a recorder appends, what the report counts. */
+uint64_t zs_plan_launches(const zs_plan *plan);
 void zs_plan_free(zs_plan *plan);
 
 /* Helpers shared by planner, backends and tests. */

@@ -23,4 +23,15 @@ int zs_plan_push_copy(zs_plan *plan, zs_buffer src, zs_buffer dst, uint64_t byte
  * on the device, reading n from PARAMS; 0, or -1. */
 int zs_plan_device_scan(zs_plan *plan, unsigned bins);
 
+/* The buffers of a small_sort launch (plan.h): its input, its sort's
+ * buffers and partners, and where the first out_count keys go. */
+typedef struct zs_small_buffers {
+    zs_buffer keys_in, keys, tmp, values_in, values, values_tmp, out_keys, out_values, params;
+} zs_small_buffers;
+
+/* The one small_sort launch of req (n, widths, flags with iota_values,
+ * bits, serial) over b; 0, or -1 out of host memory. */
+int zs_plan_push_small(zs_plan *plan, const zs_plan_request *req, const zs_small_buffers *b,
+                       uint32_t out_count);
+
 #endif

@@ -144,6 +144,25 @@ static int plan_cands_sort(const zs_plan_request *req, uint64_t m, uint64_t room
     return rc;
 }
 
+/* A small top-k: one small_sort of every key out of place into the CAND
+ * buffers, which then writes the first m to KEYS (VALUES) itself. */
+static int plan_small_topk(const zs_plan_request *req, uint64_t m, zs_plan *out)
+{
+    const int pairs = req->value_bytes != 0;
+    out->buffer_bytes[ZS_BUF_CAND_KEYS] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_CAND_TMP] = req->n * req->key_bytes;
+    out->buffer_bytes[ZS_BUF_CAND_VALUES] = req->n * req->value_bytes;
+    out->buffer_bytes[ZS_BUF_CAND_VALUES_TMP] = req->n * req->value_bytes;
+    const zs_buffer values_in = !pairs ? ZS_BUF_KEYS_IN
+                                : req->iota_values ? ZS_BUF_CAND_VALUES : ZS_BUF_VALUES_IN;
+    const zs_small_buffers b = {
+        ZS_BUF_KEYS_IN, ZS_BUF_CAND_KEYS, ZS_BUF_CAND_TMP, values_in,
+        pairs ? ZS_BUF_CAND_VALUES : ZS_BUF_CAND_KEYS,
+        pairs ? ZS_BUF_CAND_VALUES_TMP : ZS_BUF_CAND_TMP, ZS_BUF_KEYS,
+        pairs ? ZS_BUF_VALUES : ZS_BUF_KEYS, ZS_BUF_PARAMS};
+    return zs_plan_push_small(out, req, &b, (uint32_t)m);
+}
+
 int zs_plan_topk(const zs_plan_request *req, uint64_t k, int force_select, zs_plan *out)
 {
     memset(out, 0, sizeof *out);
@@ -152,15 +171,16 @@ int zs_plan_topk(const zs_plan_request *req, uint64_t k, int force_select, zs_pl
         return 0;
     const uint64_t m = k < req->n ? k : req->n;
     uint64_t room = zs_topk_room(req->n, m);
-    out->selects = force_select || room < req->n;
+    out->selects = !req->small && (force_select || room < req->n);
     out->buffer_bytes[ZS_BUF_KEYS_IN] = req->n * req->key_bytes;
     if (req->value_bytes && !req->iota_values)
         out->buffer_bytes[ZS_BUF_VALUES_IN] = req->n * req->value_bytes;
     out->buffer_bytes[ZS_BUF_KEYS] = m * req->key_bytes;
     out->buffer_bytes[ZS_BUF_VALUES] = m * req->value_bytes;
     out->buffer_bytes[ZS_BUF_PARAMS] = 4 * sizeof(uint32_t);
-    if ((out->selects && plan_select(req, m, room, out) != 0) ||
-        plan_cands_sort(req, m, room, out->selects, out) != 0) {
+    if (req->small ? plan_small_topk(req, m, out) != 0
+                   : (out->selects && plan_select(req, m, room, out) != 0) ||
+                         plan_cands_sort(req, m, room, out->selects, out) != 0) {
         zs_plan_free(out);
         return -1;
     }

@@ -15,7 +15,9 @@
  * algorithm) sorts them in place, reading their number from CAND_PARAMS,
  * which the select writes. The first min(k, n) are copied to KEYS (VALUES).
  * Where the room is the whole input (k close to n) there is no select: the
- * sort of every key, out of place, then the copies.
+ * sort of every key, out of place, then the copies. A small request
+ * (req->small, n at most ZS_SMALL_MAX): one small_sort launch of every key
+ * into the CAND buffers, writing the first min(k, n) to KEYS (VALUES).
  *
  * The device-side count of an interop sort works as for every plan: each
  * kernel reads min(PARAMS[0], PARAMS[1]); a count below k leaves KEYS

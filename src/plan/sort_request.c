@@ -47,8 +47,9 @@ unsigned zs_value_bytes(zesort_value_type t)
 }
 
 /*
- * What AUTO means: the fastest algorithm for the device's kernel flavor and n,
- * from these measurements (u32 keys, uniform, device scan; `zesort bench
+ * What AUTO means: up to the small limit (ZS_SMALL_MAX of zesort_tuning.h)
+ * the one launch of SMALL; above it the fastest algorithm for the device's
+ * kernel flavor and n, from these measurements (u32 keys, uniform, device scan; `zesort bench
  * --backend opencl --algo cm2,cm4,onesweep --scan device --n
  * 1k,16k,256k,1m,4m,16m` with ZESORT_FLAVOR set, PoCL 3.1 on 2 Xeon
  * (Skylake-SP) cores, 2026-11-22; Mkeys/s, median of 5 (serial, then named
@@ -71,8 +72,10 @@ unsigned zs_value_bytes(zesort_value_type t)
  * model (48 vs 106 bytes per u32 key for cm4, bench/traffic_model.py) and the
  * ISA report (~24 vs ~87 instructions per key on dg2, bench/isa_report.py).
  */
-static zesort_algo auto_algo(zs_flavor flavor, uint64_t n)
+static zesort_algo auto_algo(zs_flavor flavor, uint64_t n, uint64_t small_max)
 {
+    if (n <= small_max)
+        return ZESORT_ALGO_SMALL;
     if (flavor == ZS_FLAVOR_SERIAL && n >= ZS_AUTO_SERIAL_CM4_FROM)
         return ZESORT_ALGO_CM4;
     return n <= ZS_OS_MAX_KEYS ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_CM4;
@@ -83,7 +86,7 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
                               zs_error *err)
 {
     const zesort_options o = zs_options_or_default(opts);
-    if ((unsigned)o.key_type > ZESORT_KEY_BF16 || (unsigned)o.algo > ZESORT_ALGO_ONESWEEP ||
+    if ((unsigned)o.key_type > ZESORT_KEY_BF16 || (unsigned)o.algo > ZESORT_ALGO_SMALL ||
         (unsigned)o.scan > ZESORT_SCAN_HOST || (unsigned)o.value_type > ZESORT_VALUE_U64) {
         return zs_error_set(err, ZESORT_ERROR_INVALID_ARGUMENT,
                             "invalid enum value in zesort_options (key type %d, algo %d, scan "
@@ -100,17 +103,26 @@ zesort_status zs_make_request(const zesort_options *opts, uint64_t n, int pairs,
         return zs_error_set(err, ZESORT_ERROR_TOO_LARGE, "n = %llu exceeds the maximum of %llu keys", (unsigned long long)n,
                  (unsigned long long)ZESORT_MAX_KEYS);
     }
-    zesort_algo a = o.algo == ZESORT_ALGO_AUTO ? auto_algo(flavor, n) : o.algo;
+    const unsigned value_bytes = pairs ? zs_value_bytes(o.value_type) : 0u;
+    const uint64_t small_max = zs_small_max(flavor == ZS_FLAVOR_SERIAL, kb / 8, value_bytes);
+    zesort_algo a = o.algo == ZESORT_ALGO_AUTO ? auto_algo(flavor, n, small_max) : o.algo;
     if (a == ZESORT_ALGO_ONESWEEP && n > ZS_OS_MAX_KEYS) {
         return zs_error_set(err, ZESORT_ERROR_TOO_LARGE, "onesweep sorts at most %llu keys",
                  (unsigned long long)ZS_OS_MAX_KEYS);
     }
+    if (a == ZESORT_ALGO_SMALL && n > small_max) {
+        return zs_error_set(err, ZESORT_ERROR_TOO_LARGE,
+                            "the small algorithm sorts at most %llu keys of this type on this "
+                            "device in one launch; n = %llu", (unsigned long long)small_max,
+                            (unsigned long long)n);
+    }
     memset(req, 0, sizeof *req);
     req->radix_bits = a == ZESORT_ALGO_CM2 ? 2 : a == ZESORT_ALGO_CM4 ? 4 : (int)ZS_OS_BITS;
-    req->host_scan = a != ZESORT_ALGO_ONESWEEP && o.scan == ZESORT_SCAN_HOST;
+    req->host_scan = (a == ZESORT_ALGO_CM2 || a == ZESORT_ALGO_CM4) && o.scan == ZESORT_SCAN_HOST;
     req->n = n;
     req->key_bytes = kb / 8;
-    req->value_bytes = pairs ? zs_value_bytes(o.value_type) : 0u;
+    req->value_bytes = value_bytes;
+    req->small = a == ZESORT_ALGO_SMALL;
     req->key_flags = zs_key_flags((int)o.key_type, o.descending);
     req->key_type = (int)o.key_type;
     req->bit_lo = lo;
