@@ -297,17 +297,17 @@ fi
 
 # ---------------------------------------------------------------------------
 echo "# bench"
-header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values,algo_ran,input,order,bits'
+header='backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values,algo_ran,input,order,bits,launches'
 run bench --backend cpu --n 1000,4k --repeat 2 --csv bench.csv
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 bench.csv)" = "$header" ]; then
     ok "bench --csv header"
 else
     bad "bench --csv: exit $rc, header '$(head -n 1 bench.csv 2>/dev/null)'"
 fi
-# (cm2,cm4 x host,device + onesweep x device) x 2 sizes = 10 rows of 16 fields.
+# (cm2,cm4 x host,device + onesweep x device) x 2 sizes = 10 rows of 17 fields.
 rows=$(tail -n +2 bench.csv 2>/dev/null | wc -l)
 [ "$rows" -eq 10 ] && ok "bench --csv: 10 rows" || bad "bench --csv: $rows rows, want 10"
-if tail -n +2 bench.csv | awk -F, 'NF != 16 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
+if tail -n +2 bench.csv | awk -F, 'NF != 17 || $6 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }'; then
     ok "bench --csv: rows well formed"
 else
     bad "bench --csv: malformed row"
@@ -319,7 +319,7 @@ else
     bad "bench --csv: a median_ms is 0 (backend did not report its time)"
 fi
 run bench --backend cpu --n 2k --algo cm4 --scan device --repeat 1 --csv one.csv
-[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none,none,cm4,random,ascending,0:32$' one.csv &&
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 one.csv | wc -l)" -eq 1 ] && grep -q ',cm4,u32,0,2048,.*,device,1,none,none,cm4,random,ascending,0:32,0$' one.csv &&
     ok "bench with one algo, one scan" || bad "bench one algo/scan: exit $rc"
 if [ "${backends[*]}" != cpu ]; then
     run bench --backend opencl --n 4096 --repeat 1 --algo cm2,cm4 --scan device
@@ -331,8 +331,15 @@ if [ "${backends[*]}" != cpu ]; then
     ZENV=(ZESORT_FLAVOR=portable)
     run bench --backend opencl --n 4096 --repeat 1 --algo onesweep --csv flavor.csv
     ZENV=()
-    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable,none,onesweep,random,ascending,0:32$' flavor.csv &&
-        ok "bench with ZESORT_FLAVOR=portable" || bad "bench ZESORT_FLAVOR=portable: exit $rc"
+    [ "$rc" -eq 0 ] && grep -q ',onesweep,u32,0,4096,.*,portable,none,onesweep,random,ascending,0:32,11$' flavor.csv &&
+        ok "bench with ZESORT_FLAVOR=portable (onesweep: 11 launches)" || bad "bench ZESORT_FLAVOR=portable: exit $rc"
+    # small: one launch up to its limit; above it a note, no row
+    run bench --backend opencl --n 1000,5000 --repeat 1 --algo small,auto --csv small.csv
+    [ "$rc" -eq 0 ] && grep -q ',small,u32,0,1000,.*,small,random,ascending,0:32,1$' small.csv &&
+        grep -q ',auto,u32,0,5000,.*,onesweep,random,ascending,0:32,11$' small.csv &&
+        ! grep -q ',small,u32,0,5000,' small.csv && grep -q 'above its one-launch limit' "$T/out" &&
+        ok "bench --algo small: 1 launch at 1000 keys, a note at 5000" ||
+        bad "bench --algo small: exit $rc: $(cat small.csv)"
     # an n the device cannot hold (8 GiB of keys) fails before any data is
     # made (issue 12.5: it used to build gigabytes of keys first)
     # (PoCL limited to 1 GiB: 256 MiB per allocation, whatever the host has)

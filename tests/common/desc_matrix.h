@@ -36,6 +36,9 @@ typedef struct desc_api {
     zesort_status (*requirements)(const zesort_desc *d, zesort_requirements *req);
     zesort_status (*run)(const zesort_desc *d, int chained, uint32_t chain);
     const char *(*error)(void);
+    /* kernel launches the API has recorded so far, counted beneath the
+     * library (the test driver, an interposed OpenCL call) */
+    uint64_t (*launches)(void);
 } desc_api;
 
 enum { SYNC_PLAIN, SYNC_CHAINED, SYNC_COUNT32, SYNC_COUNT64, SYNC_FORMS };
@@ -306,6 +309,25 @@ static const char *matrix_verify(const desc_api *api, const desc_case *c, const 
     return why[0] ? why : NULL;
 }
 
+/* The launches the requirements announced were the ones recorded; up to
+ * 2048 keys (the least one launch takes in any flavor) one, the small
+ * algorithm's; above 4096 (the most in any flavor) more than one. */
+static void matrix_check_launches(const desc_api *api, const desc_case *c,
+                                  const zesort_requirements *req, uint64_t launched,
+                                  const char *what)
+{
+    EXPECT(launched == req->launches, "%s %s: %llu launches recorded, requirements said %llu",
+           api->name, what, (unsigned long long)launched, (unsigned long long)req->launches);
+    if (c->n <= 2048)
+        EXPECT(req->algo == ZESORT_ALGO_SMALL && launched == 1,
+               "%s %s: algo %s, %llu launches; want small, 1", api->name, what,
+               zesort_algo_name(req->algo), (unsigned long long)launched);
+    if (c->n > 4096)
+        EXPECT(req->algo != ZESORT_ALGO_SMALL && launched > 1,
+               "%s %s: algo %s, %llu launches above the small limit", api->name, what,
+               zesort_algo_name(req->algo), (unsigned long long)launched);
+}
+
 /* One case: run it, then check the result or the refusal. */
 static void matrix_case(const desc_api *api, const desc_case *c, uint64_t seed)
 {
@@ -327,11 +349,14 @@ static void matrix_case(const desc_api *api, const desc_case *c, uint64_t seed)
     zesort_requirements req;
     zesort_status st = api->requirements(&d, &req);
     int in_alt = -1;
+    uint64_t launched = 0;
     if (st == ZESORT_OK) {
         d.temp = b.temp = api->alloc(req.temp_bytes ? req.temp_bytes : 8);
         d.temp_bytes = req.temp_bytes;
         d.result_in_alt = &in_alt;
+        launched = api->launches();
         st = api->run(&d, c->sync == SYNC_CHAINED, req.chain_events);
+        launched = api->launches() - launched;
     }
     const char *refusal = matrix_refusal(c);
     if (refusal) {
@@ -347,6 +372,7 @@ static void matrix_case(const desc_api *api, const desc_case *c, uint64_t seed)
                req.result_in_alt);
         const char *why = matrix_verify(api, c, &m, &b, indices, in_alt == 1);
         EXPECT(!why, "%s %s: %s", api->name, what, why ? why : "");
+        matrix_check_launches(api, c, &req, launched, what);
     }
     matrix_release(api, &b);
     free(m.keys), free(m.begins), free(m.ends);
@@ -356,7 +382,8 @@ static void matrix_case(const desc_api *api, const desc_case *c, uint64_t seed)
  * form, key type; sizes and orders vary with the case's index. */
 static int matrix_run(const desc_api *api, int subset)
 {
-    static const uint64_t sizes[] = {1, 257, 3001, 33};
+    /* one launch up to 2048 keys in every flavor, none above 4096 */
+    static const uint64_t sizes[] = {1, 257, 5003, 33};
     unsigned index = 0, ran = 0;
     for (int kind = ZESORT_SORT; kind <= ZESORT_SEGMENTED; kind++)
         for (int sync = 0; sync < SYNC_FORMS; sync++)

@@ -217,8 +217,9 @@ static void alt_refusals(const interop_alt_api *api)
     const uint64_t n = 1000;
     uint64_t tb = 0;
     api->alt_temp(n, ZESORT_WITH_VALUES, &o, &tb, NULL);
+    /* temp big enough to pass for values_alt: the refusal below is its overlap */
     void *k = b->alloc(n * 4), *v = b->alloc(n * 4), *ka = b->alloc(n * 4),
-         *va = b->alloc(n * 4), *temp = b->alloc(tb);
+         *va = b->alloc(n * 4), *temp = b->alloc(tb > n * 4 ? tb : n * 4);
     int in_alt = -1;
     EXPECT(api->sort_alt(k, v, k, va, n, NULL, temp, tb, &o, &in_alt) ==
                    ZESORT_ERROR_INVALID_ARGUMENT && strstr(b->error(), "keys_alt") &&

@@ -11,8 +11,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* zecl_test_fault_count modes: injectable calls, allocations, barriers. */
-enum { ZECL_COUNT_CALLS = 1, ZECL_COUNT_ALLOCS = 2, ZECL_COUNT_BARRIERS = 3 };
+/* zecl_test_fault_count modes: injectable calls, allocations, barriers,
+ * kernel launches appended. */
+enum { ZECL_COUNT_CALLS = 1, ZECL_COUNT_ALLOCS = 2, ZECL_COUNT_BARRIERS = 3,
+       ZECL_COUNT_LAUNCHES = 4 };
 
 typedef struct zecl_hooks {
     /* mode 1: fail the k-th injectable call from now, 2: the k-th allocation,

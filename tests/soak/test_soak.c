@@ -171,11 +171,12 @@ int main(int argc, char **argv)
     }
 
     /* Warm-up: every type x pairs x algorithm once per backend. */
-    static const zesort_algo algos[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP};
+    static const zesort_algo algos[] = {ZESORT_ALGO_CM2, ZESORT_ALGO_CM4, ZESORT_ALGO_ONESWEEP,
+                                        ZESORT_ALGO_SMALL};
     for (int b = 0; b < nctx; b++)
         for (int t = 0; t < 6; t++)
             for (int p = 0; p < 2; p++)
-                for (int a = 0; a < 3; a++) {
+                for (int a = 0; a < 4; a++) {
                     sort_case c = {.pairs = p, .n = 3000};
                     zesort_options_default(&c.opts);
                     c.opts.key_type = (zesort_key_type)t;

@@ -527,12 +527,29 @@ static zesort_algo auto_for(zs_flavor flavor, uint64_t n)
     ck_assert_int_eq(zs_make_request(NULL, n, 0, flavor, &req, &algo, &err), ZESORT_OK);
     ck_assert_int_eq(req.serial, flavor == ZS_FLAVOR_SERIAL);
     ck_assert_int_eq(req.radix_bits, algo == ZESORT_ALGO_CM4 ? 4 : 8);
+    ck_assert_int_eq(req.small, algo == ZESORT_ALGO_SMALL);
     return algo;
 }
 
 START_TEST(auto_choice_by_flavor_and_n)
 {
-    ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, 1000), ZESORT_ALGO_ONESWEEP);
+    /* one launch up to the small limit of the flavor, 4096 keys in each */
+    for (int f = ZS_FLAVOR_PORTABLE; f <= ZS_FLAVOR_SERIAL; f++) {
+        ck_assert_int_eq(auto_for((zs_flavor)f, 1), ZESORT_ALGO_SMALL);
+        ck_assert_int_eq(auto_for((zs_flavor)f, 4096), ZESORT_ALGO_SMALL);
+        ck_assert_int_eq(auto_for((zs_flavor)f, 4097), ZESORT_ALGO_ONESWEEP);
+    }
+    zesort_options small;
+    zesort_options_default(&small);
+    small.algo = ZESORT_ALGO_SMALL;
+    small.key_type = ZESORT_KEY_U64;
+    zs_plan_request sreq;
+    zs_error serr;
+    ck_assert_int_eq(zs_make_request(&small, 4096, 1, ZS_FLAVOR_SG, &sreq, NULL, &serr), ZESORT_OK);
+    ck_assert_int_eq(zs_make_request(&small, 4097, 1, ZS_FLAVOR_SG, &sreq, NULL, &serr),
+                     ZESORT_ERROR_TOO_LARGE);
+    ck_assert_msg(strstr(serr.text, "small algorithm sorts at most 4096"), "%s", serr.text);
+    ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, 4097), ZESORT_ALGO_ONESWEEP);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM - 1), ZESORT_ALGO_ONESWEEP);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM), ZESORT_ALGO_CM4);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
@@ -569,10 +586,18 @@ START_TEST(last_algo_reports_the_choice)
     zesort_options o;
     zesort_options_default(&o);
     ck_assert_int_eq(zesort_sort(c, keys, NULL, 300, &o), ZESORT_OK);
-    ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_ONESWEEP); /* AUTO, small n: every flavor */
+    ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_SMALL); /* AUTO, small n: every flavor */
+    zesort_context_info info = {.size = sizeof info};
+    ck_assert_int_eq(zesort_context_query(c, &info), ZESORT_OK);
+    const int device = g_backend != ZESORT_BACKEND_CPU; /* the C fallback launches nothing */
+    ck_assert_uint_eq(info.last_launches, device ? 1 : 0);
+    ck_assert_uint_ge(info.small_max, device ? 2048 : 0);
+    ck_assert_uint_ge(info.small_max_wide, device ? 2048 : 0);
     o.algo = ZESORT_ALGO_CM2;
     ck_assert_int_eq(zesort_sort(c, keys, NULL, 300, &o), ZESORT_OK);
     ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_CM2);
+    ck_assert_int_eq(zesort_context_query(c, &info), ZESORT_OK);
+    ck_assert_uint_eq(info.last_launches, device ? 48 : 0); /* 16 passes of count, scan, bucket */
     o.bit_lo = 20, o.bit_hi = 10; /* refused: the last successful sort stays */
     ck_assert_int_eq(zesort_sort(c, keys, NULL, 300, &o), ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(zesort_last_algo(c), ZESORT_ALGO_CM2);

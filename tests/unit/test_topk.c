@@ -122,6 +122,12 @@ static void run_ks(tcase c, const uint64_t *ks, unsigned nks)
     zesort_options_default(&o);
     o.key_type = c.t, o.descending = c.desc, o.bit_lo = c.lo, o.bit_hi = c.hi;
     o.value_type = c.vb == 8 ? ZESORT_VALUE_U64 : ZESORT_VALUE_U32;
+    /* odd n: onesweep sorts the candidates (the select runs on a device
+     * where the room is short of n); even n: AUTO, the one launch of the
+     * small sort up to its limit, no select */
+    o.algo = c.n % 2 ? ZESORT_ALGO_ONESWEEP : ZESORT_ALGO_AUTO;
+    zesort_context_info info = {.size = sizeof info};
+    ck_assert_int_eq(zesort_context_query(g_ctx, &info), ZESORT_OK);
     const size_t n1 = c.n ? c.n : 1, cap = n1 + 4;
     char *keys = malloc(n1 * kb), *orig = malloc(n1 * kb), *vals = malloc(n1 * 8);
     char *vcopy = malloc(n1 * 8);
@@ -149,10 +155,18 @@ static void run_ks(tcase c, const uint64_t *ks, unsigned nks)
                                        wv ? vo : NULL, wi ? io : NULL, c.n, c.k, &o);
         ck_assert_msg(st == ZESORT_OK, "%s: %s: %s", what, zesort_status_name(st),
                       zesort_last_error(g_ctx));
+        const uint64_t small_max = kb == 8 || wv || wi ? info.small_max_wide : info.small_max;
+        const int small = o.algo == ZESORT_ALGO_AUTO && c.n <= small_max;
         const int select = strcmp(g_backend, "cpu") != 0 && c.n > 0 && c.k > 0 &&
-                           zs_topk_room(c.n, c.k) < c.n;
+                           zs_topk_room(c.n, c.k) < c.n && !small;
         ck_assert_msg(zs_test_selects() - selects == (unsigned long)select,
                       "%s: the device select %s", what, select ? "did not run" : "ran");
+        zesort_context_info after = {.size = sizeof after};
+        ck_assert_int_eq(zesort_context_query(g_ctx, &after), ZESORT_OK);
+        ck_assert_msg(!small || !info.small_max || c.n == 0 || c.k == 0 ||
+                          after.last_launches == 1,
+                      "%s: %llu launches, the small top-k makes one", what,
+                      (unsigned long long)after.last_launches);
         ck_assert_msg(memcmp(keys, orig, c.n * kb) == 0, "%s: keys written", what);
         ck_assert_msg(memcmp(vals, vcopy, c.n * c.vb) == 0, "%s: values_in written", what);
         check_topk(&c, what, orig, perm, wk ? ko : NULL, wv ? vo : NULL, wi ? io : NULL, cap);

@@ -14,6 +14,7 @@
 static int failures;
 
 #include "desc_matrix.h"
+#include "zecl_hooks.h"
 
 #define CHAIN_MAX 512
 
@@ -25,6 +26,7 @@ static struct {
     ze_event_pool_handle_t pool, chain_pool;
     ze_event_handle_t done, chain[CHAIN_MAX];
     zesort_ze_sorter *sorter;
+    zecl_hooks hooks; /* the test driver's launch counter */
 } g;
 
 #define ZE_OK(call)                                                                     \
@@ -64,6 +66,11 @@ static int setup(void)
     ZE_OK(zeCommandListCreateImmediate(g.ctx, g.device, &qd, &g.imm));
     g.pool = pool_of(1, &g.done, ZE_EVENT_SCOPE_FLAG_HOST);
     g.chain_pool = pool_of(CHAIN_MAX, g.chain, ZE_EVENT_SCOPE_FLAG_DEVICE);
+    if (zecl_hooks_find(&g.hooks) != 0) {
+        fprintf(stderr, "the test driver's hooks are not loaded (ZE_ENABLE_ALT_DRIVERS)\n");
+        exit(1);
+    }
+    g.hooks.arm(0, 0, 0); /* count only */
     if (zesort_ze_create(g.ctx, g.device, &g.sorter) != ZESORT_OK) {
         fprintf(stderr, "zesort_ze_create: %s\n", zesort_ze_last_error(NULL));
         exit(1);
@@ -85,6 +92,7 @@ static void release(void *p) { zeMemFree(g.ctx, p); }
 static void upload(void *buf, const void *src, size_t bytes) { memcpy(buf, src, bytes); }
 static void download(void *dst, void *buf, size_t bytes) { memcpy(dst, buf, bytes); }
 static const char *error(void) { return zesort_ze_last_error(g.sorter); }
+static uint64_t launches(void) { return g.hooks.count(ZECL_COUNT_LAUNCHES); }
 
 static zesort_status requirements(const zesort_desc *d, zesort_requirements *req)
 {
@@ -115,7 +123,7 @@ int main(int argc, char **argv)
         return 77;
     }
     const desc_api api = {"level-zero", 1, alloc, release, upload, download, requirements, run,
-                          error};
+                          error, launches};
     const int rc = matrix_run(&api, argc > 1 && strcmp(argv[1], "subset") == 0);
     zesort_ze_destroy(g.sorter);
     for (uint32_t i = 0; i < CHAIN_MAX; i++)

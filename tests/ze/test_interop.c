@@ -576,7 +576,7 @@ END_TEST
 START_TEST(chained_errors)
 {
     reset_events();
-    const uint64_t n = 1000;
+    const uint64_t n = 5000; /* above the one launch of a small sort */
     uint64_t tb;
     void *temp = temp_for(n, NULL, &tb);
     void *keys = dev_alloc(n * 4);
@@ -920,7 +920,7 @@ START_TEST(append_invalid_arguments)
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
 
     /* n too large for the temp memory given */
-    st = zesort_ze_append_sort(s, g.imm, keys, NULL, n, temp, tb - 1, NULL, NULL, 0, NULL);
+    st = zesort_ze_append_sort(s, g.imm, keys, NULL, n, temp, tb / 2, NULL, NULL, 0, NULL);
     ck_assert_int_eq(st, ZESORT_ERROR_INVALID_ARGUMENT);
     ck_assert_msg(contains(zesort_ze_last_error(s), "too small"), "%s", zesort_ze_last_error(s));
     st = zesort_ze_append_sort(s, g.imm, keys, NULL, 4 * n, temp, tb, NULL, NULL, 0, NULL);

@@ -31,7 +31,7 @@
 
 #define ZECL_EXPORT __attribute__((visibility("default")))
 
-enum { FAULT_OFF = 0, FAULT_ANY = 1, FAULT_ALLOC = 2, COUNT_BARRIERS = 3 };
+enum { FAULT_OFF = 0, FAULT_ANY = 1, FAULT_ALLOC = 2, COUNT_BARRIERS = 3, COUNT_LAUNCHES = 4 };
 
 static struct {
     pthread_mutex_t lock;
@@ -40,6 +40,7 @@ static struct {
     ze_result_t result;
     uint64_t calls, allocs; /* since arming */
     uint64_t barriers;      /* zeCommandListAppendBarrier calls since arming */
+    uint64_t launches;      /* zeCommandListAppendLaunchKernel(Indirect) calls since arming */
     const char *injected;   /* api of the failure injected last, or NULL */
     int device;             /* only calls on this root device (-1: every call) */
 } f = {.lock = PTHREAD_MUTEX_INITIALIZER, .device = -1};
@@ -51,7 +52,7 @@ static void arm_locked(int mode, uint64_t k, ze_result_t result)
     f.mode = mode;
     f.fail_at = k;
     f.result = result;
-    f.calls = f.allocs = f.barriers = 0;
+    f.calls = f.allocs = f.barriers = f.launches = 0;
     f.injected = NULL;
 }
 
@@ -145,6 +146,7 @@ int zecl_fault_hit_on(const char *api, int kind, const void *handle, ze_result_t
     f.calls++;
     f.allocs += is_alloc;
     f.barriers += strcmp(api, "zeCommandListAppendBarrier") == 0;
+    f.launches += strncmp(api, "zeCommandListAppendLaunchKernel", 31) == 0;
     if (f.fail_at && ((f.mode == FAULT_ANY && f.calls == f.fail_at) ||
                       (f.mode == FAULT_ALLOC && is_alloc && f.allocs == f.fail_at))) {
         hit = 1;
@@ -175,12 +177,17 @@ ZECL_EXPORT void zecl_test_fault_device(int32_t device)
     pthread_mutex_unlock(&f.lock);
 }
 
-/* Injectable calls (mode 1), allocations (mode 2) or zeCommandListAppendBarrier
-   calls (mode 3: tests that a sort appends no barrier) since arming. */
+/* Injectable calls (mode 1), allocations (mode 2), zeCommandListAppendBarrier
+   calls (mode 3: tests that a sort appends no barrier) or kernel launches
+   appended (mode 4: zeCommandListAppendLaunchKernel and its Indirect form)
+   since arming. */
 ZECL_EXPORT uint64_t zecl_test_fault_count(int mode)
 {
     pthread_mutex_lock(&f.lock);
-    uint64_t n = mode == FAULT_ALLOC ? f.allocs : mode == COUNT_BARRIERS ? f.barriers : f.calls;
+    uint64_t n = mode == FAULT_ALLOC      ? f.allocs
+                 : mode == COUNT_BARRIERS ? f.barriers
+                 : mode == COUNT_LAUNCHES ? f.launches
+                                          : f.calls;
     pthread_mutex_unlock(&f.lock);
     return n;
 }

@@ -167,10 +167,15 @@ static zesort_status build_program(cl_context context, cl_device_id device, zs_f
                                                             : ZESORT_ERROR_BACKEND,
                             "OpenCL clCreateProgramWithSource failed (error %d)", (int)err);
     }
-    char options[512];
+    char options[1024];
     const char *test_defines = zs_test_opencl_defines();
-    snprintf(options, sizeof options, "%s %s %s", zs_program_options(prog, flavor),
-             source_language(device, flavor), test_defines ? test_defines : "");
+    const int len = snprintf(options, sizeof options, "%s %s %s", zs_program_options(prog, flavor),
+                             source_language(device, flavor), test_defines ? test_defines : "");
+    if (len < 0 || (size_t)len >= sizeof options) {
+        clReleaseProgram(p);
+        return zs_error_set(e, ZESORT_ERROR_BACKEND, "OpenCL build options longer than %zu bytes",
+                            sizeof options - 1);
+    }
     err = clBuildProgram(p, 1, &device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[512] = "";
