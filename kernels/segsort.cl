@@ -511,7 +511,7 @@ __kernel void small_sort(__global const zs_key *keys_in, __global zs_key *keys,
  *     one work-group of ZS_LANES items: status[0] = 0 or a ZS_SEG_BAD_*
  *     code, status[1] = the first bad segment (the count for COUNT_OVER_MAX)
  *   seg_sort_ranges(keys, tmp, values, values_tmp, begins, ends, count,
- *                   status, params, max_segments, flags, bit_lo, bit_hi,
+ *                   status, params, max_segments, n, flags, bit_lo, bit_hi,
  *                   key_flags)
  *     work-group g sorts segments g, g + groups, ... in place (ZS_LANES
  *     items, serial flavor 1), nothing when status[0] != 0; with
@@ -526,7 +526,7 @@ __kernel void small_sort(__global const zs_key *keys_in, __global zs_key *keys,
  * without it); ZS_SEG_F_SKIP_LARGE (the planner's) the segments of more
  * than ZS_SEG_LARGE_MIN keys are left to the global passes (seg_classify
  * lists them); ZS_SEG_F_CHECK (the planner's, a grid of one work-group)
- * seg_sort_ranges checks the segments itself against n = params[1] and
+ * seg_sort_ranges checks the segments itself against n (the plan's) and
  * writes the status words as seg_check does: a small sort's one launch.
  * Unused buffers are bound to some other buffer of the plan and never
  * read. The buffers are passed as
@@ -632,8 +632,8 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
                               __global zs_value *values, __global zs_value *values_tmp,
                               __global const uint *begins, __global const uint *ends,
                               __global const uint *count, __global uint *status,
-                              __global const uint *params, uint max_segments, uint flags,
-                              uint bit_lo, uint bit_hi, uint key_flags)
+                              __global const uint *params, uint max_segments, uint n,
+                              uint flags, uint bit_lo, uint bit_hi, uint key_flags)
 {
 #if ZS_SERIAL
     __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
@@ -643,10 +643,10 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
 #endif
     __local uint first_bad[ZS_LANES], bad_code[ZS_LANES];
     /* ZS_SEG_F_CHECK (one work-group): this launch checks the segments
-     * against n = params[1] itself; else seg_check ran before it */
-    const uint bad = (flags & ZS_SEG_F_CHECK) ? seg_check_group(begins, ends, count, status,
-                                                                params[1], max_segments, flags,
-                                                                first_bad, bad_code)
+     * against n itself; else seg_check ran before it */
+    const uint bad = (flags & ZS_SEG_F_CHECK) ? seg_check_group(begins, ends, count, status, n,
+                                                                max_segments, flags, first_bad,
+                                                                bad_code)
                                               : status[0];
     if (bad != 0u)
         return; /* uniform: the segments were refused; the keys stay as they are */

@@ -548,24 +548,23 @@ static int plan_sort_ranges(const zs_plan_request *req, uint32_t flags, uint32_t
     const zs_buffer values = req->value_bytes ? ZS_BUF_VALUES : ZS_BUF_KEYS;
     const zs_buffer values_tmp = req->value_bytes ? ZS_BUF_VALUES_TMP : ZS_BUF_TMP;
     zs_arg a[] = {buf(ZS_BUF_KEYS), buf(ZS_BUF_TMP), buf(values), buf(values_tmp), seg[0],
-                  seg[1], seg[2], seg[3], buf(params), val(max_segments), val(flags),
-                  val(req->bit_lo), val(req->bit_hi), val(req->key_flags)};
+                  seg[1], seg[2], seg[3], buf(params), val(max_segments), val((uint32_t)req->n),
+                  val(flags), val(req->bit_lo), val(req->bit_hi), val(req->key_flags)};
     const uint64_t per_group = ZS_SEG_STRIDE_KEYS(req->serial != 0);
     uint64_t groups = (req->n + per_group - 1) / per_group;
     groups = groups < max_segments ? groups : max_segments;
     return push_kernel(out, zs_seg_entry_kernel(req->key_bytes == 8, req->value_bytes,
                                                 ZS_SEG_SORT_RANGES),
-                       groups, req->serial ? 1 : ZS_LANES, 14, a);
+                       groups, req->serial ? 1 : ZS_LANES, 15, a);
 }
 
 /* A small segmented sort: seg_check's step becomes one seg_sort_ranges
- * work-group that checks (against PARAMS[1], the plan's n) and sorts. */
+ * work-group that checks (against the plan's n) and sorts. */
 static int plan_small_segments(const zs_plan_request *req, uint32_t flags, uint32_t max_segments,
-                               const zs_arg *seg, zs_plan *out)
+                               const zs_arg *seg, zs_buffer params, zs_plan *out)
 {
     out->nsteps = 0;
-    out->buffer_bytes[ZS_BUF_PARAMS] = 2 * sizeof(uint32_t);
-    if (plan_sort_ranges(req, flags | ZS_SEG_F_CHECK, max_segments, seg, ZS_BUF_PARAMS, out))
+    if (plan_sort_ranges(req, flags | ZS_SEG_F_CHECK, max_segments, seg, params, out))
         return -1;
     out->steps[0].groups = 1;
     return 0;
@@ -597,7 +596,7 @@ int zs_plan_segments_device(const zs_plan_request *req, uint32_t flags, uint32_t
     const uint32_t max_large = max_large_segments(req, max_segments);
     const uint32_t sort_flags = flags | (max_large ? ZS_SEG_F_SKIP_LARGE : 0u);
     if (req->small) { /* one launch: seg_sort_ranges checks the segments itself */
-        if (plan_small_segments(req, flags, max_segments, seg, out) == 0)
+        if (plan_small_segments(req, flags, max_segments, seg, params, out) == 0)
             return 0;
     } else if (plan_sort_ranges(req, sort_flags, max_segments, seg, params, out) == 0 &&
         (!max_large ||

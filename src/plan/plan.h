@@ -44,7 +44,7 @@
  *       one work-group of ZS_LANES items: validates segments that only the
  *       device reads, writes the status word (zs_plan_segments_device)
  *     seg_sort_ranges(keys, tmp, values, values_tmp, begins, ends, count,
- *                     status, params, max_segments, flags, bit_lo, bit_hi,
+ *                     status, params, max_segments, n, flags, bit_lo, bit_hi,
  *                     key_flags)
  *       a work-group (ZS_LANES items; serial: 1) per segment, by stride;
  *       nothing when status[0] != 0; with a device-side key count, each
@@ -208,7 +208,7 @@ typedef enum zs_step_kind {
     ZS_STEP_COPY       /* copy `bytes` from buffer src to buffer dst */
 } zs_step_kind;
 
-#define ZS_MAX_ARGS 14 /* seg_sort_ranges */
+#define ZS_MAX_ARGS 15 /* seg_sort_ranges */
 typedef struct zs_step {
     zs_step_kind kind;
     zs_kernel kernel;
@@ -303,8 +303,7 @@ int zs_plan_segments(const zs_plan_request *req, const uint64_t *host_offsets, u
  * device for the onesweep passes per segment (os_seg_*, over OS_HIST,
  * OS_STATUS and SEG_LARGE), whatever req's algorithm.
  * req->small (n at most ZS_SMALL_MAX): one launch, seg_sort_ranges of one
- * work-group checking the segments itself (ZS_SEG_F_CHECK) against PARAMS[1],
- * so the plan always has PARAMS.
+ * work-group checking the segments itself (ZS_SEG_F_CHECK) against n.
  * With n == 0 or no segment only seg_check is planned (when
  * check_only_status: the caller reads the status; else nothing).
  * Returns 0, or -1 when out of host memory. */

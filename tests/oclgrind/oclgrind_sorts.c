@@ -328,7 +328,9 @@ static void run_segments(const char *name, zesort_key_type type, int pairs, zeso
  * seg_classify and the large segments' os_seg_histogram, os_seg_pass, os_seg_copy) */
 
 /* sort_case.few of a K_SEGDEV case: the form of its segments */
-enum { SD_BEGIN_END = 1, SD_U32 = 2, SD_COUNT = 4, SD_INVALID = 8 };
+/* SD_SMALL: the first seven segments alone, few enough keys for the one
+ * launch of a small sort (seg_sort_ranges checking them itself) */
+enum { SD_BEGIN_END = 1, SD_U32 = 2, SD_COUNT = 4, SD_INVALID = 8, SD_SMALL = 16 };
 
 static cl_mem cl_upload(cl_context c, cl_command_queue q, const void *src, size_t bytes)
 {
@@ -368,7 +370,7 @@ static void run_segdev(const sort_case *c, int form)
                              /* issue 35: large segments (above the retuned threshold),
                               * onesweep passes over their tiles (os_seg_*) */
                              ZS_SEG_LARGE_MIN(serial) + 1u, 9, 2u * ZS_SEG_LARGE_MIN(serial) + 5u};
-    const uint64_t count = sizeof lens / sizeof lens[0];
+    const uint64_t count = form & SD_SMALL ? 7 : sizeof lens / sizeof lens[0];
     uint64_t off[sizeof lens / sizeof lens[0] + 1], b[sizeof lens / sizeof lens[0]],
         e[sizeof lens / sizeof lens[0]], kept = 0;
     off[0] = 3;
@@ -382,11 +384,13 @@ static void run_segdev(const sort_case *c, int form)
         const uint64_t j = rnd() % i, tb = b[i - 1], te = e[i - 1];
         b[i - 1] = b[j], e[i - 1] = e[j], b[j] = tb, e[j] = te;
     }
-    if (form & SD_INVALID) { /* segment 5: begin after end, or offsets decreasing at 5 */
+    /* segment 5 (SD_SMALL: 3) made bad: begin after end, or offsets decreasing there */
+    const uint64_t bad_at = form & SD_SMALL ? 3 : 5;
+    if (form & SD_INVALID) {
         if (form & SD_BEGIN_END)
-            b[5] = e[5] + 1;
+            b[bad_at] = e[bad_at] + 1;
         else
-            off[6] = off[5] - 1;
+            off[bad_at + 1] = off[bad_at] - 1;
     }
     zesort_options o;
     options_of(c, &o);
@@ -441,7 +445,7 @@ static void run_segdev(const sort_case *c, int form)
                                                      : ZESORT_SEGMENTS_DECREASING;
     if (st != ZESORT_OK)
         FAIL("%s: %s", c->name, zesort_cl_last_error(sorter));
-    else if (got[0] != want_code || got[1] != (form & SD_INVALID ? 5u : 0u))
+    else if (got[0] != want_code || got[1] != (form & SD_INVALID ? bad_at : 0u))
         FAIL("%s: status %u %u, wanted %u", c->name, got[0], got[1], want_code);
     uint64_t *perm = malloc((n + 1) * sizeof *perm);
     for (uint64_t i = 0; i < n; ++i)
@@ -513,6 +517,7 @@ static void open_context(void)
 #define CM2 ZESORT_ALGO_CM2
 #define CM4 ZESORT_ALGO_CM4
 #define OS ZESORT_ALGO_ONESWEEP
+#define SMALL ZESORT_ALGO_SMALL
 
 typedef enum { K_SORT, K_HOST_SCAN, K_RECOUNT, K_SEGMENTS, K_SEGDEV, K_TOPK } case_kind;
 
@@ -548,6 +553,34 @@ static size_t make_narrow_cases(entry *e, uint64_t cm_n, uint64_t os_n, uint64_t
                                             1, 1}};
     e[k++] = (entry){"narrow", K_SEGDEV, {"segdev.i16.pairs.begin_end32", 0, I16, VU32, V_PAIRS,
                                           0, 0, 0, 0, SD_BEGIN_END | SD_U32}};
+    return k;
+}
+
+/* small: the one work-group of small_sort at its limit (retuned: a few
+ * hundred keys; serial, ZS_SEG_LOCAL_SERIAL) for keys, pairs, copy and
+ * argsort of 8- to 64-bit keys, a top-k (small_sort writing the first k),
+ * and device-side segments checked and sorted by one seg_sort_ranges. */
+static size_t make_small_cases(entry *e)
+{
+    const uint64_t n = ZS_SMALL_MAX(serial, 0), wide = ZS_SMALL_MAX(serial, 1);
+    size_t k = 0;
+    e[k++] = (entry){"small", K_SORT, {"small.u32.keys", SMALL, U32, VU32, V_NONE, n, 0, 0, 0, 0}};
+    e[k++] = (entry){"small", K_SORT, {"small.u8.keys.desc.few", SMALL, U8, VU32, V_NONE, n - 1,
+                                       0, 0, 1, 1}};
+    e[k++] = (entry){"small", K_SORT, {"small.i64.pairs64.desc", SMALL, I64, VU64, V_PAIRS, wide,
+                                       4, 60, 1, 0}};
+    e[k++] = (entry){"small", K_SORT, {"small.f16.pairs.copy", SMALL, F16, VU32, V_COPY, wide - 3,
+                                       0, 0, 0, 1}};
+    e[k++] = (entry){"small", K_SORT, {"small.f32.argsort.keysout", SMALL, F32, VU32,
+                                       V_ARGSORT_KEYS_OUT, wide, 0, 0, 0, 1}};
+    e[k++] = (entry){"small", K_SORT, {"small.u64.argsort64", SMALL, U64, VU64, V_ARGSORT, 33, 0,
+                                       0, 1, 0}};
+    e[k++] = (entry){"small", K_TOPK, {"small.topk.f32.pairs", SMALL, F32, VU32, V_PAIRS, wide,
+                                       0, 0, 0, 1}};
+    e[k++] = (entry){"small", K_SEGDEV, {"small.segdev.u32.pairs.offsets32", 0, U32, VU32,
+                                         V_PAIRS, 0, 0, 0, 0, SD_SMALL | SD_U32}};
+    e[k++] = (entry){"small", K_SEGDEV, {"small.segdev.i64.keys.invalid.begin_end", 0, I64, VU32,
+                                         V_NONE, 0, 0, 0, 1, SD_SMALL | SD_INVALID | SD_BEGIN_END}};
     return k;
 }
 
@@ -679,6 +712,7 @@ static size_t make_cases(entry *e)
     e[k++] = (entry){"topk", K_TOPK, {"topk.i64.indices.few", 0, I64, VU32, V_ARGSORT, topk_n, 20,
                                       60, 0, 1}};
     k += make_narrow_cases(e + k, cm_n, os_n, os_wide_n);
+    k += make_small_cases(e + k);
     return k;
 }
 
