@@ -3,8 +3,10 @@
  * one chained-scan pass per digit (Adinets & Merrill's Onesweep, adapted to
  * devices without forward-progress guarantees).
  *
- *   os_fill      set a buffer to a value (histograms, tile counters, status)
- *   os_histogram every digit's 256-bin histogram in one read of the keys
+ *   os_fill      set a buffer to a value (histograms and tile counters; the
+ *                large segments' status)
+ *   os_histogram every digit's 256-bin histogram in one read of the keys,
+ *                and pass 0's status cleared
  *   os_scan_hist exclusive scan of each histogram: the digit's global base
  *   os_pass      one digit: rank a tile in local memory, find the tile's
  *                global offsets by a chained scan with decoupled look-back,
@@ -34,7 +36,11 @@
  * Status of (tile, bin): status[tile * OS_STATUS_WORDS + bin] is the tile's
  * own count (aggregate), status[tile * OS_STATUS_WORDS + OS_BINS + bin] the
  * inclusive prefix over tiles 0..tile; OS_NOT_READY until published.
- * n <= 2^32 - 2 keeps real values apart from OS_NOT_READY.
+ * n <= 2^32 - 2 keeps real values apart from OS_NOT_READY. The plain sort
+ * keeps two such arrays, one per pass parity (os_status_region): a pass's
+ * tiles clear their words of the next pass's, so a sort is a fill, the
+ * histograms, their scan and one launch per pass. The large segments'
+ * passes (os_seg_pass) keep one array, filled before each pass.
  */
 #include "zesort_keys.h"
 #include "zesort_subgroup.h"
@@ -134,16 +140,40 @@ inline void os_histogram_tile(__global const zs_key *keys, __global uint *hist,
             atomic_add(&hist[i], local_hist[i]);
 }
 
-/* hist[p * 256 + d] += keys of this work-group's tile whose pass-p digit is d. */
+/* The status words of pass `pass`: two regions of as many tiles as the
+ * plan's n (params[1]) makes, used by the passes in turn, so that each
+ * pass's tiles clear their words of the next pass's region (os_status_clear)
+ * and no launch of its own clears them: pass p + 1 starts after every tile
+ * of pass p has ended, and pass p - 1, the region's last user, before. */
+inline __global uint *os_status_region(__global uint *status, __global const uint *params,
+                                       uint pass)
+{
+    const ulong tiles = ((ulong)params[1] + OS_TILE - 1u) / OS_TILE;
+    return status + (pass & 1u) * tiles * OS_STATUS_WORDS;
+}
+
+/* Tile `tile`'s words of a region set to OS_NOT_READY, shared by the
+ * work-group's items. */
+inline void os_status_clear(__global uint *region, uint tile)
+{
+    __global uint *st = region + (ulong)tile * OS_STATUS_WORDS;
+    for (uint i = (uint)get_local_id(0); i < OS_STATUS_WORDS; i += OS_WG)
+        st[i] = OS_NOT_READY;
+}
+
+/* hist[p * 256 + d] += keys of this work-group's tile whose pass-p digit is
+ * d; and the tile's status words of pass 0 cleared. */
 ZS_KERNEL_WG(OS_WG)
 __kernel void os_histogram(__global const zs_key *keys, __global uint *hist,
-                           __global const uint *params, uint bit_lo, uint bit_hi, uint key_flags)
+                           __global uint *status, __global const uint *params, uint bit_lo,
+                           uint bit_hi, uint key_flags)
 {
     __local uint local_hist[OS_MAX_PASSES * OS_BINS];
     const uint n = min(params[0], params[1]); /* params[1]: max n (clamps indirect counts) */
     const ulong base = (ulong)get_group_id(0) * OS_TILE;
     if (base >= n)
         return; /* uniform: grid sized for the largest n */
+    os_status_clear(os_status_region(status, params, 0u), (uint)get_group_id(0));
     os_histogram_tile(keys, hist, local_hist, base, n, bit_lo, bit_hi, key_flags);
 }
 
@@ -358,9 +388,10 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     const uint tile = atomic_inc(&hist[ZS_OS_HIST_COUNTERS + pass]);
     if (tile >= tiles)
         return;
+    os_status_clear(os_status_region(status, params, pass + 1u), tile);
     const os_chain c = {0u, 0ul, n};
-    os_serial_tile(keys_in, keys_out, values_in, values_out, hist + pass * OS_BINS, status, tile,
-                   c, shift, digit_mask, key_flags);
+    os_serial_tile(keys_in, keys_out, values_in, values_out, hist + pass * OS_BINS,
+                   os_status_region(status, params, pass), tile, c, shift, digit_mask, key_flags);
 }
 
 /* One pass of every large segment: tile ids in start order over all their
@@ -802,8 +833,10 @@ __kernel void os_pass(__global const zs_key *keys_in, __global zs_key *keys_out,
     const uint tile = os_pass_start(&hist[ZS_OS_HIST_COUNTERS + pass], sg_counts, sg_masks, flags);
     if (tile >= tiles)
         return; /* uniform */
-    os_pass_tile(keys_in, keys_out, values_in, values_out, hist + pass * OS_BINS, status, tile, 0u,
-                 0ul, n, shift, digit_mask, key_flags, OS_PASS_LOCAL_ARGS);
+    os_status_clear(os_status_region(status, params, pass + 1u), tile);
+    os_pass_tile(keys_in, keys_out, values_in, values_out, hist + pass * OS_BINS,
+                 os_status_region(status, params, pass), tile, 0u, 0ul, n, shift, digit_mask,
+                 key_flags, OS_PASS_LOCAL_ARGS);
 }
 
 /* One pass of every large segment: tile ids in start order over all their

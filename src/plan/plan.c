@@ -297,8 +297,9 @@ static void plan_data_buffers(const zs_plan_request *req, zs_plan *out)
     }
 }
 
-/* Onesweep: all histograms in one read, then one chained-scan pass per
- * ZS_OS_BITS-bit digit. */
+/* Onesweep: a fill of the histograms, all histograms in one read, their
+ * scan, then one chained-scan pass per ZS_OS_BITS-bit digit: 3 + passes
+ * launches (the kernels clear the passes' status words themselves). */
 static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
 {
     const int key64 = req->key_bytes == 8;
@@ -308,18 +309,20 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
     const uint64_t tiles = (req->n + tile - 1) / tile;
     const uint32_t local = req->serial ? 1 : ZS_OS_WG; /* serial flavor: a work-item per tile */
     const unsigned passes = (req->bit_hi - req->bit_lo + ZS_OS_BITS - 1) / ZS_OS_BITS;
-    const uint64_t hist_words = ZS_OS_HIST_WORDS, status_words = tiles * ZS_OS_STATUS_WORDS;
+    /* status: one array per pass parity; the histogram kernel clears pass 0's
+     * words, each pass the next pass's (kernels/onesweep.cl) */
+    const uint64_t hist_words = ZS_OS_HIST_WORDS, status_words = 2 * tiles * ZS_OS_STATUS_WORDS;
 
     plan_data_buffers(req, out);
     out->buffer_bytes[ZS_BUF_OS_HIST] = hist_words * sizeof(uint32_t);
     out->buffer_bytes[ZS_BUF_OS_STATUS] = status_words * sizeof(uint32_t);
 
     ping_pong pp = ping_pong_start(req, passes);
-    zs_arg h[] = {buf(pp.keys_in), buf(ZS_BUF_OS_HIST), buf(ZS_BUF_PARAMS), val(req->bit_lo),
-                  val(req->bit_hi), val(req->key_flags)};
+    zs_arg h[] = {buf(pp.keys_in), buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS),
+                  val(req->bit_lo), val(req->bit_hi), val(req->key_flags)};
     zs_arg sh[] = {buf(ZS_BUF_OS_HIST)};
     if (push_fill(out, fill, ZS_BUF_OS_HIST, 0, hist_words) ||
-        push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, local, 6, h) ||
+        push_kernel(out, zs_os_kernel(prog, ZS_OS_HISTOGRAM), tiles, local, 7, h) ||
         push_kernel(out, zs_os_kernel(prog, ZS_OS_SCAN_HIST), passes, ZS_OS_BINS, 1, sh))
         return -1;
 
@@ -329,8 +332,7 @@ static int plan_onesweep(const zs_plan_request *req, zs_plan *out)
                       buf(ZS_BUF_OS_HIST), buf(ZS_BUF_OS_STATUS), buf(ZS_BUF_PARAMS), val(shift),
                       val(digit_mask(req, shift, ZS_OS_BITS)), val(req->key_flags | pp.first_flags),
                       val(p)};
-        if (push_fill(out, fill, ZS_BUF_OS_STATUS, 0xFFFFFFFFu, status_words) ||
-            push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, local, 11, a))
+        if (push_kernel(out, zs_os_kernel(prog, ZS_OS_PASS), tiles, local, 11, a))
             return -1;
         ping_pong_swap(&pp, req->value_bytes != 0);
     }

@@ -180,7 +180,8 @@ typedef enum zs_buffer {
     ZS_BUF_SUMS0, ZS_BUF_SUMS1, ZS_BUF_SUMS2, ZS_BUF_SUMS3,
     ZS_BUF_VALUES, ZS_BUF_VALUES_TMP,
     ZS_BUF_OS_HIST,   /* onesweep: 8 x 256 digit bases, then 8 tile counters */
-    ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix */
+    ZS_BUF_OS_STATUS, /* onesweep: per (tile, bin) aggregate and inclusive prefix (two
+                         arrays for the plain sort, by pass parity) */
     ZS_BUF_KEYS_IN, ZS_BUF_VALUES_IN, /* out-of-place plans: the input, read only */
     ZS_BUF_SEG_OFFSETS, /* segmented sorts: segments + 1 u64 key positions */
     /* device-side segments (zs_plan_segments_device): OFFSETS holds the
