@@ -78,7 +78,8 @@ typedef enum zesort_backend {
  *  digits (16 / 8 passes for 32-bit keys). SMALL: the whole sort by one
  *  work-group in one kernel launch, for n (max_n for a count on the device)
  *  up to a limit of the device's kernel flavor and key width (at least
- *  2048; `zesort info` prints it), TOO_LARGE above it. AUTO picks for the
+ *  2048; zesort_context_query's small_max, `zesort info`'s small-max
+ *  lines), TOO_LARGE above it. AUTO picks for the
  *  device and n: SMALL up to that limit. */
 typedef enum zesort_algo {
     ZESORT_ALGO_AUTO = 0,

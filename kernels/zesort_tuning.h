@@ -137,14 +137,16 @@
  * seg_sort_ranges: per flavor (serial: one work-item, sg and portable: one
  * sub-group of ZS_LANES) and key width (wide: 64-bit keys or pairs). sg
  * and portable sort by 4-bit passes in global memory, serial by 8-bit
- * passes in local memory up to ZS_SEG_LOCAL_SERIAL keys. The measurement
- * behind the value: docs/results.md, "Small sorts". At most a large
+ * passes in local memory up to ZS_SEG_LOCAL_SERIAL keys. sg and portable
+ * stop at 2048, where the portable flavor's one sub-group stopped beating
+ * onesweep on PoCL; serial goes to 4096, still well ahead there
+ * (docs/results.md, "Small sorts and launches per sort"). At most a large
  * segment's threshold: a small segmented sort has no large segment. */
 #ifndef ZS_SMALL_MAX_K32
-#define ZS_SMALL_MAX_K32 4096u
+#define ZS_SMALL_MAX_K32 2048u
 #endif
 #ifndef ZS_SMALL_MAX_WIDE
-#define ZS_SMALL_MAX_WIDE 4096u
+#define ZS_SMALL_MAX_WIDE 2048u
 #endif
 #ifndef ZS_SMALL_MAX_SERIAL
 #define ZS_SMALL_MAX_SERIAL ZS_SEG_LOCAL_SERIAL

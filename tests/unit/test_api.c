@@ -533,11 +533,15 @@ static zesort_algo auto_for(zs_flavor flavor, uint64_t n)
 
 START_TEST(auto_choice_by_flavor_and_n)
 {
-    /* one launch up to the small limit of the flavor, 4096 keys in each */
+    /* one launch up to the small limit of the flavor (zesort_tuning.h):
+     * at least 2048 keys in each */
     for (int f = ZS_FLAVOR_PORTABLE; f <= ZS_FLAVOR_SERIAL; f++) {
+        const uint64_t max = zs_small_max(f == ZS_FLAVOR_SERIAL, 4, 0);
+        ck_assert_uint_ge(max, 2048);
+        ck_assert_uint_ge(zs_small_max(f == ZS_FLAVOR_SERIAL, 8, 4), 2048);
         ck_assert_int_eq(auto_for((zs_flavor)f, 1), ZESORT_ALGO_SMALL);
-        ck_assert_int_eq(auto_for((zs_flavor)f, 4096), ZESORT_ALGO_SMALL);
-        ck_assert_int_eq(auto_for((zs_flavor)f, 4097), ZESORT_ALGO_ONESWEEP);
+        ck_assert_int_eq(auto_for((zs_flavor)f, max), ZESORT_ALGO_SMALL);
+        ck_assert_int_eq(auto_for((zs_flavor)f, max + 1), ZESORT_ALGO_ONESWEEP);
     }
     zesort_options small;
     zesort_options_default(&small);
@@ -545,11 +549,11 @@ START_TEST(auto_choice_by_flavor_and_n)
     small.key_type = ZESORT_KEY_U64;
     zs_plan_request sreq;
     zs_error serr;
-    ck_assert_int_eq(zs_make_request(&small, 4096, 1, ZS_FLAVOR_SG, &sreq, NULL, &serr), ZESORT_OK);
-    ck_assert_int_eq(zs_make_request(&small, 4097, 1, ZS_FLAVOR_SG, &sreq, NULL, &serr),
+    const uint64_t wide = zs_small_max(0, 8, 4);
+    ck_assert_int_eq(zs_make_request(&small, wide, 1, ZS_FLAVOR_SG, &sreq, NULL, &serr), ZESORT_OK);
+    ck_assert_int_eq(zs_make_request(&small, wide + 1, 1, ZS_FLAVOR_SG, &sreq, NULL, &serr),
                      ZESORT_ERROR_TOO_LARGE);
-    ck_assert_msg(strstr(serr.text, "small algorithm sorts at most 4096"), "%s", serr.text);
-    ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, 4097), ZESORT_ALGO_ONESWEEP);
+    ck_assert_msg(strstr(serr.text, "small algorithm sorts at most"), "%s", serr.text);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM - 1), ZESORT_ALGO_ONESWEEP);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SERIAL, ZS_AUTO_SERIAL_CM4_FROM), ZESORT_ALGO_CM4);
     ck_assert_int_eq(auto_for(ZS_FLAVOR_SG, UINT64_C(1) << 24), ZESORT_ALGO_ONESWEEP);
