@@ -781,7 +781,10 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* 5. ... and write them out: consecutive work-items, consecutive slots.
+    /* 5. ... and write them out: consecutive work-items, consecutive slots,
+     *    none past the chain's end even when the keys changed between the
+     *    histograms and this pass (a caller's missing dependency: wrong
+     *    order then, but no write out of the buffers).
      *    The key width is tested once, outside the loop: with zs_key_store's
      *    width test inside it, os_seg_pass (32-bit keys only, SPIR-V from
      *    ocloc run by PoCL) misplaced single keys. */
@@ -790,6 +793,8 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
             const uint i = b * OS_WG + lid;
             if (i < tile_size) {
                 const uint out = out_base[tile_digits[i]] + i;
+                if (out >= chain_end)
+                    continue; /* only if the keys changed under the sort */
                 keys_out[out] = tile_keys[i];
 #if ZS_PAIRS
                 values_out[out] = tile_values[i];
@@ -801,6 +806,8 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
             const uint i = b * OS_WG + lid;
             if (i < tile_size) {
                 const uint out = out_base[tile_digits[i]] + i;
+                if (out >= chain_end)
+                    continue;
                 ((__global ushort *)keys_out)[out] = (ushort)tile_keys[i];
 #if ZS_PAIRS
                 values_out[out] = tile_values[i];
@@ -812,6 +819,8 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
             const uint i = b * OS_WG + lid;
             if (i < tile_size) {
                 const uint out = out_base[tile_digits[i]] + i;
+                if (out >= chain_end)
+                    continue;
                 ((__global uchar *)keys_out)[out] = (uchar)tile_keys[i];
 #if ZS_PAIRS
                 values_out[out] = tile_values[i];

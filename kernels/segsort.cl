@@ -369,11 +369,33 @@ inline void seg_sort_one(__global zs_key *keys, __global zs_key *tmp, __global z
 }
 #endif /* ZS_SERIAL */
 
+/* The kernels that sort whole segments: their shape (one work-item, or one
+ * sub-group of ZS_LANES), their local memory, and the sort of [b, e) of
+ * keys_in into keys (tmp its partner; values along) by the flavor's
+ * seg_sort_one, the serial one specialised by key width. */
 #if ZS_SERIAL
-ZS_KERNEL_WG(1)
+#define SEG_KERNEL ZS_KERNEL_WG(1)
+#define SEG_SCRATCH                                                                            \
+    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];                                       \
+    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
+#define SEG_SORT_RANGE(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo, bit_hi, \
+                       key_flags)                                                              \
+    ZS_BY_WIDTH(key_flags, f_,                                                                 \
+                seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo,  \
+                             bit_hi, f_, seg_la, seg_lb, seg_lva, seg_lvb))
 #else
-ZS_SG_KERNEL
+#define SEG_KERNEL ZS_SG_KERNEL
+#define SEG_SCRATCH ZS_SG_SCRATCH
+#define SEG_SORT_RANGE(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo, bit_hi, \
+                       key_flags)                                                              \
+    do {                                                                                       \
+        seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);                        \
+        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,           \
+                     ZS_SG_SCRATCH_ARG);                                                       \
+    } while (0)
 #endif
+
+SEG_KERNEL
 __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
                        __global zs_key *tmp, __global const zs_value *values_in,
                        __global zs_value *values, __global zs_value *values_tmp,
@@ -381,12 +403,7 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
                        __global const uint *params, uint segments, uint max_len, uint bit_lo,
                        uint bit_hi, uint key_flags)
 {
-#if ZS_SERIAL
-    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
-    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
-#else
-    ZS_SG_SCRATCH
-#endif
+    SEG_SCRATCH
     const uint n = min(params[0], params[1]);
     const ulong window = (ulong)get_group_id(0) * SEG_WINDOW;
     if (window >= n)
@@ -400,15 +417,8 @@ __kernel void seg_sort(__global const zs_key *keys_in, __global zs_key *keys,
             seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
             continue;
         }
-#if ZS_SERIAL
-        ZS_BY_WIDTH(key_flags, f,
-                    seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo,
-                                 bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
-#else
-        seg_copy_in(keys_in, keys, values_in, values, b, e, key_flags);
-        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
-                     ZS_SG_SCRATCH_ARG);
-#endif
+        SEG_SORT_RANGE(keys_in, keys, tmp, values_in, values, values_tmp, b, e, bit_lo, bit_hi,
+                       key_flags);
     }
 }
 
@@ -444,34 +454,7 @@ inline void small_iota(__global zs_value *values, uint n)
 #endif
 }
 
-inline void small_copy_out(__global const zs_key *keys, __global zs_key *out_keys,
-                           __global const zs_value *values, __global zs_value *out_values,
-                           uint count, uint key_flags)
-{
-#if !ZS_PAIRS
-    (void)values;
-    (void)out_values;
-#endif
-    if (out_keys == (__global zs_key *)keys)
-        return; /* uniform: kernel arguments */
-#if ZS_SERIAL
-    const uint first = 0, stride = 1u;
-#else
-    const uint first = zs_lane(), stride = ZS_LANES;
-#endif
-    for (uint i = first; i < count; i += stride) {
-        zs_key_store(out_keys, i, zs_key_load(keys, i, key_flags), key_flags);
-#if ZS_PAIRS
-        out_values[i] = values[i];
-#endif
-    }
-}
-
-#if ZS_SERIAL
-ZS_KERNEL_WG(1)
-#else
-ZS_SG_KERNEL
-#endif
+SEG_KERNEL
 __kernel void small_sort(__global const zs_key *keys_in, __global zs_key *keys,
                          __global zs_key *tmp, __global const zs_value *values_in,
                          __global zs_value *values, __global zs_value *values_tmp,
@@ -479,27 +462,17 @@ __kernel void small_sort(__global const zs_key *keys_in, __global zs_key *keys,
                          __global const uint *params, uint out_count, uint bit_lo, uint bit_hi,
                          uint key_flags)
 {
-#if ZS_SERIAL
-    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
-    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
-#else
-    ZS_SG_SCRATCH
-#endif
+    SEG_SCRATCH
     const uint n = min(params[0], params[1]);
     const uint flags = key_flags & ~ZS_IOTA_VALUES;
     if (key_flags & ZS_IOTA_VALUES) { /* argsort: the positions are the input values */
         small_iota(values, n);
         values_in = values;
     }
-#if ZS_SERIAL
-    ZS_BY_WIDTH(flags, f,
-                seg_sort_one(keys_in, keys, tmp, values_in, values, values_tmp, 0u, n, bit_lo,
-                             bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
-#else
-    seg_copy_in(keys_in, keys, values_in, values, 0u, n, flags);
-    seg_sort_one(keys, tmp, values, values_tmp, 0u, n, bit_lo, bit_hi, flags, ZS_SG_SCRATCH_ARG);
-#endif
-    small_copy_out(keys, out_keys, values, out_values, min(out_count, n), flags);
+    SEG_SORT_RANGE(keys_in, keys, tmp, values_in, values, values_tmp, 0u, n, bit_lo, bit_hi,
+                   flags);
+    /* a top-k's first out_count: the lanes share the copy (none where out_keys is keys) */
+    seg_copy_in(keys, out_keys, values, out_values, 0u, min(out_count, n), flags);
 }
 
 /*
@@ -623,11 +596,7 @@ __kernel void seg_check(__global const uint *begins, __global const uint *ends,
                           bad_code);
 }
 
-#if ZS_SERIAL
-ZS_KERNEL_WG(1)
-#else
-ZS_SG_KERNEL
-#endif
+SEG_KERNEL
 __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
                               __global zs_value *values, __global zs_value *values_tmp,
                               __global const uint *begins, __global const uint *ends,
@@ -635,12 +604,7 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
                               __global const uint *params, uint max_segments, uint n,
                               uint flags, uint bit_lo, uint bit_hi, uint key_flags)
 {
-#if ZS_SERIAL
-    __local zs_key seg_la[SEG_LOCAL], seg_lb[SEG_LOCAL];
-    __local zs_value seg_lva[SEG_LOCAL_VALUES], seg_lvb[SEG_LOCAL_VALUES];
-#else
-    ZS_SG_SCRATCH
-#endif
+    SEG_SCRATCH
     __local uint first_bad[ZS_LANES], bad_code[ZS_LANES];
     /* ZS_SEG_F_CHECK (one work-group): this launch checks the segments
      * against n itself; else seg_check ran before it */
@@ -660,14 +624,8 @@ __kernel void seg_sort_ranges(__global zs_key *keys, __global zs_key *tmp,
         const uint b = min((uint)b64, cut), e = min((uint)e64, cut); /* <= n < 2^32: checked */
         if (e <= b + 1u || ((flags & ZS_SEG_F_SKIP_LARGE) && e - b > SEG_LARGE_MIN))
             continue; /* uniform: every lane reads the same offsets; large: os_seg_pass */
-#if ZS_SERIAL
-        ZS_BY_WIDTH(key_flags, f,
-                    seg_sort_one(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo,
-                                 bit_hi, f, seg_la, seg_lb, seg_lva, seg_lvb));
-#else
-        seg_sort_one(keys, tmp, values, values_tmp, b, e, bit_lo, bit_hi, key_flags,
-                     ZS_SG_SCRATCH_ARG);
-#endif
+        SEG_SORT_RANGE(keys, keys, tmp, values, values, values_tmp, b, e, bit_lo, bit_hi,
+                       key_flags); /* in place: no copy in */
     }
 }
 

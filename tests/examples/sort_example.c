@@ -16,8 +16,8 @@ int main(void)
     }
     /* One descriptor says what to sort, zesort_run sorts it. The defaults:
      * ascending u32 keys, all bits, keys only, and the algorithm the library
-     * picks for the device; d.algo = ZESORT_ALGO_CM2, _CM4 or _ONESWEEP
-     * chooses one (a GPU runs all three; the C fallback one sort). */
+     * picks for the device and n; d.algo = ZESORT_ALGO_CM2, _CM4, _ONESWEEP
+     * or _SMALL chooses one (a GPU runs all four; the C fallback one sort). */
     zesort_desc d;
     zesort_desc_init(&d, ZESORT_SORT);
     d.keys = keys;

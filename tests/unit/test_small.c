@@ -3,8 +3,9 @@
  * choice up to the device's limit) through zesort_run on a device backend
  * (argv[1]: opencl or level-zero), at the edges of the limit (limit - 1,
  * limit, limit + 1) and below: every kind (sort with and without values,
- * copy, argsort, top-k, segmented), a narrow, a 32-bit and a 64-bit key
- * type, both orders, a bit range, against the stable oracle; the launches
+ * copy, argsort, top-k, segmented), 8-, 16-, 32- and 64-bit keys of every
+ * kind (unsigned, signed, float), both orders, a bit range, against the
+ * stable oracle; the launches
  * the context counted (one up to the limit, more above it); a named small
  * sort above the limit refused with TOO_LARGE and the keys untouched.
  */
@@ -181,10 +182,12 @@ int main(int argc, char **argv)
     /* "quick" (the portable flavor, whose emulated sub-groups PoCL runs
      * slowly): 32-bit keys at the limit's edge only */
     const int quick = argc > 2 && strcmp(argv[2], "quick") == 0;
-    static const zesort_key_type types[] = {ZESORT_KEY_F32, ZESORT_KEY_I16, ZESORT_KEY_U64};
+    static const zesort_key_type types[] = {ZESORT_KEY_F32, ZESORT_KEY_I16, ZESORT_KEY_U64,
+                                            ZESORT_KEY_U8, ZESORT_KEY_F64};
+    const unsigned ntypes = quick ? 1u : sizeof types / sizeof types[0];
     unsigned index = 0;
     for (int kind = 0; kind < K_COUNT; kind++)
-        for (unsigned t = 0; t < (quick ? 1u : 3u); t++) {
+        for (unsigned t = 0; t < ntypes; t++) {
             const uint64_t limit = small_limit(&(small_case){kind, types[t], 0, 0, 0, 0, 4});
             const uint64_t sizes[] = {0, 1, 33, limit - 1, limit, limit + 1};
             for (unsigned i = quick ? 3u : 0u; i < sizeof sizes / sizeof sizes[0]; i++, index++) {

@@ -1046,7 +1046,8 @@ static void chain_counts(zesort_ze_sorter *s)
  * with INVALID_ARGUMENT naming the chain, before any driver call. */
 static void chain_refusals(zesort_ze_sorter *s)
 {
-    const uint64_t n = 1000, off[] = {0, 400, n};
+    /* above the one launch of a small sort, which needs no chain event */
+    const uint64_t n = 5000, off[] = {0, 400, n};
     uint64_t tb = 0;
     EXPECT(zesort_ze_temp_bytes(s, n, ZESORT_WITH_VALUES, NULL, &tb) == ZESORT_OK, "temp");
     void *a = ic_alloc(n * 4), *b = ic_alloc(n * 4), *c = ic_alloc(n * 4), *d = ic_alloc(n * 4);
