@@ -783,8 +783,10 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
 
     /* 5. ... and write them out: consecutive work-items, consecutive slots,
      *    none past the chain's end even when the keys changed between the
-     *    histograms and this pass (a caller's missing dependency: wrong
-     *    order then, but no write out of the buffers).
+     *    histograms and this pass (a caller's missing dependency: a wrong
+     *    result then, but no write out of the buffers). A clamp, not a
+     *    branch: PoCL ran the 64-bit programs' SPIR-V with `continue` here
+     *    wrong.
      *    The key width is tested once, outside the loop: with zs_key_store's
      *    width test inside it, os_seg_pass (32-bit keys only, SPIR-V from
      *    ocloc run by PoCL) misplaced single keys. */
@@ -792,9 +794,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
         for (uint b = 0; b < OS_BATCHES; ++b) {
             const uint i = b * OS_WG + lid;
             if (i < tile_size) {
-                const uint out = out_base[tile_digits[i]] + i;
-                if (out >= chain_end)
-                    continue; /* only if the keys changed under the sort */
+                const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);
                 keys_out[out] = tile_keys[i];
 #if ZS_PAIRS
                 values_out[out] = tile_values[i];
@@ -805,9 +805,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
         for (uint b = 0; b < OS_BATCHES; ++b) {
             const uint i = b * OS_WG + lid;
             if (i < tile_size) {
-                const uint out = out_base[tile_digits[i]] + i;
-                if (out >= chain_end)
-                    continue;
+                const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);
                 ((__global ushort *)keys_out)[out] = (ushort)tile_keys[i];
 #if ZS_PAIRS
                 values_out[out] = tile_values[i];
@@ -818,9 +816,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
         for (uint b = 0; b < OS_BATCHES; ++b) {
             const uint i = b * OS_WG + lid;
             if (i < tile_size) {
-                const uint out = out_base[tile_digits[i]] + i;
-                if (out >= chain_end)
-                    continue;
+                const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);
                 ((__global uchar *)keys_out)[out] = (uchar)tile_keys[i];
 #if ZS_PAIRS
                 values_out[out] = tile_values[i];
