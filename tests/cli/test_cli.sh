@@ -373,7 +373,7 @@ no_temp_files . && ok "bench leaves no temp files" || bad "bench left temp files
 if "$Z" bench --help | grep -q -- '--peer' && "$Z" info 2>/dev/null | grep -q '^peers: .*boost-compute'; then
     if [ "${backends[*]}" != cpu ]; then
         run bench --backend opencl --algo cm4 --n 4096 --repeat 1 --peer boost --csv peer.csv
-        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1,n/a,none,boost-compute,random,ascending,0:32$' peer.csv &&
+        if [ "$rc" -eq 0 ] && grep -qE '^opencl,.*,boost-compute,u32,0,4096,[0-9.]+,[0-9.]+,(events|hostclock),1,n/a,none,boost-compute,random,ascending,0:32,0$' peer.csv &&
             grep -q ',cm4,u32,0,4096,' peer.csv; then
             ok "bench --peer boost: a boost-compute row next to cm4"
         else
