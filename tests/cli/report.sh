@@ -76,3 +76,48 @@ expect() {
         ok "$name"
     fi
 }
+
+# sort_case NAME TYPE N ARGS...: random keys of TYPE, sorted by zesort with
+# ARGS, checked against Python's stable sort (keyfile.py).
+sort_case() {
+    local name=$1 type=$2 n=$3
+    shift 3
+    "${KF[@]}" gen "$type" "$n" "$n" in.bin
+    run sort in.bin sorted.bin --type "$type" "$@"
+    if [ "$rc" -ne 0 ]; then
+        bad "$name: exit $rc"
+    elif ! "${KF[@]}" check "$type" in.bin sorted.bin "$@" 2>"$T/check_err"; then
+        bad "$name: wrong result: $(cat "$T/check_err")"
+    else
+        ok "$name"
+    fi
+}
+
+# narrow_values_cases BACKEND: every narrow key type with u32 values
+# (tvals.bin, 3000 of them, made here), descending and on a bit range.
+narrow_values_cases() {
+    local backend=$1 type range name
+    "${KF[@]}" iota 3000 tvals.bin
+    for type in u8 i8 u16 i16 f16 bf16; do
+        case $type in u8 | i8) range=2:7 ;; *) range=3:13 ;; esac
+        name="$backend --type $type"
+        "${KF[@]}" gen "$type" 3000 5 tin.bin --dups
+        run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --descending \
+            --backend "$backend"
+        if [ "$rc" -eq 0 ] && "${KF[@]}" check "$type" tin.bin tout.bin --descending \
+            --values tvals.bin tvout.bin 2>"$T/check_err"; then
+            ok "$name --values --descending"
+        else
+            bad "$name --values --descending: exit $rc $(cat "$T/check_err" 2>/dev/null)"
+        fi
+        "${KF[@]}" gen "$type" 3000 6 tin.bin
+        run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --bits "$range" \
+            --backend "$backend"
+        if [ "$rc" -eq 0 ] && "${KF[@]}" check "$type" tin.bin tout.bin --bits "$range" \
+            --values tvals.bin tvout.bin 2>"$T/check_err"; then
+            ok "$name --values --bits $range"
+        else
+            bad "$name --values --bits $range: exit $rc $(cat "$T/check_err" 2>/dev/null)"
+        fi
+    done
+}

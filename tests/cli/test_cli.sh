@@ -164,21 +164,6 @@ if [ -f "$ZE_DRIVER" ] &&
 fi
 echo "# backends under test: ${backends[*]}"
 
-# sort_case NAME TYPE N ARGS...: random keys of TYPE, sorted by zesort with ARGS,
-# checked against Python's stable sort.
-sort_case() {
-    local name=$1 type=$2 n=$3
-    shift 3
-    gen "$type" "$n" "$n" in.bin
-    run sort in.bin sorted.bin --type "$type" "$@"
-    if [ "$rc" -ne 0 ]; then
-        bad "$name: exit $rc"
-    elif ! check "$type" in.bin sorted.bin "$@"; then
-        bad "$name: wrong result: $(cat "$T/check_err")"
-    else
-        ok "$name"
-    fi
-}
 
 # (the u32 matrix per backend, algorithm, scan mode and size: test_cli_matrix.sh)
 ZENV=()
@@ -413,26 +398,7 @@ expect "sort: --bits 0:40 on f32" 2 sort keys.bin out.bin --type f32 --bits 0:40
 # ---------------------------------------------------------------------------
 echo "# the narrow types on the auto backend, with values, descending, bit ranges"
 # (on each backend: test_cli_matrix.sh)
-"${KF[@]}" iota 3000 tvals.bin
-for type in u8 i8 u16 i16 f16 bf16; do
-    case $type in u8 | i8) range=2:7 ;; *) range=3:13 ;; esac
-    name="auto --type $type"
-    "${KF[@]}" gen "$type" 3000 5 tin.bin --dups
-    run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --descending --backend auto
-    if [ "$rc" -eq 0 ] && check "$type" tin.bin tout.bin --descending --values tvals.bin tvout.bin; then
-        ok "$name --values --descending"
-    else
-        bad "$name --values --descending: exit $rc $(cat "$T/check_err" 2>/dev/null)"
-    fi
-    "${KF[@]}" gen "$type" 3000 6 tin.bin
-    run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --bits "$range" \
-        --backend auto
-    if [ "$rc" -eq 0 ] && check "$type" tin.bin tout.bin --bits "$range" --values tvals.bin tvout.bin; then
-        ok "$name --values --bits $range"
-    else
-        bad "$name --values --bits $range: exit $rc $(cat "$T/check_err" 2>/dev/null)"
-    fi
-done
+narrow_values_cases auto
 run info
 grep -q '^key-types: u32,i32,f32,u64,i64,f64,u8,i8,u16,i16,f16,bf16$' "$T/out" &&
     ok "info: key-types has the narrow types" || bad "info: key-types: $(grep key-types "$T/out")"

@@ -43,21 +43,6 @@ gen() { "${KF[@]}" gen "$@"; }
 # (replaces report.sh's check: here it compares an output file with keyfile.py)
 check() { "${KF[@]}" check "$@" 2>"$T/check_err"; }
 
-# sort_case NAME TYPE N ARGS...: random keys of TYPE, sorted by zesort with ARGS,
-# checked against Python's stable sort.
-sort_case() {
-    local name=$1 type=$2 n=$3
-    shift 3
-    gen "$type" "$n" "$n" in.bin
-    run sort in.bin sorted.bin --type "$type" "$@"
-    if [ "$rc" -ne 0 ]; then
-        bad "$name: exit $rc"
-    elif ! check "$type" in.bin sorted.bin "$@"; then
-        bad "$name: wrong result: $(cat "$T/check_err")"
-    else
-        ok "$name"
-    fi
-}
 
 # ---------------------------------------------------------------------------
 echo "# sorting on $backend"
@@ -110,25 +95,6 @@ done
 # ---------------------------------------------------------------------------
 echo "# the narrow types on $backend (issue 37: the device kernels read them at"
 echo "# their width), with values, descending, bit ranges"
-for type in u8 i8 u16 i16 f16 bf16; do
-    case $type in u8 | i8) range=2:7 ;; *) range=3:13 ;; esac
-    name="$backend --type $type"
-    "${KF[@]}" gen "$type" 3000 5 tin.bin --dups
-    run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --descending \
-        --backend "$backend"
-    if [ "$rc" -eq 0 ] && check "$type" tin.bin tout.bin --descending --values tvals.bin tvout.bin; then
-        ok "$name --values --descending"
-    else
-        bad "$name --values --descending: exit $rc $(cat "$T/check_err" 2>/dev/null)"
-    fi
-    "${KF[@]}" gen "$type" 3000 6 tin.bin
-    run sort tin.bin tout.bin --type "$type" --values tvals.bin tvout.bin --bits "$range" \
-        --backend "$backend"
-    if [ "$rc" -eq 0 ] && check "$type" tin.bin tout.bin --bits "$range" --values tvals.bin tvout.bin; then
-        ok "$name --values --bits $range"
-    else
-        bad "$name --values --bits $range: exit $rc $(cat "$T/check_err" 2>/dev/null)"
-    fi
-done
+narrow_values_cases "$backend"
 
 report_summary
