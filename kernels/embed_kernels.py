@@ -51,14 +51,15 @@ for _vsuffix, _vdefs in VALUES:
         PROGRAMS.append(("ZS_PROG_SEL%s%s" % ("_K64" if _key64 else "", _vsuffix),
                          "select.cl", "-DZS_KEY64=%d %s" % (_key64, _vdefs)))
 # (enum, defines, OpenCL C version for ocloc, embedded as SPIR-V and native
-# binaries). The serial flavor is built from source only: it is for CPU OpenCL
-# devices (PoCL), which take source. The version is not part of the run-time
+# binaries). The serial and sg (nv) flavors are built from source only: for
+# CPU OpenCL devices (PoCL) and NVIDIA's OpenCL (inline PTX), which take source. The version is not part of the run-time
 # options (zs_program_options): an OpenCL device that builds the sg source
 # may need another one (PoCL 6 takes CL3.0 with sub-groups, not CL2.0), so the
 # OpenCL backend asks zs_flavor_cl_std (kernel_select.c) for the device's.
 FLAVORS = [("ZS_FLAVOR_SG", "-DZS_FLAVOR_SG=1", "-cl-std=CL2.0", True),
            ("ZS_FLAVOR_PORTABLE", "-DZS_FLAVOR_SG=0", "-cl-std=CL1.2", True),
-           ("ZS_FLAVOR_SERIAL", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1", "-cl-std=CL1.2", False)]
+           ("ZS_FLAVOR_SERIAL", "-DZS_FLAVOR_SG=0 -DZS_SERIAL=1", "-cl-std=CL1.2", False),
+           ("ZS_FLAVOR_SG_NV", "-DZS_FLAVOR_SG=1 -DZS_SG_NV=1", "-cl-std=CL1.2", False)]
 
 
 def inline_includes(path, seen=None):

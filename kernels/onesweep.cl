@@ -463,12 +463,12 @@ inline uint os_bin_starts(uint v, __local uint *sums)
 #if ZS_FLAVOR_SG
     /* a sub-group scan per 32 bins, then one over the sub-groups' totals */
     const uint sg = zs_sg_id(), lane = zs_lane();
-    const uint inclusive = sub_group_scan_inclusive_add(lid < OS_BINS ? v : 0u);
+    const uint inclusive = zs_warp_scan_inclusive(lid < OS_BINS ? v : 0u);
     if (lane == ZS_LANES - 1u)
         sums[sg] = inclusive;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint total = lane < OS_SUBGROUPS ? sums[lane] : 0u;
-    const uint below = sub_group_broadcast(sub_group_scan_exclusive_add(total), sg);
+    const uint below = zs_warp_broadcast(zs_warp_scan_exclusive(total), sg);
     barrier(CLK_LOCAL_MEM_FENCE);
     return below + inclusive - (lid < OS_BINS ? v : 0u);
 #else

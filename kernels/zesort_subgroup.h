@@ -4,8 +4,9 @@
  * with sub-groups at all.
  *
  * A "sub-group" here is ZS_LANES (32) lanes that own one CM chunk.
- *   ZS_FLAVOR_SG = 1 : Intel sub-groups (SIMD32 hardware thread): ballot,
- *                      reduce and shuffle are register operations.
+ *   ZS_FLAVOR_SG = 1 : hardware sub-groups of 32 (an Intel SIMD32 thread, an
+ *                      NVIDIA warp: zesort_warp.h): ballot, reduce and
+ *                      shuffle are register operations.
  *   ZS_FLAVOR_SG = 0 : portable OpenCL C 1.2: a work-group of 32 work-items
  *                      emulates the sub-group through local memory and barriers.
  * Every primitive must be reached by all 32 lanes (no divergent calls): the
@@ -36,23 +37,17 @@
 #endif
 
 #if ZS_FLAVOR_SG
-#pragma OPENCL EXTENSION cl_khr_subgroups : enable
-#pragma OPENCL EXTENSION cl_khr_subgroup_ballot : enable
-#define ZS_SG_KERNEL __attribute__((reqd_work_group_size(32, 1, 1))) \
-                     __attribute__((intel_reqd_sub_group_size(32)))
+#include "zesort_warp.h" /* ZS_KERNEL_WG, the Intel or NVIDIA warp operations */
+#define ZS_SG_KERNEL ZS_KERNEL_WG(32)
 #define ZS_SG_SCRATCH
 #define ZS_SG_SCRATCH_PARAM int zs_unused_scratch
 #define ZS_SG_SCRATCH_ARG 0
 
-/* Work-groups of wg items made of 32-wide sub-groups (the onesweep tiles). */
-#define ZS_KERNEL_WG(wg) __attribute__((reqd_work_group_size(wg, 1, 1))) \
-                         __attribute__((intel_reqd_sub_group_size(32)))
-
-inline uint zs_lane(void) { return get_sub_group_local_id(); }
-inline uint zs_sg_id(void) { return get_sub_group_id(); }
+inline uint zs_lane(void) { return zs_warp_lane(); }
+inline uint zs_sg_id(void) { return zs_warp_id(); }
 
 /* Orders the sub-group's local memory accesses before / after this point. */
-inline void zs_sg_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
+inline void zs_sg_barrier(void) { zs_warp_sync(); }
 
 /* Valid lanes whose digit equals mine, from bits + 1 ballots. (zs_digit_masks
  * with its owned mask unused computes the same, but in os_pass that made IGC
@@ -60,9 +55,9 @@ inline void zs_sg_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
 inline uint zs_peer_mask(uint digit, uint valid, uint bits, ZS_SG_SCRATCH_PARAM)
 {
     (void)zs_unused_scratch;
-    uint p = sub_group_ballot(valid != 0u).x;
+    uint p = zs_warp_ballot(valid != 0u);
     for (uint j = 0; j < bits; ++j) {
-        const uint m = sub_group_ballot((digit >> j) & 1u).x;
+        const uint m = zs_warp_ballot((digit >> j) & 1u);
         p &= ((digit >> j) & 1u) ? m : ~m;
     }
     return p;
@@ -72,7 +67,7 @@ inline uint zs_peer_mask(uint digit, uint valid, uint bits, ZS_SG_SCRATCH_PARAM)
 inline uint zs_shuffle(uint x, uint src, ZS_SG_SCRATCH_PARAM)
 {
     (void)zs_unused_scratch;
-    return intel_sub_group_shuffle(x, src);
+    return zs_warp_shuffle(x, src);
 }
 
 /* Packed lane masks of one batch (the CM cm_pack_mask + cm_cbit step):
@@ -85,10 +80,10 @@ inline void zs_digit_masks(uint digit, uint valid, uint bits, uint *peers, uint 
 {
     (void)zs_unused_scratch;
     const uint lane = zs_lane();
-    uint p = sub_group_ballot(valid != 0u).x;
+    uint p = zs_warp_ballot(valid != 0u);
     uint o = p;
     for (uint j = 0; j < bits; ++j) {
-        const uint m = sub_group_ballot((digit >> j) & 1u).x;
+        const uint m = zs_warp_ballot((digit >> j) & 1u);
         p &= ((digit >> j) & 1u) ? m : ~m;
         o &= ((lane >> j) & 1u) ? m : ~m;
     }
@@ -100,7 +95,7 @@ inline void zs_digit_masks(uint digit, uint valid, uint bits, uint *peers, uint 
 inline uint zs_lanes_below_sum(uint x, ZS_SG_SCRATCH_PARAM)
 {
     (void)zs_unused_scratch;
-    return sub_group_scan_exclusive_add(x);
+    return zs_warp_scan_exclusive(x);
 }
 
 /* Lane b (< nbins) receives the sum over all lanes of counters[b]. */
@@ -110,7 +105,7 @@ inline uint zs_bin_totals(const uint *counters, uint nbins, ZS_SG_SCRATCH_PARAM)
     const uint lane = zs_lane();
     uint mine = 0;
     for (uint b = 0; b < nbins; ++b) {
-        const uint total = sub_group_reduce_add(counters[b]);
+        const uint total = zs_warp_reduce(counters[b]);
         mine = lane == b ? total : mine;
     }
     return mine;

@@ -182,7 +182,7 @@ static const char bench_help[] =
     "against the first one given (cm2 by default) and device scan against host\n"
     "scan. An auto row names the algorithm auto ran, e.g. auto(onesweep). The\n"
     "first line names the input, the order, the bits sorted by and the kernel\n"
-    "flavor that ran (sg, portable or serial);\n"
+    "flavor that ran (sg, sg (nv), portable or serial);\n"
     "the environment variable ZESORT_FLAVOR=sg|portable|serial overrides the OpenCL\n"
     "backend's choice, to compare flavors on one device.\n"
     "\n"

@@ -88,7 +88,13 @@ const char *zs_test_opencl_defines(void) { return g_test_defines; }
 int zs_test_opencl_plain_gpu(void)
 {
     const char *v = getenv("ZESORT_TEST_OPENCL_PLAIN_GPU");
-    return v && strcmp(v, "1") == 0;
+    return v && (strcmp(v, "1") == 0 || strcmp(v, "nv") == 0);
+}
+
+int zs_test_opencl_nv_gpu(void)
+{
+    const char *v = getenv("ZESORT_TEST_OPENCL_PLAIN_GPU");
+    return v && strcmp(v, "nv") == 0;
 }
 
 int zs_test_corrupt_kernels(void)

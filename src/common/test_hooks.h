@@ -53,6 +53,14 @@ const char *zs_test_opencl_defines(void);
 #define ZS_PLAIN_GPU_LOCAL_BYTES (48u * 1024u)
 int zs_test_opencl_plain_gpu(void);
 
+/* ZESORT_TEST_OPENCL_PLAIN_GPU=nv: the plain GPU above, made by NVIDIA with
+ * warps of 32, so it runs the sg (nv) flavor; its programs are built with
+ * ZS_SG_NV_EMULATE=1 (kernels/zesort_warp.h: the four warp instructions
+ * taken from Intel sub-groups), which only a device with Intel sub-groups of
+ * 32 builds: PoCL 6, in the Debian 13 stage. Everything else of the flavor
+ * runs as on that GPU: its choice, name, source, options and limits. */
+int zs_test_opencl_nv_gpu(void);
+
 /* ZESORT_TEST_CORRUPT_KERNELS=1 in the environment (read whenever an
  * embedded kernel frame is decompressed, kernel_frames.c): one byte of the
  * compressed frame is flipped first, as in a damaged library file, so the

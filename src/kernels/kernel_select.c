@@ -10,7 +10,10 @@
 
 const char *zs_flavor_name(zs_flavor flavor)
 {
-    return flavor == ZS_FLAVOR_SG ? "sg" : flavor == ZS_FLAVOR_SERIAL ? "serial" : "portable";
+    return flavor == ZS_FLAVOR_SG        ? "sg"
+           : flavor == ZS_FLAVOR_SG_NV   ? "sg (nv)"
+           : flavor == ZS_FLAVOR_SERIAL  ? "serial"
+                                         : "portable";
 }
 
 int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len)
@@ -29,25 +32,38 @@ int zs_flavor_parse(const char *name, zs_flavor *out, char *msg, size_t msg_len)
     return -1;
 }
 
+/* The sg algorithm's flavor on this device, or the portable one without
+ * sub-groups of 32: Intel's sub-groups first (an NVIDIA device has none). */
+static zs_flavor sg_or_portable(const zs_device_facts *facts)
+{
+    return facts->has_sg32 ? ZS_FLAVOR_SG
+           : facts->api == ZS_API_OPENCL && facts->nv_warp32 ? ZS_FLAVOR_SG_NV
+                                                              : ZS_FLAVOR_PORTABLE;
+}
+
 int zs_select_flavor(const zs_device_facts *facts, const char *forced, zs_flavor *out,
                      char *msg, size_t msg_len)
 {
+    const zs_flavor sg = sg_or_portable(facts);
     if (facts->api == ZS_API_LEVEL_ZERO)
-        *out = facts->has_sg32 ? ZS_FLAVOR_SG : ZS_FLAVOR_PORTABLE;
+        *out = sg;
     else
-        *out = facts->is_cpu ? ZS_FLAVOR_SERIAL /* measured fastest on CPUs, sg32 or not */
-               : facts->has_sg32 ? ZS_FLAVOR_SG : ZS_FLAVOR_PORTABLE;
+        *out = facts->is_cpu ? ZS_FLAVOR_SERIAL /* measured fastest on CPUs, sg32 or not */ : sg;
     if (!forced || !*forced)
         return 0;
     zs_flavor named;
     if (zs_flavor_parse(forced, &named, msg, msg_len) != 0)
         return -1;
-    if (named == ZS_FLAVOR_SG && !facts->has_sg32) {
+    if (named == ZS_FLAVOR_SG && sg == ZS_FLAVOR_PORTABLE) {
         snprintf(msg, msg_len, "ZESORT_FLAVOR=sg: this %s device has no Intel sub-groups%s",
                  facts->api == ZS_API_OPENCL ? "OpenCL" : "Level Zero",
-                 facts->api == ZS_API_OPENCL ? " (cl_intel_subgroups)" : " of 32");
+                 facts->api == ZS_API_OPENCL
+                     ? " (cl_intel_subgroups) and is no NVIDIA GPU with warps of 32"
+                     : " of 32");
         return -1;
     }
+    if (named == ZS_FLAVOR_SG)
+        named = sg; /* Intel sub-groups or NVIDIA warps: the same kernels */
     if (named == ZS_FLAVOR_SERIAL && facts->api == ZS_API_LEVEL_ZERO) {
         snprintf(msg, msg_len, "ZESORT_FLAVOR=%s: the Level Zero path has no serial flavor",
                  forced);

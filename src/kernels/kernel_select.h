@@ -8,6 +8,8 @@
  * Flavors (kernel_blobs.h, kernels/zesort_subgroup.h):
  *   sg        Intel sub-groups of 32; embedded as native binaries for every
  *             Intel target and as SPIR-V
+ *   sg (nv)   the sg kernels on an NVIDIA warp of 32: kernels/zesort_warp.h's
+ *             operations in inline PTX; built from source (OpenCL C 1.2)
  *   portable  OpenCL C 1.2, a work-group of 32 emulates a sub-group through
  *             local memory; embedded as SPIR-V, and built from source
  *   serial    portable OpenCL C for CPU devices (PoCL): one work-item ranks a
@@ -18,10 +20,12 @@
  *               offers); a device with Intel sub-groups of 32
  *               (cl_intel_subgroups and 32 in CL_DEVICE_SUB_GROUP_SIZES_INTEL,
  *               whoever made it): sg (native binaries, else the source, built
- *               as OpenCL C 3.0 with sub-groups or 2.0); any other: portable.
- *               ZESORT_FLAVOR=sg|portable|serial ("cpu" is accepted as an old
- *               name of serial) overrides it; sg only where the device has
- *               sub-groups of 32 (PoCL 6 on the CPU has).
+ *               as OpenCL C 3.0 with sub-groups or 2.0); an NVIDIA GPU with
+ *               warps of 32 (cl_nv_device_attribute_query): sg (nv); any
+ *               other: portable. ZESORT_FLAVOR=sg|portable|serial ("cpu" is
+ *               accepted as an old name of serial) overrides it; sg only
+ *               where the device has sub-groups of 32 (PoCL 6 on the CPU
+ *               has) or NVIDIA warps, and it means sg (nv) on the latter.
  *   Level Zero  sg when the device has sub-groups of 32, else portable:
  *               native binaries first, then the SPIR-V of that flavor, then
  *               (sg only) the portable SPIR-V. No serial flavor: the Level
@@ -34,7 +38,7 @@
 
 #include "kernels/kernel_blobs.h"
 
-/* "sg", "portable" or "serial". */
+/* "sg", "sg (nv)", "portable" or "serial". */
 const char *zs_flavor_name(zs_flavor flavor);
 
 /* ZESORT_FLAVOR's value `name` -> *out: 0, or -1 with a one-line message when
@@ -48,6 +52,8 @@ typedef struct zs_device_facts {
     int has_sg32;  /* runs the sg flavor: OpenCL: cl_intel_subgroups with sub-group
                       size 32; Level Zero: sub-groups of 32 */
     int is_cpu;    /* a CPU device (OpenCL) */
+    int nv_warp32; /* OpenCL: an NVIDIA GPU with warps of 32 (CL_DEVICE_WARP_SIZE_NV),
+                      which runs the sg kernels through inline PTX */
 } zs_device_facts;
 
 /* The flavor a device runs. `forced` is ZESORT_FLAVOR's value (NULL or "" for

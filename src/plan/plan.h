@@ -104,11 +104,17 @@ uint32_t zs_os_tile(int key64, int pairs, int serial);
  * sort ZS_PROG_SEG + the same; vals: 0 keys
  * only, 1 u32 values (PAIRS), 2 8-byte values (PAIRS64). */
 /* The kernel flavors, which plans depend on (a serial plan's tiles, AUTO's
- * choice). sg: Intel sub-groups; portable: sub-groups emulated in local
- * memory; serial: portable with serial ranking (ZS_SERIAL,
+ * choice). sg: Intel sub-groups; sg (nv): the same kernels on NVIDIA warps
+ * (inline PTX), built from source only; portable: sub-groups emulated in
+ * local memory; serial: portable with serial ranking (ZS_SERIAL,
  * kernels/zesort_subgroup.h), built from source only. Which one a device
  * runs: kernels/kernel_select.h. */
-typedef enum zs_flavor { ZS_FLAVOR_PORTABLE = 0, ZS_FLAVOR_SG = 1, ZS_FLAVOR_SERIAL = 2 } zs_flavor;
+typedef enum zs_flavor {
+    ZS_FLAVOR_PORTABLE = 0,
+    ZS_FLAVOR_SG = 1,
+    ZS_FLAVOR_SERIAL = 2,
+    ZS_FLAVOR_SG_NV = 3 /* the sg algorithm on an NVIDIA warp (kernels/zesort_warp.h) */
+} zs_flavor;
 
 typedef enum zs_program {
     ZS_PROG_CM2, ZS_PROG_CM4,

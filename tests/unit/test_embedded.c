@@ -168,6 +168,8 @@ START_TEST(sources_embedded)
                       program_name(p));
         ck_assert_ptr_nonnull(zs_program_options((zs_program)p, ZS_FLAVOR_PORTABLE));
         ck_assert_ptr_nonnull(zs_program_options((zs_program)p, ZS_FLAVOR_SG));
+        ck_assert_ptr_nonnull(strstr(zs_program_options((zs_program)p, ZS_FLAVOR_SG_NV),
+                                     "-DZS_FLAVOR_SG=1 -DZS_SG_NV=1"));
     }
     ck_assert_ptr_nonnull(strstr(zs_program_options(ZS_PROG_CM2, ZS_FLAVOR_SG), "RADIX_BITS=2"));
     ck_assert_ptr_nonnull(strstr(zs_program_options(ZS_PROG_CM4, ZS_FLAVOR_SG), "RADIX_BITS=4"));
@@ -181,26 +183,31 @@ START_TEST(flavor_by_capability)
 {
     static const struct {
         zs_device_api api;
-        int sg32, cpu;
+        int sg32, cpu, nv;
         const char *forced;
         int ok;
         zs_flavor want;
     } cases[] = {
-        {ZS_API_OPENCL, 1, 0, NULL, 1, ZS_FLAVOR_SG},          /* Intel GPU */
-        {ZS_API_OPENCL, 0, 0, NULL, 1, ZS_FLAVOR_PORTABLE},    /* other GPU */
-        {ZS_API_OPENCL, 0, 1, NULL, 1, ZS_FLAVOR_SERIAL},      /* PoCL 3.1 */
-        {ZS_API_OPENCL, 1, 1, NULL, 1, ZS_FLAVOR_SERIAL},      /* PoCL 6: AUTO by speed */
-        {ZS_API_OPENCL, 1, 1, "sg", 1, ZS_FLAVOR_SG},          /* ... sg when asked */
-        {ZS_API_OPENCL, 0, 1, "sg", 0, ZS_FLAVOR_SG},          /* no sub-groups: refused */
-        {ZS_API_OPENCL, 1, 0, "portable", 1, ZS_FLAVOR_PORTABLE},
-        {ZS_API_OPENCL, 1, 0, "simd", 0, ZS_FLAVOR_SG},
-        {ZS_API_LEVEL_ZERO, 1, 1, NULL, 1, ZS_FLAVOR_SG},      /* test driver on PoCL 6 */
-        {ZS_API_LEVEL_ZERO, 0, 1, NULL, 1, ZS_FLAVOR_PORTABLE},
-        {ZS_API_LEVEL_ZERO, 1, 0, "serial", 0, ZS_FLAVOR_SG},  /* no serial flavor there */
+        {ZS_API_OPENCL, 1, 0, 0, NULL, 1, ZS_FLAVOR_SG},          /* Intel GPU */
+        {ZS_API_OPENCL, 0, 0, 0, NULL, 1, ZS_FLAVOR_PORTABLE},    /* other GPU */
+        {ZS_API_OPENCL, 0, 1, 0, NULL, 1, ZS_FLAVOR_SERIAL},      /* PoCL 3.1 */
+        {ZS_API_OPENCL, 1, 1, 0, NULL, 1, ZS_FLAVOR_SERIAL},      /* PoCL 6: AUTO by speed */
+        {ZS_API_OPENCL, 1, 1, 0, "sg", 1, ZS_FLAVOR_SG},          /* ... sg when asked */
+        {ZS_API_OPENCL, 0, 1, 0, "sg", 0, ZS_FLAVOR_SG},          /* no sub-groups: refused */
+        {ZS_API_OPENCL, 1, 0, 0, "portable", 1, ZS_FLAVOR_PORTABLE},
+        {ZS_API_OPENCL, 1, 0, 0, "simd", 0, ZS_FLAVOR_SG},
+        {ZS_API_LEVEL_ZERO, 1, 1, 0, NULL, 1, ZS_FLAVOR_SG},      /* test driver on PoCL 6 */
+        {ZS_API_LEVEL_ZERO, 0, 1, 0, NULL, 1, ZS_FLAVOR_PORTABLE},
+        {ZS_API_LEVEL_ZERO, 1, 0, 0, "serial", 0, ZS_FLAVOR_SG},  /* no serial flavor there */
+        {ZS_API_OPENCL, 0, 0, 1, NULL, 1, ZS_FLAVOR_SG_NV},       /* NVIDIA GPU, warps of 32 */
+        {ZS_API_OPENCL, 0, 0, 1, "sg", 1, ZS_FLAVOR_SG_NV},       /* sg there is sg (nv) */
+        {ZS_API_OPENCL, 0, 0, 1, "portable", 1, ZS_FLAVOR_PORTABLE},
+        {ZS_API_OPENCL, 0, 1, 1, NULL, 1, ZS_FLAVOR_SERIAL},      /* a CPU stays serial */
+        {ZS_API_LEVEL_ZERO, 0, 0, 1, NULL, 1, ZS_FLAVOR_PORTABLE}, /* OpenCL only */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         zs_device_facts facts = {.api = cases[i].api, .has_sg32 = cases[i].sg32,
-                                 .is_cpu = cases[i].cpu};
+                                 .is_cpu = cases[i].cpu, .nv_warp32 = cases[i].nv};
         zs_flavor got = ZS_FLAVOR_PORTABLE;
         char msg[160] = "";
         int rc = zs_select_flavor(&facts, cases[i].forced, &got, msg, sizeof msg);

@@ -14,6 +14,9 @@
  *       results once), argsort, copy, segmented. Oracle: cm_reference's typed stable sort (its permutation
  *       gives the keys, values and indices). ZESORT_TEST_SORT_LOG (set here)
  *       must say that every sort that ran was "opencl portable".
+ *   test_plain_gpu sorts ALGO nv
+ *       the same on an NVIDIA GPU (hook value "nv"): the sg (nv) flavor, its
+ *       warp operations emulated with Intel sub-groups (PoCL 6: Debian 13).
  *   test_plain_gpu limits
  *       every kernel of every program, built the way the backend builds it
  *       under the hook: CL_KERNEL_LOCAL_MEM_SIZE <= 48 KiB and its required
@@ -43,6 +46,13 @@ static char g_log[64];          /* ZESORT_TEST_SORT_LOG */
 static unsigned g_log_lines;    /* sorts seen in it so far */
 static zesort_context *g_ctx;
 
+/* The GPU the hook plays: "1" a plain one (the portable flavor), or with a
+ * third argument "nv" an NVIDIA one (sg (nv), its warp operations emulated
+ * with Intel sub-groups: PoCL 6 only, the Debian 13 stage). */
+static const char *g_hook = "1";
+static const char *g_flavor_name = "portable";
+static zs_flavor g_flavor = ZS_FLAVOR_PORTABLE;
+
 /* ---- the sort log: every sort that ran was the portable flavor's ---- */
 
 /* Checks every line of the log and returns how many there are. */
@@ -51,12 +61,12 @@ static unsigned log_lines(void)
     FILE *f = fopen(g_log, "r");
     if (!f)
         return 0;
-    char line[128];
+    char line[128], want[64];
+    snprintf(want, sizeof want, "opencl %s\n", g_flavor_name);
     unsigned n = 0;
     while (fgets(line, sizeof line, f)) {
-        ck_assert_msg(strcmp(line, "opencl portable\n") == 0,
-                      "sort %u ran as '%.*s', not 'opencl portable'", n + 1,
-                      (int)strcspn(line, "\n"), line);
+        ck_assert_msg(strcmp(line, want) == 0, "sort %u ran as '%.*s', not 'opencl %s'", n + 1,
+                      (int)strcspn(line, "\n"), line, g_flavor_name);
         n++;
     }
     fclose(f);
@@ -135,7 +145,7 @@ static void open_context(void)
     ck_assert_msg(zesort_create(ZESORT_BACKEND_AUTO, &g_ctx) == ZESORT_OK, "%s",
                   zesort_last_error(NULL));
     ck_assert_int_eq(zesort_context_backend(g_ctx), ZESORT_BACKEND_OPENCL);
-    ck_assert_str_eq(zesort_context_flavor(g_ctx), "portable");
+    ck_assert_str_eq(zesort_context_flavor(g_ctx), g_flavor_name);
     g_log_lines = log_lines();
 }
 
@@ -348,7 +358,7 @@ START_TEST(kernel_limits)
     ck_assert_int_eq(err, CL_SUCCESS);
     char msg[256];
     ck_assert_int_eq(zs_cl_device_flavor(dev, &k.flavor, msg, sizeof msg), 0);
-    ck_assert_int_eq(k.flavor, ZS_FLAVOR_PORTABLE);
+    ck_assert_int_eq(k.flavor, g_flavor);
     ck_assert_int_eq(zs_cl_device_is_gpu(dev), 1);
     for (int id = 0; id < ZS_K_COUNT; id++) {
         cl_kernel kernel;
@@ -408,7 +418,7 @@ START_TEST(hook_limits)
     cl_device_type type = 0;
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     ck_assert_int_eq(zs_cl_device_is_gpu(dev), (type & CL_DEVICE_TYPE_GPU) != 0);
-    setenv("ZESORT_TEST_OPENCL_PLAIN_GPU", "1", 1);
+    setenv("ZESORT_TEST_OPENCL_PLAIN_GPU", g_hook, 1);
     clReleaseKernel(big);
     clReleaseProgram(p);
     clReleaseContext(context);
@@ -421,7 +431,12 @@ int main(int argc, char **argv)
     const char *algo = argc > 2 ? argv[2] : "";
     if (td_skip_opencl())
         return TD_SKIP_EXIT;
-    setenv("ZESORT_TEST_OPENCL_PLAIN_GPU", "1", 1);
+    if (argc > 3 && strcmp(argv[3], "nv") == 0) {
+        g_hook = "nv";
+        g_flavor_name = "sg (nv)";
+        g_flavor = ZS_FLAVOR_SG_NV;
+    }
+    setenv("ZESORT_TEST_OPENCL_PLAIN_GPU", g_hook, 1);
     /* no Level Zero GPU either (as the sanitized runs): AUTO's first choice
      * would be one, and this machine plays one whose only GPU is OpenCL's */
     setenv("ZE_ENABLE_ALT_DRIVERS", "libzesort-test-no-such-driver.so.1", 1);
@@ -444,7 +459,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, kernel_limits);
         tcase_add_test(tc, hook_limits);
     } else {
-        fprintf(stderr, "usage: test_plain_gpu sorts cm2|cm4|onesweep | limits\n");
+        fprintf(stderr, "usage: test_plain_gpu sorts cm2|cm4|onesweep [nv] | limits\n");
         return 2;
     }
     suite_add_tcase(s, tc);

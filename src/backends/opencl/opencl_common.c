@@ -50,6 +50,22 @@ static int has_intel_sg32(cl_device_id dev)
     return 0;
 }
 
+/* An NVIDIA GPU with warps of 32 (cl_nv_device_attribute_query), the sg (nv)
+ * flavor's device; under the test hook, the plain GPU that plays one. */
+static int is_nv_warp32(cl_device_id dev)
+{
+    if (zs_test_opencl_plain_gpu())
+        return zs_test_opencl_nv_gpu();
+    cl_uint vendor = 0, warp = 0;
+    char ext[8192] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    if (vendor != 0x10DE || !strstr(ext, "cl_nv_device_attribute_query"))
+        return 0;
+    clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL);
+    return warp == 32;
+}
+
 int zs_cl_device_is_gpu(cl_device_id dev)
 {
     if (zs_test_opencl_plain_gpu())
@@ -73,7 +89,8 @@ int zs_cl_device_flavor(cl_device_id dev, zs_flavor *out, char *msg, size_t msg_
 {
     const zs_device_facts facts = {.api = ZS_API_OPENCL,
                                    .has_sg32 = has_intel_sg32(dev),
-                                   .is_cpu = is_cpu_device(dev)};
+                                   .is_cpu = is_cpu_device(dev),
+                                   .nv_warp32 = is_nv_warp32(dev)};
     return zs_select_flavor(&facts, getenv("ZESORT_FLAVOR"), out, msg, msg_len);
 }
 
@@ -135,7 +152,7 @@ static int has_cl3_subgroups(cl_device_id device)
  * refuses CL2.0), else 2.0 (Intel's compilers, as ocloc builds it). */
 static const char *source_language(cl_device_id device, zs_flavor flavor)
 {
-    if (flavor != ZS_FLAVOR_SG)
+    if (flavor != ZS_FLAVOR_SG) /* NVIDIA's OpenCL C is 1.2: sg (nv) too */
         return "-cl-std=CL1.2";
     return has_cl3_subgroups(device) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
 }
@@ -169,8 +186,11 @@ static zesort_status build_program(cl_context context, cl_device_id device, zs_f
     }
     char options[1024];
     const char *test_defines = zs_test_opencl_defines();
-    const int len = snprintf(options, sizeof options, "%s %s %s", zs_program_options(prog, flavor),
-                             source_language(device, flavor), test_defines ? test_defines : "");
+    const char *emulate = flavor == ZS_FLAVOR_SG_NV && zs_test_opencl_nv_gpu()
+                              ? "-DZS_SG_NV_EMULATE=1" : ""; /* test_hooks.h */
+    const int len = snprintf(options, sizeof options, "%s %s %s %s",
+                             zs_program_options(prog, flavor), source_language(device, flavor),
+                             emulate, test_defines ? test_defines : "");
     if (len < 0 || (size_t)len >= sizeof options) {
         clReleaseProgram(p);
         return zs_error_set(e, ZESORT_ERROR_BACKEND, "OpenCL build options longer than %zu bytes",
