@@ -43,11 +43,11 @@
 #define ZS_SG_SCRATCH_PARAM int zs_unused_scratch
 #define ZS_SG_SCRATCH_ARG 0
 
-inline uint zs_lane(void) { return zs_warp_lane(); }
-inline uint zs_sg_id(void) { return zs_warp_id(); }
+#define zs_lane() zs_warp_lane()
+#define zs_sg_id() zs_warp_id()
 
 /* Orders the sub-group's local memory accesses before / after this point. */
-inline void zs_sg_barrier(void) { zs_warp_sync(); }
+#define zs_sg_barrier() zs_warp_sync()
 
 /* Valid lanes whose digit equals mine, from bits + 1 ballots. (zs_digit_masks
  * with its owned mask unused computes the same, but in os_pass that made IGC

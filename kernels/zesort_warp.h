@@ -100,15 +100,17 @@ inline uint zs_warp_broadcast(uint x, uint src) { return zs_warp_shuffle(x, src)
 
 #else /* Intel */
 
-inline uint zs_warp_lane(void) { return get_sub_group_local_id(); }
-inline uint zs_warp_id(void) { return get_sub_group_id(); }
-inline uint zs_warp_ballot(int pred) { return sub_group_ballot(pred).x; }
-inline uint zs_warp_shuffle(uint x, uint src) { return intel_sub_group_shuffle(x, src); }
-inline void zs_warp_sync(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
-inline uint zs_warp_scan_inclusive(uint x) { return sub_group_scan_inclusive_add(x); }
-inline uint zs_warp_scan_exclusive(uint x) { return sub_group_scan_exclusive_add(x); }
-inline uint zs_warp_reduce(uint x) { return sub_group_reduce_add(x); }
-inline uint zs_warp_broadcast(uint x, uint src) { return sub_group_broadcast(x, src); }
+/* Macros, not functions: the built-ins reach IGC as the sg kernels call
+ * them, with no layer between (the Intel ISA stays as it was). */
+#define zs_warp_lane() get_sub_group_local_id()
+#define zs_warp_id() get_sub_group_id()
+#define zs_warp_ballot(pred) sub_group_ballot(pred).x
+#define zs_warp_shuffle(x, src) intel_sub_group_shuffle(x, src)
+#define zs_warp_sync() sub_group_barrier(CLK_LOCAL_MEM_FENCE)
+#define zs_warp_scan_inclusive(x) sub_group_scan_inclusive_add(x)
+#define zs_warp_scan_exclusive(x) sub_group_scan_exclusive_add(x)
+#define zs_warp_reduce(x) sub_group_reduce_add(x)
+#define zs_warp_broadcast(x, src) sub_group_broadcast(x, src)
 
 #endif /* ZS_SG_NV */
 
