@@ -46,7 +46,10 @@ CLANG_FLAGS = ["-target", "nvptx64-unknown-nvidiacl", "-cl-std=CL1.2", "-Xclang"
                "-finclude-default-header", "-fgnu89-inline", "-O3", "-Werror",
                "-Xclang", "-target-cpu", "-Xclang", "sm_80", "-Xclang", "-target-feature",
                "-Xclang", "+ptx75"]
-FLAVORS = {"sg-nv": "-DZS_FLAVOR_SG=1 -DZS_SG_NV=1", "portable": "-DZS_FLAVOR_SG=0"}
+# Built as the OpenCL backend builds them for an NVIDIA GPU: its 48 KiB of
+# local memory in ZS_LOCAL_MEM_BYTES (src/backends/opencl/opencl_common.c).
+FLAVORS = {"sg-nv": "-DZS_FLAVOR_SG=1 -DZS_SG_NV=1 -DZS_LOCAL_MEM_BYTES=49152u",
+           "portable": "-DZS_FLAVOR_SG=0 -DZS_LOCAL_MEM_BYTES=49152u"}
 SHARED_LIMIT = 48 * 1024  # static shared memory a block may have on NVIDIA's OpenCL
 WARP_INSTRUCTIONS = ["vote.sync.ballot.b32", "shfl.sync.idx.b32", "bar.warp.sync", "%laneid"]
 # The report's programs (kernels/embed_kernels.py's defines) and the kernels

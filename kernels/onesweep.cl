@@ -498,6 +498,25 @@ typedef uint os_packed;
 #define OS_RANK_BITS 16u
 #endif
 #define OS_SG_WORDS (OS_SUBGROUPS * OS_BINS)
+/* Sets of peer-mask words the rank alternates between, batch by batch. The
+ * portable flavor's sub-group barrier is a barrier of the whole work-group:
+ * with two sets, the set a batch clears is not the next batch's, whose first
+ * barrier orders the clear before the set's next use, so the barrier after
+ * each batch goes (two a batch, not three). It costs OS_SG_WORDS words of
+ * local memory: taken where the device has them (ZS_LOCAL_MEM_BYTES, its
+ * local memory, which the OpenCL backend defines when it builds the source).
+ * A real sub-group's barrier costs next to nothing: sg keeps one set. */
+#define OS_LOCAL_BYTES(sets)                                                                   \
+    ((1u + (sets)) * OS_SG_WORDS * 4u + OS_TILE * (ZS_KEY64 ? 8u : 4u) +                      \
+     OS_TILE * (OS_RANK_BITS == 8u ? 2u : 4u) + OS_TILE * (ZS_PAIRS ? (ZS_VAL64 ? 8u : 4u) : 0u) + \
+     20u)
+#if !ZS_FLAVOR_SG && defined(ZS_LOCAL_MEM_BYTES) && OS_LOCAL_BYTES(2u) <= ZS_LOCAL_MEM_BYTES
+#define OS_MASK_SETS 2u
+#define OS_BATCH_MASKS(masks, b) ((masks) + ((b) & 1u) * OS_SG_WORDS)
+#else
+#define OS_MASK_SETS 1u
+#define OS_BATCH_MASKS(masks, b) (masks)
+#endif
 #if 3 * OS_BINS * 4 + OS_TILE > OS_SG_WORDS * 4
 #error "os_pass keeps three bin tables and a byte per key of the tile in sg_masks"
 #endif
@@ -548,7 +567,7 @@ typedef uint os_packed;
 #endif
 #define OS_PASS_LOCALS                                                                       \
     __local uint sg_counts[OS_SG_WORDS];                                                     \
-    __local uint sg_masks[OS_SG_WORDS];                                                      \
+    __local uint sg_masks[OS_MASK_SETS * OS_SG_WORDS];                                       \
     __local zs_key tile_keys[OS_TILE];                                                       \
     __local os_packed tile_ranks[OS_TILE];                                                   \
     OS_TILE_VALUES                                                                           \
@@ -574,6 +593,9 @@ inline uint os_pass_start(__global uint *counter, __local uint *sg_counts, __loc
     for (uint j = 0; j < OS_SG_WORDS / (4u * OS_WG); ++j) {
         vstore4((uint4)(0u), j * OS_WG + lid, sg_counts);
         vstore4((uint4)(0u), j * OS_WG + lid, sg_masks);
+#if OS_MASK_SETS == 2u
+        vstore4((uint4)(0u), OS_SG_WORDS / 4u + j * OS_WG + lid, sg_masks);
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     return shared_tile;
@@ -628,6 +650,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
     __global const zs_value *my_values_in = values_in + tile_base + mine;
 #endif
     for (uint b = 0; b < OS_BATCHES; ++b) {
+        __local uint *masks = OS_BATCH_MASKS(my_masks, b);
         const int valid = (int)(b * ZS_LANES) < left;
         /* a lane past the tile's end loads its first key instead: no branch */
         const zs_key key = zs_key_load(keys_in, tile_base + (valid ? mine + b * ZS_LANES : 0u),
@@ -640,19 +663,21 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
                                               : my_values_in[b * ZS_LANES];
 #endif
         const uint d = os_digit(key, shift, digit_mask, flip, flip_neg, pad);
-        atomic_or(&my_masks[d], valid ? lane_bit : 0u); /* no branch: OR 0 is harmless */
-        zs_sg_barrier();
+        atomic_or(&masks[d], valid ? lane_bit : 0u); /* no branch: OR 0 is harmless */
+        zs_sg_barrier(); /* with two sets, also after the last batch's writers */
         /* an invalid lane reads a mask without its own bit and with no valid
          * lane above it: it is nobody's peer and never the writer */
-        const uint peers = my_masks[d];
+        const uint peers = masks[d];
         const uint before = my_counts[d];
         zs_sg_barrier(); /* every lane has read before the writer writes */
         if ((peers >> lane) == 1u) {
             my_counts[d] = before + popcount(peers);
-            my_masks[d] = 0;
+            masks[d] = 0;
         }
         staged_ranks[b * ZS_LANES] = (os_packed)((d << OS_RANK_BITS) | (before + popcount(peers & below)));
+#if OS_MASK_SETS == 1u
         zs_sg_barrier(); /* the masks are clear before the next batch's */
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 

@@ -157,6 +157,18 @@ static const char *source_language(cl_device_id device, zs_flavor flavor)
     return has_cl3_subgroups(device) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
 }
 
+/* The device's local memory in bytes, as a kernel may size itself by it
+ * (ZS_LOCAL_MEM_BYTES: onesweep's portable rank takes a second set of mask
+ * words where they fit); under the plain-GPU hook, that GPU's. */
+static unsigned long local_mem_bytes(cl_device_id device)
+{
+    cl_ulong bytes = 0;
+    clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+    if (zs_test_opencl_plain_gpu() && bytes > ZS_PLAIN_GPU_LOCAL_BYTES)
+        bytes = ZS_PLAIN_GPU_LOCAL_BYTES;
+    return (unsigned long)bytes;
+}
+
 /* Builds program prog into *slot unless it is built already: the embedded
  * native binaries for the device first, then the embedded source in
  * `flavor`. On failure a message in e and, when cl_err is not NULL, the
@@ -188,9 +200,9 @@ static zesort_status build_program(cl_context context, cl_device_id device, zs_f
     const char *test_defines = zs_test_opencl_defines();
     const char *emulate = flavor == ZS_FLAVOR_SG_NV && zs_test_opencl_nv_gpu()
                               ? "-DZS_SG_NV_EMULATE=1" : ""; /* test_hooks.h */
-    const int len = snprintf(options, sizeof options, "%s %s %s %s",
+    const int len = snprintf(options, sizeof options, "%s %s -DZS_LOCAL_MEM_BYTES=%luu %s %s",
                              zs_program_options(prog, flavor), source_language(device, flavor),
-                             emulate, test_defines ? test_defines : "");
+                             local_mem_bytes(device), emulate, test_defines ? test_defines : "");
     if (len < 0 || (size_t)len >= sizeof options) {
         clReleaseProgram(p);
         return zs_error_set(e, ZESORT_ERROR_BACKEND, "OpenCL build options longer than %zu bytes",
