@@ -601,36 +601,43 @@ inline uint os_pass_start(__global uint *counter, __local uint *sg_counts, __loc
     return shared_tile;
 }
 
-/* One tile of a chain: tile `chain_first` starts at key `chain_base`, the
- * chain ends at key `chain_end` (the plain sort: 0, 0, n); its look-back
- * ends at the chain's first tile, and its keys go to chain_base + the
- * pass's digit bases (digit_base, os_scan_hist's) + the tiles' before. */
-inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_out,
-                         __global const zs_value *values_in, __global zs_value *values_out,
-                         __global const uint *digit_base, __global uint *status, uint tile,
-                         uint chain_first, ulong chain_base, uint chain_end, uint shift,
-                         uint digit_mask, uint key_flags, __local uint *sg_counts,
-                         __local uint *sg_masks, __local zs_key *tile_keys,
+/* The digit transform of a pass: flip (descending, signed) and the flip of
+ * negative floats, as os_digit takes them. */
+typedef struct os_digit_form {
+    uint shift, mask, flip, flip_neg, pad;
+} os_digit_form;
+
+inline os_digit_form os_digit_form_of(uint shift, uint digit_mask, uint key_flags)
+{
+    os_digit_form f;
+    f.shift = shift;
+    f.mask = digit_mask;
+    f.flip = (uint)(os_flip(key_flags, 0) >> shift) & digit_mask;
+    f.flip_neg = f.flip ^ ((uint)(os_flip(key_flags, 1) >> shift) & digit_mask);
+    f.pad = zs_key_pad(key_flags);
+    return f;
+}
+
+inline uint os_digit_of(zs_key k, os_digit_form f)
+{
+    return os_digit(k, f.shift, f.mask, f.flip, f.flip_neg, f.pad);
+}
+
+/* Step 1, rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys
+ * of the tile (in_tile keys from tile_base), stages each key (and value) in
+ * input order with its digit and its rank among the sub-group's keys of that
+ * digit, and leaves in sg_counts the sub-group's count per digit. */
+inline void os_rank_tile(__global const zs_key *keys_in, __global const zs_value *values_in,
+                         ulong tile_base, uint in_tile, os_digit_form form, uint key_flags,
+                         uint sg, uint lane,
+                         __local uint *sg_counts, __local uint *sg_masks,
+                         __local zs_key *tile_keys,
                          __local os_packed *tile_ranks OS_VALUES_PARAM, __local uint *flags)
 {
-    __local uint *recount = sg_masks;            /* look-back fallback; the scan's sums */
-    __local uint *out_base = sg_masks + OS_BINS; /* digit's output slot - its first tile slot */
-    __local uchar *tile_digits = (__local uchar *)(sg_masks + 3u * OS_BINS); /* tile order */
-
 #if !ZS_PAIRS
     (void)values_in;
-    (void)values_out;
 #endif
     const uint lid = (uint)get_local_id(0);
-    const uint sg = zs_sg_id(), lane = zs_lane();
-    const uint flip = (uint)(os_flip(key_flags, 0) >> shift) & digit_mask;
-    const uint flip_neg = flip ^ ((uint)(os_flip(key_flags, 1) >> shift) & digit_mask);
-    const uint pad = zs_key_pad(key_flags);
-
-    /* 1. rank: sub-group sg takes OS_BATCHES consecutive batches of 32 keys */
-    const ulong tile_base = chain_base + (ulong)(tile - chain_first) * OS_TILE;
-    const uint in_tile = (ulong)chain_end - tile_base < OS_TILE ? (uint)((ulong)chain_end - tile_base)
-                                                                : OS_TILE;
     if (lid == 0) {
         tile_keys_held = in_tile; /* step 4 reads them back: see there */
         opaque_zero = 0;
@@ -662,7 +669,7 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
                                               ? (zs_value)(tile_base + mine + b * ZS_LANES)
                                               : my_values_in[b * ZS_LANES];
 #endif
-        const uint d = os_digit(key, shift, digit_mask, flip, flip_neg, pad);
+        const uint d = os_digit_of(key, form);
         atomic_or(&masks[d], valid ? lane_bit : 0u); /* no branch: OR 0 is harmless */
         zs_sg_barrier(); /* with two sets, also after the last batch's writers */
         /* an invalid lane reads a mask without its own bit and with no valid
@@ -680,18 +687,24 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+}
 
-    /* 2. work-item `bin` (< 256): the tile's count, published; the digit's
-     *    first slot in the tile, and each sub-group's within it */
-    const uint bin = lid;
-    uint count = 0;
+/* Step 2, publish counts: work-item `bin` (< 256) publishes the tile's count
+ * of its digit (*count) and returns the digit's first slot in the tile; each
+ * sub-group's count in sg_counts becomes its first slot within the digit's. */
+inline uint os_publish_counts(__global uint *status, uint tile, uint chain_first,
+                              __local uint *sg_counts, __local uint *recount, uint *count)
+{
+    const uint bin = (uint)get_local_id(0);
+    uint total = 0;
     if (bin < OS_BINS) {
         for (uint s = 0; s < OS_SUBGROUPS; ++s)
-            count += sg_counts[s * OS_BINS + bin];
+            total += sg_counts[s * OS_BINS + bin];
         __global uint *st = status + (ulong)tile * OS_STATUS_WORDS;
-        atomic_xchg(tile == chain_first ? &st[OS_BINS + bin] : &st[bin], count);
+        atomic_xchg(tile == chain_first ? &st[OS_BINS + bin] : &st[bin], total);
     }
-    const uint start = os_bin_starts(count, recount);
+    *count = total;
+    const uint start = os_bin_starts(total, recount);
     if (bin < OS_BINS) {
         uint run = start;
         for (uint s = 0; s < OS_SUBGROUPS; ++s) {
@@ -700,9 +713,37 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
             run += c;
         }
     }
+    return start;
+}
 
-    /* 3. decoupled look-back over the preceding tiles, recounting any tile
-     *    that has published nothing yet instead of waiting for it */
+/* The look-back's fallback: tile t's count per digit into recount, from its
+ * keys. A rolled loop: unrolled, IGC hoisted every batch's offset (a
+ * register per lane, or two for a 64-bit one) out of the look-back loop, and
+ * os_pass spilled. The fallback is rare. */
+inline void os_recount_tile(__global const zs_key *keys_in, uint t, uint chain_first,
+                            ulong chain_base, uint chain_end, os_digit_form form, uint key_flags,
+                            __local uint *recount)
+{
+    const uint lid = (uint)get_local_id(0);
+    const ulong t_base = chain_base + (ulong)(t - chain_first) * OS_TILE;
+    const uint in_t = (ulong)chain_end - t_base < OS_TILE
+                          ? (uint)((ulong)chain_end - t_base) : OS_TILE;
+#pragma nounroll
+    for (uint b = 0; b < OS_BATCHES; ++b) {
+        const uint i = b * OS_WG + lid;
+        if (i < in_t)
+            atomic_inc(&recount[os_digit_of(zs_key_load(keys_in, t_base + i, key_flags), form)]);
+    }
+}
+
+/* Step 3, look back: work-item `bin` sums its digit's counts over the
+ * chain's tiles before this one (decoupled look-back), recounting any tile
+ * that has published nothing yet instead of waiting for it. */
+inline uint os_look_back(__global const zs_key *keys_in, __global uint *status, uint tile,
+                         uint chain_first, ulong chain_base, uint chain_end, os_digit_form form,
+                         uint key_flags, __local uint *recount, __local uint *flags)
+{
+    const uint lid = (uint)get_local_id(0), bin = lid;
     uint exclusive = 0;
     int done = tile == chain_first || bin >= OS_BINS;
     uint t = tile;
@@ -735,21 +776,9 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
         if (lid < OS_BINS)
             recount[lid] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (need_recount) {
-            /* A rolled loop: unrolled, IGC hoisted every batch's offset (a
-             * register per lane, or two for a 64-bit one) out of the
-             * look-back loop, and os_pass spilled. The fallback is rare. */
-            const ulong t_base = chain_base + (ulong)(t - chain_first) * OS_TILE;
-            const uint in_t = (ulong)chain_end - t_base < OS_TILE
-                                  ? (uint)((ulong)chain_end - t_base) : OS_TILE;
-#pragma nounroll
-            for (uint b = 0; b < OS_BATCHES; ++b) {
-                const uint i = b * OS_WG + lid;
-                if (i < in_t)
-                    atomic_inc(&recount[os_digit(zs_key_load(keys_in, t_base + i, key_flags), shift,
-                                                 digit_mask, flip, flip_neg, pad)]);
-            }
-        }
+        if (need_recount)
+            os_recount_tile(keys_in, t, chain_first, chain_base, chain_end, form, key_flags,
+                            recount);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (missing)
             exclusive += recount[bin];
@@ -759,19 +788,20 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
             pending = 1;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (bin < OS_BINS) {
-        if (tile != chain_first)
-            atomic_xchg(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin], exclusive + count);
-        out_base[bin] = (uint)chain_base + digit_base[bin] + exclusive - start;
-    }
+    return exclusive;
+}
 
-    /* 4. place the keys in tile order in local memory: every item takes its
-     *    keys out of the input order before any is written in tile order ...
-     *    Which keys exist, and where this item's keys wait, are worked out
-     *    again from copies in local memory (of in_tile, and of a zero):
-     *    from the values of step 1, IGC keeps step 1's OS_BATCHES validity
-     *    flags and local addresses of keys and ranks (a register each, per
-     *    lane) alive across steps 2 and 3, and spills. */
+/* Step 4, place: the keys in tile order in local memory. Every item takes
+ * its keys out of the input order before any is written in tile order.
+ * Which keys exist, and where this item's keys wait, are worked out again
+ * from copies in local memory (of in_tile, and of a zero): from the values
+ * of step 1, IGC keeps step 1's OS_BATCHES validity flags and local
+ * addresses of keys and ranks (a register each, per lane) alive across
+ * steps 2 and 3, and spills. Returns the tile's key count (step 5's). */
+inline uint os_place_tile(uint sg, uint mine, __local uint *sg_counts, __local zs_key *tile_keys,
+                          __local os_packed *tile_ranks OS_VALUES_PARAM,
+                          __local uchar *tile_digits, __local uint *flags)
+{
     const uint tile_size = tile_keys_held;
     const uint mine_now = mine + opaque_zero;
     const int left_now = (int)tile_size - (int)mine_now;
@@ -805,50 +835,86 @@ inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_o
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    return tile_size;
+}
 
-    /* 5. ... and write them out: consecutive work-items, consecutive slots,
-     *    none past the chain's end even when the keys changed between the
-     *    histograms and this pass (a caller's missing dependency: a wrong
-     *    result then, but no write out of the buffers). A clamp, not a
-     *    branch: PoCL ran the 64-bit programs' SPIR-V with `continue` here
-     *    wrong.
-     *    The key width is tested once, outside the loop: with zs_key_store's
-     *    width test inside it, os_seg_pass (32-bit keys only, SPIR-V from
-     *    ocloc run by PoCL) misplaced single keys. */
-    if ((key_flags & ZS_NARROW_MASK) == 0u) {
-        for (uint b = 0; b < OS_BATCHES; ++b) {
-            const uint i = b * OS_WG + lid;
-            if (i < tile_size) {
-                const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);
-                keys_out[out] = tile_keys[i];
+/* One key store loop of step 5, for keys of type `T`. */
 #if ZS_PAIRS
-                values_out[out] = tile_values[i];
+#define OS_WRITE_VALUE(out, i) values_out[out] = tile_values[i]
+#else
+#define OS_WRITE_VALUE(out, i) (void)0
 #endif
-            }
-        }
-    } else if ((key_flags & ZS_NARROW_MASK) == ZS_NARROW_16) {
-        for (uint b = 0; b < OS_BATCHES; ++b) {
-            const uint i = b * OS_WG + lid;
-            if (i < tile_size) {
-                const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);
-                ((__global ushort *)keys_out)[out] = (ushort)tile_keys[i];
-#if ZS_PAIRS
-                values_out[out] = tile_values[i];
-#endif
-            }
-        }
-    } else {
-        for (uint b = 0; b < OS_BATCHES; ++b) {
-            const uint i = b * OS_WG + lid;
-            if (i < tile_size) {
-                const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);
-                ((__global uchar *)keys_out)[out] = (uchar)tile_keys[i];
-#if ZS_PAIRS
-                values_out[out] = tile_values[i];
-#endif
-            }
-        }
+#define OS_WRITE_KEYS(T)                                                                       \
+    for (uint b = 0; b < OS_BATCHES; ++b) {                                                    \
+        const uint i = b * OS_WG + lid;                                                        \
+        if (i < tile_size) {                                                                   \
+            const uint out = min(out_base[tile_digits[i]] + i, chain_end - 1u);                \
+            ((__global T *)keys_out)[out] = (T)tile_keys[i];                                   \
+            OS_WRITE_VALUE(out, i);                                                            \
+        }                                                                                      \
     }
+
+/* Step 5, write: consecutive work-items, consecutive slots, none past the
+ * chain's end even when the keys changed between the histograms and this
+ * pass (a caller's missing dependency: a wrong result then, but no write
+ * out of the buffers). A clamp, not a branch: PoCL ran the 64-bit programs'
+ * SPIR-V with `continue` here wrong. The key width is tested once, outside
+ * the loop: with zs_key_store's width test inside it, os_seg_pass (32-bit
+ * keys only, SPIR-V from ocloc run by PoCL) misplaced single keys. */
+inline void os_write_tile(__global zs_key *keys_out, __global zs_value *values_out,
+                          uint chain_end, uint key_flags, uint tile_size, __local uint *out_base,
+                          __local uchar *tile_digits, __local zs_key *tile_keys OS_VALUES_PARAM)
+{
+#if !ZS_PAIRS
+    (void)values_out;
+#endif
+    const uint lid = (uint)get_local_id(0);
+    if ((key_flags & ZS_NARROW_MASK) == 0u)
+        OS_WRITE_KEYS(zs_key)
+    else if ((key_flags & ZS_NARROW_MASK) == ZS_NARROW_16)
+        OS_WRITE_KEYS(ushort)
+    else
+        OS_WRITE_KEYS(uchar)
+}
+#undef OS_WRITE_KEYS
+#undef OS_WRITE_VALUE
+
+/* One tile of a chain: tile `chain_first` starts at key `chain_base`, the
+ * chain ends at key `chain_end` (the plain sort: 0, 0, n); its look-back
+ * ends at the chain's first tile, and its keys go to chain_base + the
+ * pass's digit bases (digit_base, os_scan_hist's) + the tiles' before. */
+inline void os_pass_tile(__global const zs_key *keys_in, __global zs_key *keys_out,
+                         __global const zs_value *values_in, __global zs_value *values_out,
+                         __global const uint *digit_base, __global uint *status, uint tile,
+                         uint chain_first, ulong chain_base, uint chain_end, uint shift,
+                         uint digit_mask, uint key_flags, __local uint *sg_counts,
+                         __local uint *sg_masks, __local zs_key *tile_keys,
+                         __local os_packed *tile_ranks OS_VALUES_PARAM, __local uint *flags)
+{
+    __local uint *recount = sg_masks;            /* look-back fallback; the scan's sums */
+    __local uint *out_base = sg_masks + OS_BINS; /* digit's output slot - its first tile slot */
+    __local uchar *tile_digits = (__local uchar *)(sg_masks + 3u * OS_BINS); /* tile order */
+    const uint sg = zs_sg_id(), lane = zs_lane();
+    const os_digit_form form = os_digit_form_of(shift, digit_mask, key_flags);
+    const ulong tile_base = chain_base + (ulong)(tile - chain_first) * OS_TILE;
+    const uint in_tile = (ulong)chain_end - tile_base < OS_TILE ? (uint)((ulong)chain_end - tile_base)
+                                                                : OS_TILE;
+    os_rank_tile(keys_in, values_in, tile_base, in_tile, form, key_flags, sg, lane, sg_counts,
+                 sg_masks, tile_keys, tile_ranks OS_VALUES_ARG, flags);
+    uint count;
+    const uint start = os_publish_counts(status, tile, chain_first, sg_counts, recount, &count);
+    const uint exclusive = os_look_back(keys_in, status, tile, chain_first, chain_base, chain_end,
+                                        form, key_flags, recount, flags);
+    const uint bin = (uint)get_local_id(0);
+    if (bin < OS_BINS) { /* this tile's inclusive prefix, and where its keys go */
+        if (tile != chain_first)
+            atomic_xchg(&status[(ulong)tile * OS_STATUS_WORDS + OS_BINS + bin], exclusive + count);
+        out_base[bin] = (uint)chain_base + digit_base[bin] + exclusive - start;
+    }
+    const uint tile_size = os_place_tile(sg, sg * (OS_BATCHES * ZS_LANES) + lane, sg_counts,
+                                         tile_keys, tile_ranks OS_VALUES_ARG, tile_digits, flags);
+    os_write_tile(keys_out, values_out, chain_end, key_flags, tile_size, out_base, tile_digits,
+                  tile_keys OS_VALUES_ARG);
 }
 
 ZS_KERNEL_WG(OS_WG)
