@@ -11,6 +11,9 @@
  * wait events), so in-order and out-of-order queues behave alike. Programs
  * are built by the same code as the backend's (opencl_common.c), so the
  * kernels and the flavor are the backend's.
+ *
+ * The 1.1 enqueues are interop_cl_v11.c (each a descriptor for
+ * zs_cl_enqueue_desc).
  */
 /* first: the library's OpenCL version, before <CL/cl.h> */
 #include "backends/opencl/opencl_common.h"
@@ -27,7 +30,7 @@
 #include "common/test_hooks.h"
 #include "interop/interop_common.h"
 #include "interop/interop_desc.h"
-#include "interop/interop_shims.h"
+#include "interop/interop_cl_enqueue.h"
 #include "kernels/kernel_select.h"
 #include "plan/plan.h"
 #include "plan/sort_request.h"
@@ -399,8 +402,7 @@ static zesort_status enqueue_locked(zesort_cl_sorter *s, const cl_args *a, cl_ev
     return st;
 }
 
-/* A refusal before the sorter's lock: interop_desc.c. */
-static zesort_status refused(zesort_cl_sorter *s, const zs_error *refusal, zesort_status st)
+zesort_status zs_cl_refused(zesort_cl_sorter *s, const zs_error *refusal, zesort_status st)
 {
     return zs_interop_refuse(s ? &s->lock : NULL, s ? &s->err : NULL, &thread_err, refusal, st);
 }
@@ -411,12 +413,8 @@ static zesort_status check_sync(const zesort_cl_sync *y, zs_error *err, const ch
                                      sizeof y->reserved / sizeof y->reserved[0], err, fn);
 }
 
-/* Every enqueue: the descriptor resolved once (interop_desc.c), then
- * checked, planned and enqueued under the sorter's lock. fn names the entry
- * point in messages (zesort_cl_enqueue, or the 1.1 function a shim stands
- * for). */
-static zesort_status enqueue_desc(zesort_cl_sorter *s, cl_command_queue queue,
-                                  const zesort_desc *d, const zesort_cl_sync *y, const char *fn)
+zesort_status zs_cl_enqueue_desc(zesort_cl_sorter *s, cl_command_queue queue,
+                                 const zesort_desc *d, const zesort_cl_sync *y, const char *fn)
 {
     cl_event *event = y ? y->event : NULL;
     if (event)
@@ -431,7 +429,7 @@ static zesort_status enqueue_desc(zesort_cl_sorter *s, cl_command_queue queue,
     if (!s && st == ZESORT_OK)
         st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     if (st != ZESORT_OK)
-        return refused(s, &refusal, st);
+        return zs_cl_refused(s, &refusal, st);
     const cl_args a = {queue, &c.shape.base, (cl_mem const *)c.caller, c.n,
                        (cl_mem)c.n_device, c.temp, c.temp_bytes, &c.opts,
                        y ? y->num_wait_events : 0, y ? y->wait_events : NULL, fn};
@@ -446,7 +444,7 @@ static zesort_status enqueue_desc(zesort_cl_sorter *s, cl_command_queue queue,
 zesort_status zesort_cl_enqueue(zesort_cl_sorter *sorter, cl_command_queue queue,
                                 const zesort_desc *d, const zesort_cl_sync *sync)
 {
-    return enqueue_desc(sorter, queue, d, sync, "zesort_cl_enqueue");
+    return zs_cl_enqueue_desc(sorter, queue, d, sync, "zesort_cl_enqueue");
 }
 
 zesort_status zesort_cl_requirements(zesort_cl_sorter *sorter, const zesort_desc *d,
@@ -460,7 +458,7 @@ zesort_status zesort_cl_requirements(zesort_cl_sorter *sorter, const zesort_desc
         st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
                           sorter ? "req" : "sorter");
     if (st != ZESORT_OK)
-        return refused(sorter, &refusal, st);
+        return zs_cl_refused(sorter, &refusal, st);
     pthread_mutex_lock(&sorter->lock);
     zs_plan plan;
     st = zs_interop_requirements(&c, sorter->cl.flavor, sorter->align, sorter->align, req, &plan,
@@ -471,131 +469,6 @@ zesort_status zesort_cl_requirements(zesort_cl_sorter *sorter, const zesort_desc
     }
     pthread_mutex_unlock(&sorter->lock);
     return st;
-}
-
-/* ---- the 1.1 entry points (deprecated): each one descriptor
- * (interop_shims.c) and one sync for enqueue_desc, under its own name ---- */
-
-static zesort_cl_sync sync_of(cl_uint nwait, const cl_event *wait, cl_event *event)
-{
-    return (zesort_cl_sync){.num_wait_events = nwait, .wait_events = wait, .event = event};
-}
-
-/* The indirect 1.1 forms must be given their count when max_n > 0. */
-static zesort_status need_count(zesort_cl_sorter *s, cl_mem count, uint64_t max_n,
-                                cl_event *event, const char *fn)
-{
-    if (count || max_n == 0)
-        return ZESORT_OK;
-    if (event)
-        *event = NULL;
-    zs_error e;
-    return refused(s, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT, "%s: count is NULL",
-                                       fn));
-}
-
-zesort_status zesort_cl_enqueue_sort(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                     cl_mem keys, cl_mem values, uint64_t n, cl_mem temp,
-                                     uint64_t temp_bytes, const zesort_options *opts,
-                                     cl_uint num_wait_events, const cl_event *wait_events,
-                                     cl_event *event)
-{
-    const zesort_desc d = zs_shim_sort(opts, keys, values, NULL, NULL, n, NULL, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort");
-}
-
-zesort_status zesort_cl_enqueue_sort_indirect(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                              cl_mem keys, cl_mem values, cl_mem count,
-                                              uint64_t max_n, cl_mem temp, uint64_t temp_bytes,
-                                              const zesort_options *opts,
-                                              cl_uint num_wait_events,
-                                              const cl_event *wait_events, cl_event *event)
-{
-    static const char fn[] = "zesort_cl_enqueue_sort_indirect";
-    const zesort_desc d =
-        zs_shim_sort(opts, keys, values, NULL, NULL, max_n, count, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    zesort_status st = need_count(sorter, count, max_n, event, fn);
-    return st != ZESORT_OK ? st : enqueue_desc(sorter, queue, &d, &y, fn);
-}
-
-zesort_status zesort_cl_enqueue_sort_segments(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                              cl_mem keys, cl_mem values, uint64_t n,
-                                              cl_mem offsets, uint64_t num_segments, cl_mem temp,
-                                              uint64_t temp_bytes, const zesort_options *opts,
-                                              cl_uint num_wait_events,
-                                              const cl_event *wait_events, cl_event *event)
-{
-    const zesort_desc d =
-        zs_shim_segments(opts, keys, values, n, NULL, offsets, num_segments, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_segments");
-}
-
-zesort_status zesort_cl_enqueue_sort_segments_indirect(
-    zesort_cl_sorter *sorter, cl_command_queue queue, cl_mem keys, cl_mem values, cl_mem count,
-    uint64_t max_n, cl_mem offsets, uint64_t num_segments, cl_mem temp, uint64_t temp_bytes,
-    const zesort_options *opts, cl_uint num_wait_events, const cl_event *wait_events,
-    cl_event *event)
-{
-    static const char fn[] = "zesort_cl_enqueue_sort_segments_indirect";
-    const zesort_desc d = zs_shim_segments(opts, keys, values, max_n, count, offsets,
-                                           num_segments, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    zesort_status st = need_count(sorter, count, max_n, event, fn);
-    return st != ZESORT_OK ? st : enqueue_desc(sorter, queue, &d, &y, fn);
-}
-
-zesort_status zesort_cl_enqueue_sort_segmented(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                               cl_mem keys, cl_mem values, uint64_t n,
-                                               const zesort_cl_segments *segments, cl_mem temp,
-                                               uint64_t temp_bytes, const zesort_options *opts,
-                                               cl_uint num_wait_events,
-                                               const cl_event *wait_events, cl_event *event)
-{
-    static const char fn[] = "zesort_cl_enqueue_sort_segmented";
-    zs_error e;
-    if (!segments) {
-        if (event)
-            *event = NULL;
-        return refused(sorter, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT,
-                                                "%s: segments is NULL", fn));
-    }
-    zesort_desc d = zs_shim_segments(opts, keys, values, n, NULL, segments->offsets,
-                                     segments->num_segments, temp, temp_bytes);
-    d.offset_type = segments->offset_type;
-    d.begin_offsets = segments->begin_offsets;
-    d.end_offsets = segments->end_offsets;
-    d.num_segments_device = segments->num_segments_mem;
-    d.status = (uint32_t *)segments->status;
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, fn);
-}
-
-zesort_status zesort_cl_enqueue_sort_copy(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                          cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
-                                          cl_mem values_out, uint64_t n, cl_mem count,
-                                          cl_mem temp, uint64_t temp_bytes,
-                                          const zesort_options *opts, cl_uint num_wait_events,
-                                          const cl_event *wait_events, cl_event *event)
-{
-    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, NULL,
-                                       NULL, n, count, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_copy");
-}
-
-zesort_status zesort_cl_enqueue_argsort(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                        cl_mem keys, cl_mem indices, cl_mem keys_out, uint64_t n,
-                                        cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                                        const zesort_options *opts, cl_uint num_wait_events,
-                                        const cl_event *wait_events, cl_event *event)
-{
-    const zesort_desc d =
-        zs_shim_argsort(opts, keys, indices, keys_out, NULL, NULL, n, count, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    return enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort");
 }
 
 /* ---- caller-supplied alternate buffers ----------------------------------
@@ -619,61 +492,6 @@ zesort_status zesort_cl_alt_temp_requirements(zesort_cl_sorter *sorter, uint64_t
     return st;
 }
 
-zesort_status zesort_cl_enqueue_sort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                         cl_mem keys, cl_mem values, cl_mem keys_alt,
-                                         cl_mem values_alt, uint64_t n, cl_mem count,
-                                         cl_mem temp, uint64_t temp_bytes,
-                                         const zesort_options *opts, cl_uint num_wait_events,
-                                         const cl_event *wait_events, cl_event *event,
-                                         int *result_in_alt)
-{
-    zesort_desc d =
-        zs_shim_sort(opts, keys, values, keys_alt, values_alt, n, count, temp, temp_bytes);
-    d.result_in_alt = result_in_alt;
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    zs_error e;
-    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_sort_alt");
-    if (st != ZESORT_OK && event)
-        *event = NULL;
-    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_alt");
-}
-
-zesort_status zesort_cl_enqueue_sort_copy_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                              cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
-                                              cl_mem values_out, cl_mem keys_alt,
-                                              cl_mem values_alt, uint64_t n, cl_mem count,
-                                              cl_mem temp, uint64_t temp_bytes,
-                                              const zesort_options *opts,
-                                              cl_uint num_wait_events,
-                                              const cl_event *wait_events, cl_event *event)
-{
-    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, keys_alt,
-                                       values_alt, n, count, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    zs_error e;
-    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_sort_copy_alt");
-    if (st != ZESORT_OK && event)
-        *event = NULL;
-    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_sort_copy_alt");
-}
-
-zesort_status zesort_cl_enqueue_argsort_alt(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                            cl_mem keys, cl_mem indices, cl_mem keys_out,
-                                            cl_mem keys_alt, cl_mem indices_alt, uint64_t n,
-                                            cl_mem count, cl_mem temp, uint64_t temp_bytes,
-                                            const zesort_options *opts, cl_uint num_wait_events,
-                                            const cl_event *wait_events, cl_event *event)
-{
-    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, keys_alt, indices_alt,
-                                          n, count, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    zs_error e;
-    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_cl_enqueue_argsort_alt");
-    if (st != ZESORT_OK && event)
-        *event = NULL;
-    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, "zesort_cl_enqueue_argsort_alt");
-}
-
 /* ---- top-k (zesort_cl_enqueue_topk): the planner's top-k (plan/plan_topk.h) -- */
 
 zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, int with_values,
@@ -687,22 +505,4 @@ zesort_status zesort_cl_topk_temp_bytes(zesort_cl_sorter *sorter, uint64_t n, in
                                             sorter->align, bytes, &sorter->err);
     pthread_mutex_unlock(&sorter->lock);
     return st;
-}
-
-zesort_status zesort_cl_enqueue_topk(zesort_cl_sorter *sorter, cl_command_queue queue,
-                                     cl_mem keys, cl_mem values_in, cl_mem keys_out,
-                                     cl_mem values_out, cl_mem indices_out, uint64_t n,
-                                     cl_mem count, uint64_t k, cl_mem temp, uint64_t temp_bytes,
-                                     const zesort_options *opts, cl_uint num_wait_events,
-                                     const cl_event *wait_events, cl_event *event)
-{
-    static const char fn[] = "zesort_cl_enqueue_topk";
-    const zesort_desc d = zs_shim_topk(opts, keys, values_in, keys_out, values_out, indices_out,
-                                       n, count, k, temp, temp_bytes);
-    const zesort_cl_sync y = sync_of(num_wait_events, wait_events, event);
-    zs_error e;
-    const zesort_status st = zs_shim_check_topk(values_out, indices_out, &e, fn);
-    if (st != ZESORT_OK && event)
-        *event = NULL;
-    return st != ZESORT_OK ? refused(sorter, &e, st) : enqueue_desc(sorter, queue, &d, &y, fn);
 }

@@ -18,6 +18,9 @@
  * caller provides (zs_ze_record_chained), so that the sort depends only on
  * its wait events: every variant goes through append_sort, and only the
  * recording knows whether it is chained.
+ *
+ * The 1.1 appends are interop_ze_v11.c (each a descriptor for
+ * zs_ze_append_desc); the checks of the caller's memory interop_ze_memory.c.
  */
 #include "zesort_ze.h"
 
@@ -33,7 +36,8 @@
 #include "plan/desc.h"
 #include "interop/interop_common.h"
 #include "interop/interop_desc.h"
-#include "interop/interop_shims.h"
+#include "interop/interop_ze_append.h"
+#include "interop/interop_ze_memory.h"
 #include "kernels/kernel_select.h"
 #include "plan/plan.h"
 #include "plan/sort_request.h"
@@ -188,59 +192,6 @@ zesort_status zesort_ze_prepare(zesort_ze_sorter *sorter, const zesort_options *
     return st;
 }
 
-/* Caller memory must be a Level Zero device or shared allocation of the
- * sorter's context that holds [p, p + bytes): a GPU faults on anything else
- * (malloc'd memory, a host allocation, another context's memory), long after
- * the append returned. Nothing to check for a NULL pointer or 0 bytes. */
-static zesort_status check_device_memory(zesort_ze_sorter *s, const char *name, const void *p,
-                                         uint64_t bytes, const char *fn)
-{
-    if (!p || bytes == 0)
-        return ZESORT_OK;
-    ze_context_handle_t context = s->kernels.context;
-    ze_memory_allocation_properties_t props = {
-        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-    ze_result_t r = zeMemGetAllocProperties(context, p, &props, NULL);
-    if (r != ZE_RESULT_SUCCESS)
-        return zs_ze_fail(&s->err, "zeMemGetAllocProperties", r);
-    if (props.type != ZE_MEMORY_TYPE_DEVICE && props.type != ZE_MEMORY_TYPE_SHARED)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: %s (%p) is %s: it must be a Level Zero device or shared "
-                            "allocation of the sorter's context", fn, name, p,
-                            props.type == ZE_MEMORY_TYPE_HOST
-                                ? "a Level Zero host allocation"
-                                : "not a Level Zero allocation of the sorter's context");
-    void *base = NULL;
-    size_t size = 0;
-    r = zeMemGetAddressRange(context, p, &base, &size);
-    if (r != ZE_RESULT_SUCCESS)
-        return zs_ze_fail(&s->err, "zeMemGetAddressRange", r);
-    const uint64_t room = (uint64_t)((const char *)base + size - (const char *)p);
-    if (bytes > room)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: %s (%p) needs %llu bytes but its allocation ends %llu bytes "
-                            "after it", fn, name, p, (unsigned long long)bytes,
-                            (unsigned long long)room);
-    return ZESORT_OK;
-}
-
-/* Every caller buffer of a sort: keys and values (in and out), temp (the
- * bytes the caller gave) and the device-side count. */
-static zesort_status check_caller_memory(zesort_ze_sorter *s, const zs_buffer_table *t,
-                                         void *const *caller, void *temp, uint64_t temp_bytes,
-                                         const uint32_t *n_devptr, const char *fn)
-{
-    zesort_status st = ZESORT_OK;
-    for (int b = 0; st == ZESORT_OK && b < ZS_BUF_COUNT; b++)
-        if (t->buf[b].callers)
-            st = check_device_memory(s, t->buf[b].name, caller[b], t->buf[b].bytes, fn);
-    if (st == ZESORT_OK)
-        st = check_device_memory(s, "temp", temp, temp_bytes, fn);
-    if (st == ZESORT_OK)
-        st = check_device_memory(s, "the count (n_devptr)", n_devptr, sizeof *n_devptr, fn);
-    return st;
-}
-
 /* Commands a sort appends in chained mode (the recorder's, plus the count
  * fill, the indirect count copy and the seeding copies of step 2 and 3; a
  * plan without params, a segmented sort of no device-side key count, has
@@ -253,60 +204,6 @@ static uint32_t command_count(const zs_plan *plan, int indirect)
     for (size_t i = 0; indirect && i < plan->nsteps; i++)
         count += plan->steps[i].kind == ZS_STEP_COPY && plan->steps[i].bytes > 0;
     return count + (indirect ? 1 : 0);
-}
-
-/* The caller's buffers of a sort, checked before any driver call: given,
- * aligned to their element size, temp large enough and 8-byte aligned, and
- * no two of them (temp and the count included) sharing a byte. */
-static zesort_status check_arguments(zesort_ze_sorter *s, const zs_buffer_table *t,
-                                     void *const *caller, uint64_t n, const uint32_t *n_devptr,
-                                     void *temp, uint64_t temp_bytes, const char *fn)
-{
-    zs_named_range r[ZS_BUF_COUNT + 2];
-    int ro[ZS_BUF_COUNT + 2] = {0};
-    int count = 0;
-    const uint64_t need = t->temp_bytes;
-    for (int b = 0; b < ZS_BUF_COUNT; b++) {
-        if (!t->buf[b].callers || t->buf[b].bytes == 0)
-            continue;
-        const char *name = t->buf[b].name;
-        /* n elements, but a segmented sort's offsets, count and status */
-        const uint64_t elem = t->buf[b].elem;
-        if (!caller[b])
-            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                "%s: %s is NULL for %llu keys", fn, name, (unsigned long long)n);
-        if ((uintptr_t)caller[b] % elem)
-            return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                                "%s: %s must be aligned to its element size (%llu bytes); "
-                                "the count to 4 bytes, temp to 8", fn, name,
-                                (unsigned long long)elem);
-        ro[count] = t->buf[b].read_only;
-        r[count++] = (zs_named_range){name, zs_address_range(caller[b], t->buf[b].bytes)};
-    }
-    if (((uintptr_t)temp & 7u) || ((uintptr_t)n_devptr & 3u))
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: keys must be aligned to the key size, values to theirs, the "
-                            "count to 4 bytes, temp to 8 bytes", fn);
-    if (need > 0 && !temp)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: temp is NULL but a sort of %llu keys needs %llu bytes of temp "
-                            "memory", fn, (unsigned long long)n, (unsigned long long)need);
-    if (temp_bytes < need)
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: temp memory of %llu bytes is too small: a sort of %llu keys "
-                            "needs %llu bytes (see zesort_ze_temp_bytes)", fn,
-                            (unsigned long long)temp_bytes, (unsigned long long)n,
-                            (unsigned long long)need);
-    if (count == 0) /* n == 0, and no status word to write */
-        return ZESORT_OK;
-    /* device pointers share one address space */
-    r[count++] = (zs_named_range){"temp", zs_address_range(temp, temp_bytes)};
-    r[count++] = (zs_named_range){"the count", zs_address_range(n_devptr, 4)};
-    const char *a, *b;
-    if (zs_interop_ranges_overlap(r, ro, count, &a, &b))
-        return zs_error_set(&s->err, ZESORT_ERROR_INVALID_ARGUMENT,
-                            "%s: %s and %s overlap: they must be separate memory", fn, a, b);
-    return ZESORT_OK;
 }
 
 /* One append's arguments, as the entry points pass them: in place, out of
@@ -355,15 +252,15 @@ static zesort_status prepare(zesort_ze_sorter *s, const ze_args *a, ze_sort *x)
 {
     zs_buffer_table t; /* what every step below reads of each buffer */
     zs_interop_buffer_table(a->shape, &x->plan, a->n, TEMP_ALIGN, &t);
-    zesort_status st = check_arguments(s, &t, a->caller, a->n, a->n_devptr, a->temp,
-                                       a->temp_bytes, a->fn);
+    zesort_status st = zs_ze_check_arguments(&s->err, &t, a->caller, a->n, a->n_devptr,
+                                             a->temp, a->temp_bytes, a->fn);
     if (st == ZESORT_OK && a->ch) /* whatever the kind of sort: its plan's commands */
         st = zs_ze_record_chained(&x->rec, a->ch, command_count(&x->plan, a->n_devptr != NULL),
                                   a->signal, a->nwait, a->wait, a->fn);
     /* (a segmented sort of no keys may still check its segments: its status) */
     if (st == ZESORT_OK && (a->n > 0 || x->plan.nsteps > 0))
-        st = check_caller_memory(s, &t, a->caller, a->temp, t.temp_bytes > 0 ? a->temp_bytes : 0,
-                                 a->n_devptr, a->fn);
+        st = zs_ze_check_memory(&s->err, s->kernels.context, &t, a->caller, a->temp,
+                                t.temp_bytes > 0 ? a->temp_bytes : 0, a->n_devptr, a->fn);
     if (st != ZESORT_OK)
         return st;
     for (int b = 0; b < ZS_BUF_COUNT; b++)
@@ -443,8 +340,7 @@ static zesort_status append_locked(zesort_ze_sorter *s, const ze_args *a)
     return st;
 }
 
-/* A refusal before the sorter's lock: interop_desc.c. */
-static zesort_status refused(zesort_ze_sorter *s, const zs_error *refusal, zesort_status st)
+zesort_status zs_ze_refused(zesort_ze_sorter *s, const zs_error *refusal, zesort_status st)
 {
     return zs_interop_refuse(s ? &s->lock : NULL, s ? &s->err : NULL, &thread_err, refusal, st);
 }
@@ -455,11 +351,8 @@ static zesort_status check_sync(const zesort_ze_sync *y, zs_error *err, const ch
                                      sizeof y->reserved / sizeof y->reserved[0], err, fn);
 }
 
-/* Every append: the descriptor resolved once (interop_desc.c), then checked,
- * planned and recorded under the sorter's lock. fn names the entry point in
- * messages (zesort_ze_append, or the 1.1 function a shim stands for). */
-static zesort_status append_desc(zesort_ze_sorter *s, ze_command_list_handle_t list,
-                                 const zesort_desc *d, const zesort_ze_sync *y, const char *fn)
+zesort_status zs_ze_append_desc(zesort_ze_sorter *s, ze_command_list_handle_t list,
+                                const zesort_desc *d, const zesort_ze_sync *y, const char *fn)
 {
     zs_interop_call c;
     zs_error refusal;
@@ -471,7 +364,7 @@ static zesort_status append_desc(zesort_ze_sorter *s, ze_command_list_handle_t l
     if (!s && st == ZESORT_OK)
         st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: sorter is NULL", fn);
     if (st != ZESORT_OK)
-        return refused(s, &refusal, st);
+        return zs_ze_refused(s, &refusal, st);
     zs_ze_chain ch = {.events = y ? y->chain_events : NULL, .count = y ? y->num_chain_events : 0};
     const ze_args a = {list, &c.shape.base, c.caller, c.n, c.n_device, c.temp, c.temp_bytes,
                        &c.opts, y ? y->signal_event : NULL, y ? y->num_wait_events : 0,
@@ -491,7 +384,7 @@ static zesort_status append_desc(zesort_ze_sorter *s, ze_command_list_handle_t l
 zesort_status zesort_ze_append(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
                                const zesort_desc *d, const zesort_ze_sync *sync)
 {
-    return append_desc(sorter, cmdlist, d, sync, "zesort_ze_append");
+    return zs_ze_append_desc(sorter, cmdlist, d, sync, "zesort_ze_append");
 }
 
 zesort_status zesort_ze_requirements(zesort_ze_sorter *sorter, const zesort_desc *d,
@@ -505,7 +398,7 @@ zesort_status zesort_ze_requirements(zesort_ze_sorter *sorter, const zesort_desc
         st = zs_error_set(&refusal, ZESORT_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
                           sorter ? "req" : "sorter");
     if (st != ZESORT_OK)
-        return refused(sorter, &refusal, st);
+        return zs_ze_refused(sorter, &refusal, st);
     pthread_mutex_lock(&sorter->lock);
     zs_plan plan;
     st = zs_interop_requirements(&c, zs_ze_flavor(&sorter->kernels), TEMP_ALIGN, TEMP_MIN_ALIGN,
@@ -521,198 +414,7 @@ zesort_status zesort_ze_requirements(zesort_ze_sorter *sorter, const zesort_desc
     return st;
 }
 
-/* ---- the 1.1 entry points (deprecated): each one descriptor
- * (interop_shims.c) and one sync for append_desc, under its own name ---- */
-
-/* The sync of a 1.1 entry point: its events, chained for the _chained forms
- * (their array, possibly of 0 events). */
-static zesort_ze_sync sync_of(ze_event_handle_t signal, uint32_t nwait, ze_event_handle_t *wait,
-                              int chained, uint32_t nchain, ze_event_handle_t *chain)
-{
-    return (zesort_ze_sync){.signal_event = signal, .num_wait_events = nwait,
-                            .wait_events = wait, .chained = chained,
-                            .num_chain_events = nchain, .chain_events = chain};
-}
-
-/* The indirect 1.1 forms must be given their count when max_n > 0. */
-static zesort_status need_count(zesort_ze_sorter *s, const void *n_devptr, uint64_t max_n,
-                                const char *fn)
-{
-    if (n_devptr || max_n == 0)
-        return ZESORT_OK;
-    zs_error e;
-    return refused(s, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT, "%s: n_devptr is NULL",
-                                       fn));
-}
-
-zesort_status zesort_ze_append_sort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                    void *keys, void *values, uint64_t n,
-                                    void *temp, uint64_t temp_bytes,
-                                    const zesort_options *opts, ze_event_handle_t signal_event,
-                                    uint32_t num_wait_events, ze_event_handle_t *wait_events)
-{
-    const zesort_desc d = zs_shim_sort(opts, keys, values, NULL, NULL, n, NULL, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort");
-}
-
-zesort_status zesort_ze_append_sort_indirect(zesort_ze_sorter *sorter,
-                                             ze_command_list_handle_t cmdlist, void *keys,
-                                             void *values, const uint32_t *n_devptr,
-                                             uint64_t max_n,
-                                             void *temp, uint64_t temp_bytes,
-                                             const zesort_options *opts,
-                                             ze_event_handle_t signal_event,
-                                             uint32_t num_wait_events,
-                                             ze_event_handle_t *wait_events)
-{
-    static const char fn[] = "zesort_ze_append_sort_indirect";
-    const zesort_desc d =
-        zs_shim_sort(opts, keys, values, NULL, NULL, max_n, n_devptr, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
-    return st != ZESORT_OK ? st : append_desc(sorter, cmdlist, &d, &y, fn);
-}
-
-zesort_status zesort_ze_append_sort_chained(zesort_ze_sorter *sorter,
-                                            ze_command_list_handle_t cmdlist, void *keys,
-                                            void *values, uint64_t n,
-                                            const uint32_t *n_devptr, void *temp,
-                                            uint64_t temp_bytes, const zesort_options *opts,
-                                            ze_event_handle_t signal_event,
-                                            uint32_t num_wait_events,
-                                            ze_event_handle_t *wait_events,
-                                            uint32_t num_chain_events,
-                                            ze_event_handle_t *chain_events)
-{
-    const zesort_desc d =
-        zs_shim_sort(opts, keys, values, NULL, NULL, n, n_devptr, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
-                                     num_chain_events, chain_events);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_chained");
-}
-
-zesort_status zesort_ze_append_sort_segments(zesort_ze_sorter *sorter,
-                                             ze_command_list_handle_t cmdlist, void *keys,
-                                             void *values, uint64_t n, const uint64_t *offsets,
-                                             uint64_t num_segments, void *temp,
-                                             uint64_t temp_bytes, const zesort_options *opts,
-                                             ze_event_handle_t signal_event,
-                                             uint32_t num_wait_events,
-                                             ze_event_handle_t *wait_events)
-{
-    const zesort_desc d =
-        zs_shim_segments(opts, keys, values, n, NULL, offsets, num_segments, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_segments");
-}
-
-zesort_status zesort_ze_append_sort_segments_indirect(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
-    const uint32_t *n_devptr, uint64_t max_n, const uint64_t *offsets, uint64_t num_segments,
-    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
-    uint32_t num_wait_events, ze_event_handle_t *wait_events)
-{
-    static const char fn[] = "zesort_ze_append_sort_segments_indirect";
-    const zesort_desc d = zs_shim_segments(opts, keys, values, max_n, n_devptr, offsets,
-                                           num_segments, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    zesort_status st = need_count(sorter, n_devptr, max_n, fn);
-    return st != ZESORT_OK ? st : append_desc(sorter, cmdlist, &d, &y, fn);
-}
-
-zesort_status zesort_ze_append_sort_segments_chained(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, void *keys, void *values,
-    uint64_t n, const uint32_t *n_devptr, const uint64_t *offsets, uint64_t num_segments,
-    void *temp, uint64_t temp_bytes, const zesort_options *opts, ze_event_handle_t signal_event,
-    uint32_t num_wait_events, ze_event_handle_t *wait_events, uint32_t num_chain_events,
-    ze_event_handle_t *chain_events)
-{
-    const zesort_desc d = zs_shim_segments(opts, keys, values, n, n_devptr, offsets,
-                                           num_segments, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
-                                     num_chain_events, chain_events);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_segments_chained");
-}
-
-zesort_status zesort_ze_append_sort_segmented(zesort_ze_sorter *sorter,
-                                              ze_command_list_handle_t cmdlist, void *keys,
-                                              void *values, uint64_t n,
-                                              const zesort_ze_segments *segments, void *temp,
-                                              uint64_t temp_bytes, const zesort_options *opts,
-                                              ze_event_handle_t signal_event,
-                                              uint32_t num_wait_events,
-                                              ze_event_handle_t *wait_events)
-{
-    static const char fn[] = "zesort_ze_append_sort_segmented";
-    zs_error e;
-    if (!segments)
-        return refused(sorter, &e, zs_error_set(&e, ZESORT_ERROR_INVALID_ARGUMENT,
-                                                "%s: segments is NULL", fn));
-    zesort_desc d = zs_shim_segments(opts, keys, values, n, NULL, segments->offsets,
-                                     segments->num_segments, temp, temp_bytes);
-    d.offset_type = segments->offset_type;
-    d.begin_offsets = segments->begin_offsets;
-    d.end_offsets = segments->end_offsets;
-    d.num_segments_device = segments->num_segments_devptr;
-    d.status = segments->status;
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, fn);
-}
-
-zesort_status zesort_ze_append_sort_copy(zesort_ze_sorter *sorter,
-                                         ze_command_list_handle_t cmdlist, const void *keys_in,
-                                         const void *values_in, void *keys_out, void *values_out,
-                                         uint64_t n, const uint32_t *n_devptr, void *temp,
-                                         uint64_t temp_bytes, const zesort_options *opts,
-                                         ze_event_handle_t signal_event, uint32_t num_wait_events,
-                                         ze_event_handle_t *wait_events)
-{
-    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, NULL,
-                                       NULL, n, n_devptr, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy");
-}
-
-zesort_status zesort_ze_append_sort_copy_chained(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys_in,
-    const void *values_in, void *keys_out, void *values_out, uint64_t n,
-    const uint32_t *n_devptr, void *temp, uint64_t temp_bytes, const zesort_options *opts,
-    ze_event_handle_t signal_event, uint32_t num_wait_events, ze_event_handle_t *wait_events,
-    uint32_t num_chain_events, ze_event_handle_t *chain_events)
-{
-    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, NULL,
-                                       NULL, n, n_devptr, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
-                                     num_chain_events, chain_events);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy_chained");
-}
-
-zesort_status zesort_ze_append_argsort(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                       const void *keys, void *indices, void *keys_out,
-                                       uint64_t n, const uint32_t *n_devptr, void *temp,
-                                       uint64_t temp_bytes, const zesort_options *opts,
-                                       ze_event_handle_t signal_event, uint32_t num_wait_events,
-                                       ze_event_handle_t *wait_events)
-{
-    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, NULL, NULL, n, n_devptr,
-                                          temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort");
-}
-
-zesort_status zesort_ze_append_argsort_chained(
-    zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist, const void *keys, void *indices,
-    void *keys_out, uint64_t n, const uint32_t *n_devptr, void *temp, uint64_t temp_bytes,
-    const zesort_options *opts, ze_event_handle_t signal_event, uint32_t num_wait_events,
-    ze_event_handle_t *wait_events, uint32_t num_chain_events, ze_event_handle_t *chain_events)
-{
-    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, NULL, NULL, n, n_devptr,
-                                          temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 1,
-                                     num_chain_events, chain_events);
-    return append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort_chained");
-}
+/* ---- the chain events of the 1.1 chained appends ---- */
 
 /* The shape of a chained variant's sort for a with_values argument
  * (zesort_ze_chain_events_for): out->base, or for the segmented variant the
@@ -810,61 +512,6 @@ zesort_status zesort_ze_alt_temp_requirements(zesort_ze_sorter *sorter, uint64_t
     return st;
 }
 
-zesort_status zesort_ze_append_sort_alt(zesort_ze_sorter *sorter,
-                                        ze_command_list_handle_t cmdlist, void *keys,
-                                        void *values, void *keys_alt, void *values_alt,
-                                        uint64_t n, const uint32_t *n_devptr, void *temp,
-                                        uint64_t temp_bytes, const zesort_options *opts,
-                                        ze_event_handle_t signal_event,
-                                        uint32_t num_wait_events,
-                                        ze_event_handle_t *wait_events, int *result_in_alt)
-{
-    zesort_desc d = zs_shim_sort(opts, keys, values, keys_alt, values_alt, n, n_devptr, temp,
-                                 temp_bytes);
-    d.result_in_alt = result_in_alt;
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    zs_error e;
-    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_sort_alt");
-    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_alt");
-}
-
-zesort_status zesort_ze_append_sort_copy_alt(zesort_ze_sorter *sorter,
-                                             ze_command_list_handle_t cmdlist,
-                                             const void *keys_in, const void *values_in,
-                                             void *keys_out, void *values_out, void *keys_alt,
-                                             void *values_alt, uint64_t n,
-                                             const uint32_t *n_devptr, void *temp,
-                                             uint64_t temp_bytes, const zesort_options *opts,
-                                             ze_event_handle_t signal_event,
-                                             uint32_t num_wait_events,
-                                             ze_event_handle_t *wait_events)
-{
-    const zesort_desc d = zs_shim_copy(opts, keys_in, values_in, keys_out, values_out, keys_alt,
-                                       values_alt, n, n_devptr, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    zs_error e;
-    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_sort_copy_alt");
-    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_sort_copy_alt");
-}
-
-zesort_status zesort_ze_append_argsort_alt(zesort_ze_sorter *sorter,
-                                           ze_command_list_handle_t cmdlist, const void *keys,
-                                           void *indices, void *keys_out, void *keys_alt,
-                                           void *indices_alt, uint64_t n,
-                                           const uint32_t *n_devptr, void *temp,
-                                           uint64_t temp_bytes, const zesort_options *opts,
-                                           ze_event_handle_t signal_event,
-                                           uint32_t num_wait_events,
-                                           ze_event_handle_t *wait_events)
-{
-    const zesort_desc d = zs_shim_argsort(opts, keys, indices, keys_out, keys_alt, indices_alt,
-                                          n, n_devptr, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    zs_error e;
-    const zesort_status st = zs_shim_check_alt(keys_alt, n, &e, "zesort_ze_append_argsort_alt");
-    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, "zesort_ze_append_argsort_alt");
-}
-
 /* ---- top-k: the planner's top-k (plan/plan_topk.h) ---- */
 
 zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, int with_values,
@@ -878,21 +525,4 @@ zesort_status zesort_ze_topk_temp_bytes(zesort_ze_sorter *sorter, uint64_t n, in
                                             TEMP_ALIGN, bytes, &sorter->err);
     pthread_mutex_unlock(&sorter->lock);
     return st;
-}
-
-zesort_status zesort_ze_append_topk(zesort_ze_sorter *sorter, ze_command_list_handle_t cmdlist,
-                                    const void *keys, const void *values_in, void *keys_out,
-                                    void *values_out, void *indices_out, uint64_t n,
-                                    const uint32_t *n_devptr, uint64_t k, void *temp,
-                                    uint64_t temp_bytes, const zesort_options *opts,
-                                    ze_event_handle_t signal_event, uint32_t num_wait_events,
-                                    ze_event_handle_t *wait_events)
-{
-    static const char fn[] = "zesort_ze_append_topk";
-    const zesort_desc d = zs_shim_topk(opts, keys, values_in, keys_out, values_out, indices_out,
-                                       n, n_devptr, k, temp, temp_bytes);
-    const zesort_ze_sync y = sync_of(signal_event, num_wait_events, wait_events, 0, 0, NULL);
-    zs_error e;
-    const zesort_status st = zs_shim_check_topk(values_out, indices_out, &e, fn);
-    return st != ZESORT_OK ? refused(sorter, &e, st) : append_desc(sorter, cmdlist, &d, &y, fn);
 }

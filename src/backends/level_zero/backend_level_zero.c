@@ -11,15 +11,16 @@
  * kernel and device-to-device copy of the region.
  * Host<->device transfers go through a host USM staging buffer (the portable
  * way: plain malloc'd memory is not guaranteed device-accessible) and are
- * synchronous.
+ * synchronous. Which devices there are, and the one a pick names:
+ * ze_devices.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/device_backend.h"
-#include "backends/device_list.h"
 #include "backends/level_zero/ze_common.h"
+#include "backends/level_zero/ze_devices.h"
 #include "backends/level_zero/ze_recorder.h"
 
 #define EVENTS_PER_POOL 256u
@@ -410,37 +411,6 @@ static void ze_destroy(zs_device *dev)
     free(dev);
 }
 
-/* The device's memory for zesort_check (0 when it cannot be read: unknown). */
-static void read_memory(zs_device *dev)
-{
-    ze_device_memory_properties_t m[8];
-    uint32_t count = 8;
-    for (uint32_t i = 0; i < count; i++)
-        m[i] = (ze_device_memory_properties_t){.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
-    dev->memory = 0;
-    if (zeDeviceGetMemoryProperties(dev->device, &count, m) != ZE_RESULT_SUCCESS)
-        return;
-    for (uint32_t i = 0; i < count && i < 8; i++)
-        dev->memory += m[i].totalSize;
-}
-
-/* Whether the driver offers relaxed allocation limits (allocations above
- * maxMemAllocSize): listed among its extensions. */
-static int offers_relaxed_limits(ze_driver_handle_t driver)
-{
-    uint32_t count = 0;
-    if (zeDriverGetExtensionProperties(driver, &count, NULL) != ZE_RESULT_SUCCESS || !count)
-        return 0;
-    ze_driver_extension_properties_t *e = calloc(count, sizeof *e);
-    int found = 0;
-    if (e && zeDriverGetExtensionProperties(driver, &count, e) == ZE_RESULT_SUCCESS)
-        for (uint32_t i = 0; i < count && !found; i++)
-            found = strncmp(e[i].name, ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME,
-                            sizeof e[i].name) == 0;
-    free(e);
-    return found;
-}
-
 static void ze_memory(zs_device *dev, uint64_t *total, uint64_t *largest)
 {
     *total = dev->memory;
@@ -474,218 +444,6 @@ static const zs_device_ops level_zero_ops = {
     .flavor = ze_flavor,
     .memory = ze_memory,
 };
-
-/* ---- the device list ------------------------------------------------ */
-
-/* Every driver's devices in order, each followed by its sub-devices (one
- * level: that is all Level Zero's root devices have), the order
- * zesort_device_name indexes them. */
-typedef struct ze_device_list {
-    ze_driver_handle_t *drivers;  /* of each entry */
-    ze_device_handle_t *devices;
-    zs_device_kind *kinds;
-    uint32_t n, cap;
-} ze_device_list;
-
-static void list_free(ze_device_list *l)
-{
-    free(l->drivers);
-    free(l->devices);
-    free(l->kinds);
-    *l = (ze_device_list){0};
-}
-
-static zesort_status list_add(ze_device_list *l, ze_driver_handle_t driver,
-                              ze_device_handle_t device, int sub)
-{
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 8;
-        ze_driver_handle_t *dr = realloc(l->drivers, cap * sizeof *dr);
-        if (dr)
-            l->drivers = dr;
-        ze_device_handle_t *dv = realloc(l->devices, cap * sizeof *dv);
-        if (dv)
-            l->devices = dv;
-        zs_device_kind *k = realloc(l->kinds, cap * sizeof *k);
-        if (k)
-            l->kinds = k;
-        if (!dr || !dv || !k)
-            return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-        l->cap = cap;
-    }
-    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-    int gpu = zeDeviceGetProperties(device, &p) == ZE_RESULT_SUCCESS && p.type == ZE_DEVICE_TYPE_GPU;
-    l->drivers[l->n] = driver;
-    l->devices[l->n] = device;
-    l->kinds[l->n] = (zs_device_kind){.gpu = (unsigned char)gpu, .sub = (unsigned char)sub};
-    l->n++;
-    return ZESORT_OK;
-}
-
-/* The handles of one zeDeviceGet / zeDeviceGetSubDevices call (parent NULL:
- * the driver's root devices), in a new array (*n entries, free() it). */
-static zesort_status get_devices(ze_driver_handle_t driver, ze_device_handle_t parent,
-                                 ze_device_handle_t **out, uint32_t *n)
-{
-    *out = NULL;
-    *n = 0;
-    ze_result_t r = parent ? zeDeviceGetSubDevices(parent, n, NULL) : zeDeviceGet(driver, n, NULL);
-    if (r != ZE_RESULT_SUCCESS || *n == 0) {
-        *n = 0;
-        return ZESORT_OK; /* nothing usable there: skipped */
-    }
-    *out = calloc(*n, sizeof **out);
-    if (!*out)
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    r = parent ? zeDeviceGetSubDevices(parent, n, *out) : zeDeviceGet(driver, n, *out);
-    if (r != ZE_RESULT_SUCCESS)
-        *n = 0;
-    return ZESORT_OK;
-}
-
-/* One driver's root devices, each followed by its sub-devices. */
-static zesort_status list_driver(ze_device_list *l, ze_driver_handle_t driver)
-{
-    ze_device_handle_t *roots;
-    uint32_t nroots;
-    zesort_status s = get_devices(driver, NULL, &roots, &nroots);
-    for (uint32_t i = 0; i < nroots && s == ZESORT_OK; i++) {
-        ze_device_handle_t *subs = NULL;
-        uint32_t nsubs = 0;
-        s = list_add(l, driver, roots[i], 0);
-        if (s == ZESORT_OK)
-            s = get_devices(driver, roots[i], &subs, &nsubs);
-        for (uint32_t j = 0; j < nsubs && s == ZESORT_OK; j++)
-            s = list_add(l, driver, subs[j], 1);
-        free(subs);
-    }
-    free(roots);
-    return s;
-}
-
-/* Fills l (empty when there is no driver: msg says why). Only host memory
- * can fail. zeInit must have succeeded. */
-static zesort_status list_devices(ze_device_list *l, char *msg, size_t msg_len)
-{
-    *l = (ze_device_list){0};
-    uint32_t ndrivers = 0;
-    ze_result_t r = zeDriverGet(&ndrivers, NULL);
-    if (r != ZE_RESULT_SUCCESS || ndrivers == 0) {
-        snprintf(msg, msg_len, "no Level Zero driver (zeDriverGet: %s, %u drivers)",
-                 zs_ze_result_name(r), ndrivers);
-        return ZESORT_OK;
-    }
-    ze_driver_handle_t *drivers = calloc(ndrivers, sizeof *drivers);
-    if (!drivers)
-        return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
-    zesort_status s = ZESORT_OK;
-    if (zeDriverGet(&ndrivers, drivers) == ZE_RESULT_SUCCESS)
-        for (uint32_t d = 0; d < ndrivers && s == ZESORT_OK; d++)
-            s = list_driver(l, drivers[d]);
-    free(drivers);
-    if (s != ZESORT_OK)
-        list_free(l);
-    else if (l->n == 0)
-        snprintf(msg, msg_len, "no Level Zero device (%u drivers)", ndrivers);
-    return s;
-}
-
-/* "Level Zero: <name>", plus " (sub-device K)" for a sub-device, whose name
- * is often its root device's: what zesort_context_device shows. */
-static void describe(ze_device_handle_t device, char *desc, size_t desc_len)
-{
-    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-    if (zeDeviceGetProperties(device, &p) != ZE_RESULT_SUCCESS) {
-        snprintf(desc, desc_len, "Level Zero: (no properties)");
-        return;
-    }
-    p.name[sizeof p.name - 1] = '\0';
-    if (p.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE)
-        snprintf(desc, desc_len, "Level Zero: %s (sub-device %u)", p.name, p.subdeviceId);
-    else
-        snprintf(desc, desc_len, "Level Zero: %s", p.name);
-}
-
-/* zeInit(0), not GPU_ONLY: the test driver reports a CPU-type device.
- * Returns 0, or -1 with the reason in msg. */
-static int init_driver(char *msg, size_t msg_len)
-{
-    ze_result_t r = zeInit(0);
-    if (r == ZE_RESULT_SUCCESS)
-        return 0;
-    /* Stop here: the Debian 1.8 loader crashes in zeDriverGet after a failed zeInit. */
-    snprintf(msg, msg_len, "no Level Zero driver: zeInit failed with %s", zs_ze_result_name(r));
-    return -1;
-}
-
-zesort_status zs_level_zero_devices(uint32_t index, uint32_t *count, char *name, size_t name_len,
-                                    char *msg, size_t msg_len, zs_device_kind *kinds,
-                                    uint32_t max_kinds)
-{
-    *count = 0;
-    if (init_driver(msg, msg_len) != 0)
-        return ZESORT_OK;
-    ze_device_list l;
-    zesort_status s = list_devices(&l, msg, msg_len);
-    if (s != ZESORT_OK) {
-        snprintf(msg, msg_len, "out of host memory listing Level Zero devices");
-        return s;
-    }
-    s = name ? zs_check_device_index("Level Zero", index, l.n, msg, msg_len) : ZESORT_OK;
-    if (name && s == ZESORT_OK)
-        describe(l.devices[index], name, name_len);
-    for (uint32_t i = 0; i < l.n && i < max_kinds; i++)
-        kinds[i] = l.kinds[i];
-    *count = l.n;
-    list_free(&l);
-    return s;
-}
-
-/* Sets dev->driver and dev->device to the device pick names: the index
- * given, or the default by want_gpu (device_list.h). */
-static zesort_status pick_device(zs_device *dev, zs_device_pick *pick, char *msg, size_t msg_len)
-{
-    ze_device_list l;
-    zesort_status s = list_devices(&l, msg, msg_len);
-    if (s != ZESORT_OK) {
-        snprintf(msg, msg_len, "out of host memory listing Level Zero devices");
-        return s;
-    }
-    int64_t i = pick->index;
-    if (i < 0 && (i = zs_default_device(l.kinds, l.n, pick->want_gpu)) < 0) {
-        if (l.n) /* else list_devices said why */
-            snprintf(msg, msg_len, "no %sLevel Zero device (%u devices)",
-                     pick->want_gpu == 1 ? "GPU " : pick->want_gpu == 0 ? "non-GPU " : "", l.n);
-        s = ZESORT_ERROR_NO_DEVICE;
-    } else if (i > UINT32_MAX) {
-        s = zs_check_device_index("Level Zero", UINT32_MAX, l.n, msg, msg_len);
-    } else if ((s = zs_check_device_index("Level Zero", (uint32_t)i, l.n, msg, msg_len)) ==
-               ZESORT_OK) {
-        dev->driver = l.drivers[i];
-        dev->device = l.devices[i];
-        pick->opened = (uint32_t)i;
-    }
-    list_free(&l);
-    return s;
-}
-
-/* Timer resolution: with DEVICE_PROPERTIES_1_2 it is in cycles per second;
- * drivers that only know the 1.0 structure give nanoseconds per cycle. */
-static void read_timer(zs_device *dev, const ze_device_properties_t *p10)
-{
-    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2};
-    double ns = 0;
-    if (zeDeviceGetProperties(dev->device, &p) == ZE_RESULT_SUCCESS && p.timerResolution) {
-        /* A 1.0-only driver may ignore the stype and answer in ns: a
-         * resolution of at most 1000 cannot be a frequency of a real timer. */
-        ns = p.timerResolution > 1000 ? 1e9 / (double)p.timerResolution : (double)p.timerResolution;
-    } else if (p10->timerResolution) {
-        ns = (double)p10->timerResolution;
-    }
-    dev->ns_per_tick = ns > 0 ? ns : 1.0;
-    uint32_t bits = p10->kernelTimestampValidBits;
-    dev->ts_mask = bits == 0 || bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-}
 
 /* Ordinal of a queue group with compute (kernel launches need one). */
 static zesort_status compute_ordinal(zs_device *dev)
@@ -726,11 +484,11 @@ static zesort_status setup(zs_device *dev, char *desc, size_t desc_len)
     if (r != ZE_RESULT_SUCCESS)
         return fail(dev, "zeDeviceGetProperties", r);
     dev->max_alloc = p.maxMemAllocSize;
-    dev->relaxed = offers_relaxed_limits(dev->driver);
-    read_memory(dev);
-    read_timer(dev, &p);
+    dev->relaxed = zs_ze_offers_relaxed_limits(dev->driver);
+    dev->memory = zs_ze_device_memory(dev->device);
+    zs_ze_read_timer(dev->device, &p, &dev->ns_per_tick, &dev->ts_mask);
     if (desc && desc_len)
-        describe(dev->device, desc, desc_len);
+        zs_ze_describe(dev->device, desc, desc_len);
 
     zesort_status s = compute_ordinal(dev);
     if (s != ZESORT_OK)
@@ -798,14 +556,14 @@ zesort_status zs_level_zero_open(zs_device_pick *pick, zs_device **out, const zs
         msg = scratch;
         msg_len = sizeof scratch;
     }
-    if (init_driver(msg, msg_len) != 0)
+    if (zs_ze_init_driver(msg, msg_len) != 0)
         return ZESORT_ERROR_NO_DEVICE;
     zs_device *dev = calloc(1, sizeof *dev);
     if (!dev) {
         snprintf(msg, msg_len, "out of host memory");
         return ZESORT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    zesort_status s = pick_device(dev, pick, msg, msg_len);
+    zesort_status s = zs_ze_pick_device(pick, &dev->driver, &dev->device, msg, msg_len);
     if (s == ZESORT_OK) {
         s = setup(dev, desc, desc_len);
         if (s != ZESORT_OK)
