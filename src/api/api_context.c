@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "backends/device_list.h"
 #include "kernels/kernel_blobs.h"
 #include "kernels/kernel_select.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "api/api_calls.h"
-#include "api/context.h"
+#include "run/context.h"
 #include "plan/desc.h"
 
 /* A refusal found before the sort: the message goes where the sort's would. */

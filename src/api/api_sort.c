@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "api/api_calls.h"
-#include "api/context.h"
+#include "run/context.h"
 #include "common/ranges.h"
 #include "dispatch/dispatch.h"
 #include "plan/segments.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "api/api_calls.h"
-#include "api/context.h"
+#include "run/context.h"
 #include "common/ranges.h"
 #include "dispatch/topk.h"
 #include "plan/segments.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "common/test_hooks.h"
 #include "run/run_plan.h"
 

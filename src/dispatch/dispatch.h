@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "plan/plan.h"
 #include "run/run_plan.h"
 #include "zesort.h"

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "plan/plan.h"
 
 /* The device memory a plan of n keys of req allocates: its buffers' sum

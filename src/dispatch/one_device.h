@@ -6,7 +6,7 @@
 #ifndef ZESORT_DISPATCH_ONE_DEVICE_H
 #define ZESORT_DISPATCH_ONE_DEVICE_H
 
-#include "api/context.h"
+#include "run/context.h"
 #include "plan/plan.h"
 #include "run/run_plan.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "dispatch/dispatch.h"
 #include "plan/plan.h"
 

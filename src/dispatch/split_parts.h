@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "plan/plan.h"
 #include "run/run_plan.h"
 

@@ -7,7 +7,7 @@
 #ifndef ZESORT_DISPATCH_TOPK_SELECT_H
 #define ZESORT_DISPATCH_TOPK_SELECT_H
 
-#include "api/context.h"
+#include "run/context.h"
 #include "dispatch/topk.h"
 
 /* Whether c runs by the device select: a device backend, one segment, keys

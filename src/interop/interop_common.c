@@ -4,7 +4,7 @@
  */
 #include "interop/interop_common.h"
 
-#include "api/context.h"
+#include "run/context.h"
 #include "common/names.h"
 
 #include "plan/plan_topk.h"
