@@ -79,7 +79,7 @@
 
 /* Every kernel-shape size (chunk, lanes, tiles, work-groups, scan block,
  * onesweep status layout) comes from the header the kernels include too. */
-#include "../../kernels/zesort_tuning.h"
+#include "zesort_tuning.h" /* kernels/, on the build's include path */
 #include "zesort.h" /* ZESORT_MAX_KEYS */
 
 /* key_flags bit of a pairs program's first pass: the values are the keys'
