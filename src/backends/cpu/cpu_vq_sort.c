@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cpu/cpu_hwy_vqsort.h"
 #include "backends/cpu/cpu_threads.h"
-#include "backends/cpu/cpu_vqsort.h"
 
 /* The keys of `count` members: [lo, hi), split among them while count > 1. */
 typedef struct vq_group {
