@@ -2,7 +2,8 @@
  * key_order.h — the host's ordered key (README, "Orders"), for every loop of
  * the C fallback that reads a key's order: the radix passes
  * (cpu_radix_kernels.h), the split's partition (cpu_partition.c), top-k
- * (cpu_topk.c) and the sorts beside them.
+ * (cpu_topk.c), the counting sort, the segments' sorts and the vqsort
+ * ranges' partitions.
  *
  * The ordered key of k is dk(k) ^ c: dk(k), the "digit key", is the key
  * itself, or for floats the key with every bit below the sign flipped when
