@@ -61,19 +61,19 @@ typedef struct digit_job {
     const uint16_t *map;
 } digit_job;
 
-static void chunk_of(const digit_job *j, unsigned m, uint64_t *lo, uint64_t *hi)
+/* Member m's chunk [lo, hi) of the keys; returns its row of hist. */
+static uint64_t *chunk_of(const digit_job *j, unsigned m, uint64_t *lo, uint64_t *hi)
 {
     *lo = j->n * m / j->members;
     *hi = j->n * (m + 1) / j->members;
+    return j->hist + (size_t)m * j->bins;
 }
 
 static void count_member(void *arg, unsigned m, unsigned members)
 {
     const digit_job *j = arg;
-    uint64_t lo, hi;
+    uint64_t lo, hi, *h = chunk_of(j, m, &lo, &hi);
     (void)members;
-    chunk_of(j, m, &lo, &hi);
-    uint64_t *h = j->hist + (size_t)m * j->bins;
     memset(h, 0, j->bins * sizeof *h);
     switch (j->kb) {
     case 1:
@@ -96,10 +96,8 @@ static void count_member(void *arg, unsigned m, unsigned members)
 static void scatter_member(void *arg, unsigned m, unsigned members)
 {
     const digit_job *j = arg;
-    uint64_t lo, hi;
+    uint64_t lo, hi, *at = chunk_of(j, m, &lo, &hi);
     (void)members;
-    chunk_of(j, m, &lo, &hi);
-    uint64_t *at = j->hist + (size_t)m * j->bins;
     const void *v = j->values && !j->iota ? (const char *)j->values + lo * j->vb : NULL;
     switch (j->kb) {
     case 1:
