@@ -2,7 +2,7 @@
 """NVIDIA ISA report: what the zesort kernels become on an NVIDIA GPU, beside CUB.
 
 zesort reaches an NVIDIA GPU through its OpenCL driver, which compiles the
-embedded OpenCL C source. Two flavors run there (src/kernels/kernel_select.h):
+embedded OpenCL C source. Two flavors run there (src/programs/kernel_select.h):
 sg (nv), the sg kernels on warps through inline PTX (kernels/zesort_warp.h),
 and portable. Without that driver, this script compiles the same source the
 way it would be compiled, as far as Debian's tools go:

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/context.h"
 #include "backends/device_list.h"
-#include "kernels/kernel_blobs.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_blobs.h"
+#include "programs/kernel_select.h"
+#include "run/context.h"
 
 const char *zesort_aot_targets(void) { return zs_aot_target_list; }
 const char *zesort_spirv_flavors(void) { return "sg,portable"; }

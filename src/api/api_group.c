@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/context.h"
 #include "backends/device_backend.h"
+#include "run/context.h"
 
 uint32_t zesort_context_devices(const zesort_context *ctx, uint32_t *indices, uint32_t max)
 {

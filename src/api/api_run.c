@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "api/api_calls.h"
-#include "api/context.h"
 #include "plan/desc.h"
+#include "run/context.h"
 
 /* A refusal found before the sort: the message goes where the sort's would. */
 static zesort_status refused(zesort_context *ctx, const zs_error *e, zesort_status st)

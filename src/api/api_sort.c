@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "api/api_calls.h"
-#include "api/context.h"
 #include "common/ranges.h"
 #include "dispatch/dispatch.h"
 #include "plan/segments.h"
 #include "plan/sort_request.h"
+#include "run/context.h"
 
 /* The caller's arrays as every backend needs them, the rules of the interop
  * APIs: keys aligned to the key size and values to theirs (the C fallback

@@ -7,11 +7,11 @@
 #include <stdint.h>
 
 #include "api/api_calls.h"
-#include "api/context.h"
 #include "common/ranges.h"
 #include "dispatch/topk.h"
 #include "plan/segments.h"
 #include "plan/sort_request.h"
+#include "run/context.h"
 
 /* Elements of each output: min(k, n), or a row of k per segment. */
 static uint64_t out_count(const zs_topk_call *c)

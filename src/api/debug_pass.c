@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/context.h"
 #include "common/test_hooks.h"
+#include "run/context.h"
 #include "run/run_plan.h"
 
 /* ---- one CM pass with its intermediate tables ---- */

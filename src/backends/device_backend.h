@@ -6,8 +6,8 @@
 #define ZESORT_DEVICE_BACKEND_H
 
 #include "backends/device_list.h"
-#include "kernels/kernel_blobs.h"
 #include "plan/plan.h"
+#include "programs/kernel_blobs.h"
 #include "zesort.h"
 
 typedef struct zs_device zs_device; /* backend private state */

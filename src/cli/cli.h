@@ -250,7 +250,7 @@ typedef struct cli_expected {
 int cli_verify_sort(const cli_expected *exp, const void *keys, const void *values,
                     unsigned value_bytes, uint64_t n, char *msg, size_t msg_cap);
 
-/* ---- host_memory.c --------------------------------------------------------- */
+/* ---- memory_budget.c ------------------------------------------------------- */
 
 /* This machine's physical memory in bytes (0: unknown). */
 uint64_t cli_host_memory_total(void);

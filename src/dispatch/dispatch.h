@@ -13,8 +13,8 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
 #include "plan/plan.h"
+#include "run/context.h"
 #include "run/run_plan.h"
 #include "zesort.h"
 

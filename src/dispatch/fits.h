@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
 #include "plan/plan.h"
+#include "run/context.h"
 
 /* The device memory a plan of n keys of req allocates: its buffers' sum
  * and its biggest. 0 when out of host memory. */

@@ -9,7 +9,7 @@
 #ifndef ZESORT_DISPATCH_GROUP_H
 #define ZESORT_DISPATCH_GROUP_H
 
-#include "api/context.h"
+#include "run/context.h"
 
 /* Device i of ctx's group (0: ctx itself). */
 zesort_context *zs_group_device(zesort_context *ctx, unsigned i);

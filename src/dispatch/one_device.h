@@ -6,8 +6,8 @@
 #ifndef ZESORT_DISPATCH_ONE_DEVICE_H
 #define ZESORT_DISPATCH_ONE_DEVICE_H
 
-#include "api/context.h"
 #include "plan/plan.h"
+#include "run/context.h"
 #include "run/run_plan.h"
 
 /* Sorts req->n keys of io on ctx's device (planned here) or the C fallback

@@ -17,8 +17,8 @@
 #include "dispatch/group.h"
 #include "dispatch/one_device.h"
 #include "dispatch/part_runner.h"
-#include "dispatch/report.h"
 #include "dispatch/segment_runs.h"
+#include "dispatch/sort_report.h"
 
 /* Few long segments (on a device, or beyond what the C fallback's sort takes
  * at once): each longer than `done` keys sorted as one zesort_sort of its

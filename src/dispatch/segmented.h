@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
 #include "dispatch/dispatch.h"
 #include "plan/plan.h"
+#include "run/context.h"
 
 /* How a segment too long for these paths is sorted: as a plain sort of its
  * own of n keys at io on ctx (solo: on ctx's device alone), its request

@@ -7,7 +7,7 @@
 #include "dispatch/fits.h"
 #include "dispatch/group.h"
 #include "dispatch/one_device.h"
-#include "dispatch/report.h"
+#include "dispatch/sort_report.h"
 
 /* A part of a split sort (split_sort.h): zs_sort_one on the part, on
  * device `device` of ctx's group (its own thread: its own device time). */

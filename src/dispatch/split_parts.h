@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
 #include "plan/plan.h"
+#include "run/context.h"
 #include "run/run_plan.h"
 
 /* Sorts req->n keys of io (an argsort: req->iota_values) in parts of at

@@ -13,22 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cpu/cpu_partition.h"
 #include "backends/cpu/cpu_threads.h"
 #include "common/host_memory.h"
 #include "dispatch/part_runner.h"
-
-/* Digit width of one split: 2048 buckets, whose counts stay in L1. */
-#define ZS_SPLIT_BITS 11u
 
 /* Several devices: a bucket bigger than this share of a device's part is
  * split again on the next bits, so that cuts between devices land within
  * an eighth of a part of where balance wants them. */
 #define ZS_SPLIT_BALANCE_SLACK 8u
-
-/* A partition of this many keys or more is counted and scattered by the
- * host's cores (zs_cpu_thread_count), each a chunk of the keys in order
- * (stable); below, thread hand-offs cost more than they save. */
-#define ZS_SPLIT_PARALLEL_FROM (UINT64_C(1) << 18)
 
 typedef struct splitter {
     const zs_split_target *t;
@@ -41,48 +34,6 @@ typedef struct splitter {
     uint64_t count, cap;
     zs_team *team;       /* the host's cores for big partitions (NULL: one) */
 } splitter;
-
-/* The bucket of a key: bits [shift, shift + d) of its ordered key (README
- * "Orders": the unsigned order of dk(k) ^ c, dk flipping every bit but the
- * sign of a negative float). One loop per key width, typed copies: a
- * memcpy of run-time width per key made the split 4x slower. */
-#define ZS_SPLIT_KERNELS(SFX, T)                                                                 \
-    static inline unsigned bucket_##SFX(T k, int flt, T c, unsigned shift, T mask)               \
-    {                                                                                             \
-        const unsigned top = sizeof(T) * 8u - 1u;                                                 \
-        if (flt)                                                                                  \
-            k ^= ((T)0 - (k >> top)) & ((T) ~(T)0 >> 1);                                          \
-        return (unsigned)(((k ^ c) >> shift) & mask);                                             \
-    }                                                                                             \
-    static void count_##SFX(const T *k, uint64_t n, int flt, T c, unsigned shift, T mask,         \
-                            uint64_t *count)                                                      \
-    {                                                                                             \
-        for (uint64_t i = 0; i < n; i++)                                                          \
-            count[bucket_##SFX(k[i], flt, c, shift, mask)]++;                                     \
-    }                                                                                             \
-    /* into groups of buckets (map: a bucket's group; at: each group's next slot);         \
-     * values: vb 0 none, 4 or 8 bytes from vin, or (iota) the input positions */                \
-    static void scatter_##SFX(const T *k, const void *vin, unsigned vb, int iota, uint64_t first, \
-                              uint64_t n, int flt, T c, unsigned shift, T mask,                   \
-                              const uint16_t *map, uint64_t *at, T *ko, void *vo)                 \
-    {                                                                                             \
-        uint32_t *v32 = vo;                                                                       \
-        uint64_t *v64 = vo;                                                                       \
-        const uint32_t *i32 = vin;                                                                \
-        const uint64_t *i64 = vin;                                                                \
-        for (uint64_t i = 0; i < n; i++) {                                                        \
-            const uint64_t to = at[map[bucket_##SFX(k[i], flt, c, shift, mask)]]++;               \
-            ko[to] = k[i];                                                                        \
-            if (vb == 8)                                                                          \
-                v64[to] = iota ? first + i : i64[i];                                              \
-            else if (vb == 4)                                                                     \
-                v32[to] = iota ? (uint32_t)(first + i) : i32[i];                                  \
-        }                                                                                         \
-    }
-ZS_SPLIT_KERNELS(8, uint8_t)
-ZS_SPLIT_KERNELS(16, uint16_t)
-ZS_SPLIT_KERNELS(32, uint32_t)
-ZS_SPLIT_KERNELS(64, uint64_t)
 
 /* Keys equal in the bit range: stable means input order, a copy. */
 static void copy_through(const zs_host_arrays *io, uint64_t n, unsigned kb, unsigned vb)
@@ -195,141 +146,37 @@ static void scratch_free(scratch *x)
     free(x->start), free(x->hist), free(x->map), free(x->g);
 }
 
-/* One partition's digit and its arrays: keys (values; iota: an argsort's
- * indices made from the positions) into ko (vo), by `members` chunks of
- * the keys in order. hist: members x bins counts, then each member's next
- * slot of each group. */
-typedef struct digit_job {
-    const void *keys, *values;
-    int iota, flt;
-    uint64_t n, c;
-    unsigned kb, vb, shift, bins, members;
-    void *ko, *vo;
-    uint64_t *hist;
-    const uint16_t *map;
-} digit_job;
+/* One partition's groups, planned by the splitter (zs_partition_groups_fn):
+ * into x->g, and each bucket's group into the map. */
+typedef struct group_plan {
+    const splitter *s;
+    uint64_t base;
+    bucket_group *g;
+} group_plan;
 
-static void chunk_of(const digit_job *j, unsigned m, uint64_t *lo, uint64_t *hi)
+static unsigned plan_map(void *user, const uint64_t *start, unsigned bins, uint16_t *map)
 {
-    *lo = j->n * m / j->members;
-    *hi = j->n * (m + 1) / j->members;
-}
-
-static void count_member(void *arg, unsigned m, unsigned members)
-{
-    const digit_job *j = arg;
-    uint64_t lo, hi;
-    (void)members;
-    chunk_of(j, m, &lo, &hi);
-    uint64_t *h = j->hist + (size_t)m * j->bins;
-    memset(h, 0, j->bins * sizeof *h);
-    switch (j->kb) {
-    case 1:
-        count_8((const uint8_t *)j->keys + lo, hi - lo, j->flt, (uint8_t)j->c, j->shift,
-                (uint8_t)(j->bins - 1u), h);
-        break;
-    case 2:
-        count_16((const uint16_t *)j->keys + lo, hi - lo, j->flt, (uint16_t)j->c, j->shift,
-                 (uint16_t)(j->bins - 1u), h);
-        break;
-    case 4:
-        count_32((const uint32_t *)j->keys + lo, hi - lo, j->flt, (uint32_t)j->c, j->shift,
-                 j->bins - 1u, h);
-        break;
-    default:
-        count_64((const uint64_t *)j->keys + lo, hi - lo, j->flt, j->c, j->shift, j->bins - 1u, h);
-    }
-}
-
-static void scatter_member(void *arg, unsigned m, unsigned members)
-{
-    const digit_job *j = arg;
-    uint64_t lo, hi;
-    (void)members;
-    chunk_of(j, m, &lo, &hi);
-    uint64_t *at = j->hist + (size_t)m * j->bins;
-    const void *v = j->values && !j->iota ? (const char *)j->values + lo * j->vb : NULL;
-    switch (j->kb) {
-    case 1:
-        scatter_8((const uint8_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
-                  (uint8_t)j->c, j->shift, (uint8_t)(j->bins - 1u), j->map, at, j->ko, j->vo);
-        break;
-    case 2:
-        scatter_16((const uint16_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
-                   (uint16_t)j->c, j->shift, (uint16_t)(j->bins - 1u), j->map, at, j->ko, j->vo);
-        break;
-    case 4:
-        scatter_32((const uint32_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt,
-                   (uint32_t)j->c, j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
-        break;
-    default:
-        scatter_64((const uint64_t *)j->keys + lo, v, j->vb, j->iota, lo, hi - lo, j->flt, j->c,
-                   j->shift, j->bins - 1u, j->map, at, j->ko, j->vo);
-    }
-}
-
-/* fn on every member: the team's threads, or the caller alone. */
-static void run_members(zs_team *team, digit_job *j, zs_team_fn fn)
-{
-    if (j->members > 1)
-        zs_team_run(team, fn, j);
-    else
-        fn(j, 0, 1);
-}
-
-/* The groups' slots: each member's first slot of each group, written over
- * its counts (group i starts at a bucket >= i, so hist[m][i] is read before
- * it is written), members in order within a group (stable); and the map
- * from bucket to group. */
-static void group_slots(digit_job *j, const uint64_t *start, const bucket_group *g,
-                        unsigned groups, uint16_t *map)
-{
-    for (unsigned i = 0; i < groups; i++) {
-        for (unsigned b = g[i].b; b < g[i].e; b++)
+    const group_plan *gp = user;
+    const unsigned groups = plan_groups(gp->s, gp->base, start, bins, gp->g);
+    for (unsigned i = 0; i < groups; i++)
+        for (unsigned b = gp->g[i].b; b < gp->g[i].e; b++)
             map[b] = (uint16_t)i;
-        uint64_t off = start[g[i].b];
-        for (unsigned m = 0; m < j->members; m++) {
-            uint64_t *h = j->hist + (size_t)m * j->bins, count = 0;
-            for (unsigned b = g[i].b; b < g[i].e; b++)
-                count += h[b];
-            h[i] = off;
-            off += count;
-        }
-    }
-    j->map = map;
+    return groups;
 }
 
-/* One partition of n keys by the top digit of bits [.., bit_hi): counts
- * (x->start: the buckets' offsets, bins + 1), the groups of buckets
- * (x->g), then a stable scatter from (keys, values) into (ko, vo) by
- * group, not by bucket: a part's keys are sorted by all their differing
- * bits anyway, and a few write streams scatter several times faster than
- * 2048. From ZS_SPLIT_PARALLEL_FROM keys both passes run on the team, a
- * chunk each. Returns the digit's shift; *groups the groups' count. */
+/* One partition of n keys by the top digit of bits [.., bit_hi), on the
+ * host's cores (zs_cpu_partition): x->start the buckets' offsets, x->g the
+ * groups. Returns the digit's shift; *groups the groups' count. */
 static unsigned partition(const splitter *s, const void *keys, const void *values, int iota,
                           uint64_t n, uint64_t base, unsigned bit_hi, void *ko, void *vo,
                           scratch *x, unsigned *groups)
 {
     const zs_plan_request *req = s->req;
-    const unsigned kb = req->key_bytes;
-    const unsigned d = bit_hi - req->bit_lo < ZS_SPLIT_BITS ? bit_hi - req->bit_lo : ZS_SPLIT_BITS;
-    const uint64_t all = kb == 8 ? UINT64_MAX : (UINT64_C(1) << (kb * 8u)) - 1u;
-    digit_job j = {keys, values, iota, (req->key_flags & 3u) == 2u, n,
-                   ((req->key_flags & 3u) ? (uint64_t)1 << (kb * 8u - 1u) : 0) ^
-                       ((req->key_flags & 4u) ? all : 0),
-                   kb, req->value_bytes, bit_hi - d, 1u << d,
-                   n >= ZS_SPLIT_PARALLEL_FROM ? x->members : 1, ko, vo, x->hist, NULL};
-    run_members(s->team, &j, count_member);
-    memset(x->start, 0, (j.bins + 1u) * sizeof *x->start);
-    for (unsigned m = 0; m < j.members; m++)
-        for (unsigned b = 0; b < j.bins; b++)
-            x->start[b + 1] += x->hist[(size_t)m * j.bins + b];
-    for (unsigned b = 0; b < j.bins; b++)
-        x->start[b + 1] += x->start[b];
-    *groups = plan_groups(s, base, x->start, j.bins, x->g);
-    group_slots(&j, x->start, x->g, *groups, x->map);
-    run_members(s->team, &j, scatter_member);
-    return j.shift;
+    const zs_partition p = {keys, values, iota, n, req->key_bytes, req->value_bytes,
+                            req->key_flags, req->bit_lo, bit_hi, ko, vo, x->start, x->hist,
+                            x->map};
+    group_plan gp = {s, base, x->g};
+    return zs_cpu_partition(s->team, &p, plan_map, &gp, groups);
 }
 
 /* The copy's [base, base + n), one bucket too big to stay whole, all of

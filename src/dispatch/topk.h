@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "api/context.h"
+#include "run/context.h"
 #include "zesort.h"
 
 /* One top-k's arrays, checked by the API. Outputs NULL when not wanted;

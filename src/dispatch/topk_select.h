@@ -7,8 +7,8 @@
 #ifndef ZESORT_DISPATCH_TOPK_SELECT_H
 #define ZESORT_DISPATCH_TOPK_SELECT_H
 
-#include "api/context.h"
 #include "dispatch/topk.h"
+#include "run/context.h"
 
 /* Whether c runs by the device select: a device backend, one segment, keys
  * the kernels read, and a plan that fits the device in one go (otherwise

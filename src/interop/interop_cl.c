@@ -31,7 +31,7 @@
 #include "interop/interop_common.h"
 #include "interop/interop_desc.h"
 #include "interop/interop_cl_enqueue.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_select.h"
 #include "plan/plan.h"
 #include "plan/sort_request.h"
 

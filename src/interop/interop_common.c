@@ -4,8 +4,8 @@
  */
 #include "interop/interop_common.h"
 
-#include "api/context.h"
 #include "common/names.h"
+#include "run/context.h"
 
 #include "plan/plan_topk.h"
 #include "plan/sort_request.h"

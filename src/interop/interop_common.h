@@ -11,8 +11,8 @@
 #include "backends/device_backend.h"
 #include "common/error.h"
 #include "common/ranges.h"
-#include "kernels/kernel_blobs.h"
 #include "plan/plan.h"
+#include "programs/kernel_blobs.h"
 #include "zesort.h"
 
 /* What a recorded sort reads and writes: the interop entry points. */

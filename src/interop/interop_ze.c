@@ -38,7 +38,7 @@
 #include "interop/interop_desc.h"
 #include "interop/interop_ze_append.h"
 #include "interop/interop_ze_memory.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_select.h"
 #include "plan/plan.h"
 #include "plan/sort_request.h"
 

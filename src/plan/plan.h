@@ -79,7 +79,7 @@
 
 /* Every kernel-shape size (chunk, lanes, tiles, work-groups, scan block,
  * onesweep status layout) comes from the header the kernels include too. */
-#include "../../kernels/zesort_tuning.h"
+#include "zesort_tuning.h" /* kernels/, on the build's include path */
 #include "zesort.h" /* ZESORT_MAX_KEYS */
 
 /* key_flags bit of a pairs program's first pass: the values are the keys'
@@ -108,7 +108,7 @@ uint32_t zs_os_tile(int key64, int pairs, int serial);
  * (inline PTX), built from source only; portable: sub-groups emulated in
  * local memory; serial: portable with serial ranking (ZS_SERIAL,
  * kernels/zesort_subgroup.h), built from source only. Which one a device
- * runs: kernels/kernel_select.h. */
+ * runs: programs/kernel_select.h. */
 typedef enum zs_flavor {
     ZS_FLAVOR_PORTABLE = 0,
     ZS_FLAVOR_SG = 1,

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "common/test_hooks.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_select.h"
 
 double zs_now_ms(void)
 {

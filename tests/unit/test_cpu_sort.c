@@ -30,9 +30,9 @@
 #include <unistd.h>
 
 #include "backends/cpu/backend_cpu.h"
+#include "backends/cpu/cpu_hwy_vqsort.h"
 #include "backends/cpu/cpu_threads.h"
 #include "backends/cpu/cpu_vq_sort.h"
-#include "backends/cpu/cpu_vqsort.h"
 #include "common/test_hooks.h"
 #include "test_data.h"
 #include "zesort.h"

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kernels/kernel_blobs.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_blobs.h"
+#include "programs/kernel_select.h"
 #include "zesort.h"
 
 static const char *g_spirv_val;

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/kernel_blobs.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_blobs.h"
+#include "programs/kernel_select.h"
 #include "zesort.h"
 
 /* 1 when every blob of frame f is a native binary with a noted IP version. */

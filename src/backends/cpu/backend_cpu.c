@@ -9,9 +9,9 @@
 #include "backends/cpu/backend_cpu.h"
 
 #include "backends/cpu/cpu_counting.h"
+#include "backends/cpu/cpu_hwy_vqsort.h"
 #include "backends/cpu/cpu_radix.h"
 #include "backends/cpu/cpu_vq_sort.h"
-#include "backends/cpu/cpu_vqsort.h"
 
 zesort_status zs_cpu_sort(void *keys, void *values, uint64_t n, unsigned key_bytes,
                           unsigned value_bytes, uint32_t key_flags, unsigned bit_lo,

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "backends/cpu/cpu_hwy_vqsort.h"
 #include "backends/cpu/cpu_radix.h"
 #include "backends/cpu/cpu_vq_sort.h"
-#include "backends/cpu/cpu_vqsort.h"
 
 #define ZS_CAL_KEYS 32768u
 #define ZS_CAL_ROUNDS 3

@@ -6,8 +6,8 @@
  */
 #include "backends/cpu/backend_cpu.h"
 
+#include "backends/cpu/cpu_hwy_vqsort.h"
 #include "backends/cpu/cpu_threads.h"
-#include "backends/cpu/cpu_vqsort.h"
 #include "common/test_hooks.h"
 
 /* Below this many keys LSD passes over the whole input win: it fits in the

@@ -8,10 +8,8 @@
  * and scatter them once per 8-bit digit, this is one read and one
  * sequential write (8-bit keys: one pass either way, but no scatter).
  *
- * The order: the ordered key of k is dk(k) ^ c (cpu_radix_kernels.h: dk flips
- * every bit but the sign of a negative float; c the sign bit for signed and
- * float kinds, all bits for descending). dk is its own inverse, so the key
- * at ordered position ob is dk(ob ^ c).
+ * The order: the ordered key of k is dk(k) ^ c (key_order.h). dk is its own
+ * inverse, so the key at ordered position ob is dk(ob ^ c).
  */
 #include "backends/cpu/cpu_counting.h"
 
@@ -19,6 +17,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu_threads.h"
+#include "backends/cpu/key_order.h"
 
 typedef struct count_job {
     void *keys;
@@ -34,11 +33,8 @@ typedef struct count_job {
 /* The raw key at ordered position ob. */
 static uint32_t key_at(const count_job *j, uint32_t ob)
 {
-    uint32_t k = ob ^ j->c;
-    const uint32_t sign = 1u << (j->kb * 8u - 1u);
-    if (j->flt && (k & sign))
-        k ^= sign - 1u;
-    return k;
+    const uint32_t k = ob ^ j->c;
+    return j->kb == 1 ? zs_key_dk8((uint8_t)k, j->flt) : zs_key_dk16((uint16_t)k, j->flt);
 }
 
 static void count_block(count_job *j, size_t b, size_t e, uint32_t *h)
@@ -107,10 +103,10 @@ static void make_first(count_job *j)
 zesort_status zs_cpu_counting_sort(void *keys, uint64_t n, unsigned key_bytes, uint32_t key_flags,
                                    unsigned threads, unsigned create_limit)
 {
-    const uint32_t all = (1u << (key_bytes * 8u)) - 1u, sign = 1u << (key_bytes * 8u - 1u);
-    count_job j = {.keys = keys, .n = (size_t)n, .kb = key_bytes, .bins = all + 1u,
-                   .flt = (key_flags & 3u) == 2u,
-                   .c = ((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0)};
+    count_job j = {.keys = keys, .n = (size_t)n, .kb = key_bytes,
+                   .bins = (uint32_t)zs_key_all_bits(key_bytes) + 1u,
+                   .flt = zs_key_is_float(key_flags),
+                   .c = (uint32_t)zs_key_order_xor(key_bytes, key_flags)};
     zs_team *team = zs_team_start(threads, create_limit);
     j.members = zs_team_size(team);
     j.hist = malloc((size_t)j.members * j.bins * sizeof *j.hist);

@@ -24,7 +24,7 @@
  *
  * The ordered-key transform costs nothing for integers (a constant xor
  * applied to bin numbers) and a few operations per key for floats
- * (cpu_radix_kernels.h).
+ * (key_order.h).
  */
 #include "backends/cpu/cpu_radix.h"
 
@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu_threads.h"
+#include "backends/cpu/key_order.h"
 #include "common/host_memory.h"
 
 /* Buckets of at most this many keys are sorted by insertion on their low
@@ -149,7 +150,7 @@ typedef struct job {
     void *keys, *values, *tmp_k, *tmp_v;
     zs_team *team;
     unsigned bit_lo, bit_hi;
-    uint64_t c;                      /* the ordered key is dk(k) ^ c (cpu_radix_kernels.h) */
+    uint64_t c;                      /* the ordered key is dk(k) ^ c (key_order.h) */
     unsigned flip[ZS_CPU_MAX_DIGITS]; /* digit d's bits of c */
 } job;
 
@@ -268,14 +269,6 @@ static void make_offsets(job *j, unsigned d, unsigned flip)
             running += j->hist[m * stride + (size_t)d * j->bins + raw];
         }
     }
-}
-
-/* c of cpu_radix_kernels.h: the ordered key is dk(k) ^ c. */
-static uint64_t order_xor(unsigned key_bytes, uint32_t key_flags)
-{
-    const uint64_t all = key_bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (key_bytes * 8u)) - 1u;
-    const uint64_t sign = (uint64_t)1 << (key_bytes * 8u - 1u);
-    return ((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0);
 }
 
 /* The digits of bits [bit_lo, bit_hi): the fewest of at most cfg's width
@@ -444,10 +437,10 @@ zesort_status zs_cpu_radix_sort(void *keys, void *values, uint64_t n, unsigned k
     j->n = (size_t)n;
     j->key_bytes = key_bytes;
     j->value_bytes = values ? value_bytes : 0;
-    j->flt = (key_flags & 3u) == 2u;
+    j->flt = zs_key_is_float(key_flags);
     j->keys = keys, j->values = values;
     j->bit_lo = bit_lo, j->bit_hi = bit_hi;
-    j->c = order_xor(key_bytes, key_flags);
+    j->c = zs_key_order_xor(key_bytes, key_flags);
     plan_digits(j, cfg);
     if (!take_memory(j, threads, cfg->create_limit)) {
         release(j);

@@ -4,33 +4,14 @@
  * uint16_t | uint32_t | uint64_t) and ZS_SFX (8 | 16 | 32 | 64) defined. Not
  * a header of its own.
  *
- * A loop takes its digit from the key's "digit key" dk(k): the key itself,
- * or for floats the key with every bit below the sign flipped when the sign
- * is set. The ordered key (README, "Orders") is dk(k) ^ c for a constant c
- * (sign bit for signed and float keys, all bits for descending), so a
- * digit of the ordered key is dk's digit ^ c's digit: the caller applies c
- * to bin numbers (histograms, offsets), never to keys. Keys move unchanged.
+ * A loop takes its digit from the key's digit key dk(k) (key_order.h): the
+ * ordered key is dk(k) ^ c, so a digit of the ordered key is dk's digit ^
+ * c's digit: the caller applies c to bin numbers (histograms, offsets),
+ * never to keys. Keys move unchanged.
  */
 #define ZS_CAT2(a, b) a##b
 #define ZS_CAT(a, b) ZS_CAT2(a, b)
 #define ZS_FN(name) ZS_CAT(name, ZS_SFX)
-#define ZS_KBITS (sizeof(ZS_K) * 8u)
-
-#if defined(__GNUC__)
-#define ZS_INLINE static inline __attribute__((always_inline))
-#else
-#define ZS_INLINE static inline
-#endif
-
-/* dk(k): for floats (flt constant at each call site) a negative key gets all
- * its bits but the sign flipped; other kinds leave the key as it is. */
-ZS_INLINE ZS_K ZS_FN(zs_dk)(ZS_K k, int flt)
-{
-    if (!flt)
-        return k;
-    const ZS_K neg = (ZS_K)0 - (k >> (ZS_KBITS - 1u)); /* all ones when the sign is set */
-    return k ^ (neg & ((ZS_K)~(ZS_K)0 >> 1));
-}
 
 /* A small bucket [b, e) (at most ZS_CPU_SMALL_BUCKET keys) of src, stably
  * into dst (values of vb bytes along when vsrc is not NULL) by the ordered
@@ -46,7 +27,7 @@ static void ZS_FN(zs_small_sort)(const void *src, const void *vsrc, void *dst, v
     uint32_t at[ZS_CPU_SMALL_BUCKET];
     const size_t n = e - b;
     for (size_t i = 0; i < n; ++i) {
-        const uint64_t key = (((uint64_t)ZS_FN(zs_dk)(ks[b + i], flt) ^ c) >> base) & mask;
+        const uint64_t key = (((uint64_t)zs_key_dk(ks[b + i], flt) ^ c) >> base) & mask;
         size_t p = i;
         for (; p > 0 && sk[p - 1] > key; --p) { /* strictly greater: stable */
             sk[p] = sk[p - 1];
@@ -65,12 +46,12 @@ static void ZS_FN(zs_small_sort)(const void *src, const void *vsrc, void *dst, v
 }
 
 /* Histograms of every digit d < ndig of keys [b, e): h[d * bins + digit]. */
-ZS_INLINE void ZS_FN(zs_hist_all_)(const ZS_K *keys, size_t b, size_t e, unsigned ndig,
+ZS_KEY_INLINE void ZS_FN(zs_hist_all_)(const ZS_K *keys, size_t b, size_t e, unsigned ndig,
                                    const unsigned *shift, const unsigned *mask, unsigned bins,
                                    uint32_t *h, int flt)
 {
     for (size_t i = b; i < e; ++i) {
-        const ZS_K k = ZS_FN(zs_dk)(keys[i], flt);
+        const ZS_K k = zs_key_dk(keys[i], flt);
         for (unsigned d = 0; d < ndig; ++d)
             h[d * bins + (unsigned)((k >> shift[d]) & mask[d])]++;
     }
@@ -87,11 +68,11 @@ static void ZS_FN(zs_hist_all)(const ZS_K *keys, size_t b, size_t e, unsigned nd
 }
 
 /* Histogram of one digit of keys [b, e) into h[bins] (zeroed by the caller). */
-ZS_INLINE void ZS_FN(zs_count_)(const ZS_K *keys, size_t b, size_t e, unsigned shift,
+ZS_KEY_INLINE void ZS_FN(zs_count_)(const ZS_K *keys, size_t b, size_t e, unsigned shift,
                                 unsigned mask, uint32_t *h, int flt)
 {
     for (size_t i = b; i < e; ++i)
-        h[(unsigned)((ZS_FN(zs_dk)(keys[i], flt) >> shift) & mask)]++;
+        h[(unsigned)((zs_key_dk(keys[i], flt) >> shift) & mask)]++;
 }
 
 static void ZS_FN(zs_count)(const ZS_K *keys, size_t b, size_t e, unsigned shift, unsigned mask,
@@ -106,14 +87,14 @@ static void ZS_FN(zs_count)(const ZS_K *keys, size_t b, size_t e, unsigned shift
 /* Stable scatter of [b, e) by one digit: the key (and value of vb bytes:
  * 0, 4 or 8) with digit x goes to off[x]++, which starts at this block's
  * first slot for x. */
-ZS_INLINE void ZS_FN(zs_scatter_)(const ZS_K *restrict sk, const void *restrict sv,
+ZS_KEY_INLINE void ZS_FN(zs_scatter_)(const ZS_K *restrict sk, const void *restrict sv,
                                   ZS_K *restrict dk, void *restrict dv, size_t b, size_t e,
                                   unsigned shift, unsigned mask, uint32_t *restrict off, int flt,
                                   unsigned vb)
 {
     for (size_t i = b; i < e; ++i) {
         const ZS_K k = sk[i];
-        const uint32_t at = off[(unsigned)((ZS_FN(zs_dk)(k, flt) >> shift) & mask)]++;
+        const uint32_t at = off[(unsigned)((zs_key_dk(k, flt) >> shift) & mask)]++;
         dk[at] = k;
         if (vb == 4)
             ((uint32_t *)dv)[at] = ((const uint32_t *)sv)[i];
@@ -137,8 +118,6 @@ static void ZS_FN(zs_scatter)(const ZS_K *sk, const void *sv, ZS_K *dk, void *dv
 #undef ZS_SCATTER_CASE
 }
 
-#undef ZS_INLINE
-#undef ZS_KBITS
 #undef ZS_FN
 #undef ZS_CAT
 #undef ZS_CAT2

@@ -33,6 +33,7 @@
 
 #include "backends/cpu/backend_cpu.h"
 #include "backends/cpu/cpu_threads.h"
+#include "backends/cpu/key_order.h"
 
 /* Keys per claimed block: large enough that the claim's atomic costs
  * nothing, small enough that 2 threads end together (16M keys: 256 blocks). */
@@ -82,8 +83,8 @@ typedef struct scratch {
  * pointer's fields would be read again after every store to a count (same
  * type: they might alias). */
 typedef struct key_map {
-    uint64_t c, mask; /* ordered key = k ^ c (a float's flip first); its bits >> bit_lo & mask */
-    unsigned top, bit_lo; /* top: the sign bit */
+    uint64_t c, mask; /* ordered key = dk(k) ^ c (key_order.h); its bits >> bit_lo & mask */
+    unsigned bit_lo;
     int flt;
 } key_map;
 
@@ -100,24 +101,21 @@ typedef struct seg_job {
     _Atomic int status;
 } seg_job;
 
-/* The sort key of key k: the ordered key's bits [bit_lo, bit_hi). For
- * floats a negative key has every bit but the sign flipped first (the
- * kernels' and the radix passes' order, totalOrder). */
-static inline uint64_t key_bits(key_map m, uint64_t k)
+/* The sort key of a key whose digit key (zs_key_dk) is dk: the ordered
+ * key's bits [bit_lo, bit_hi) (the kernels' and the radix passes' order). */
+static inline uint64_t key_bits(key_map m, uint64_t dk)
 {
-    if (m.flt && (k >> m.top))
-        k ^= ((uint64_t)1 << m.top) - 1u;
-    return ((k ^ m.c) >> m.bit_lo) & m.mask;
+    return ((dk ^ m.c) >> m.bit_lo) & m.mask;
 }
 
 /* The sort key of keys[i]. */
 static inline uint64_t sort_bits(const seg_job *j, uint64_t i)
 {
     switch (j->kb) {
-    case 1: return key_bits(j->map, ((const uint8_t *)j->keys)[i]);
-    case 2: return key_bits(j->map, ((const uint16_t *)j->keys)[i]);
-    case 4: return key_bits(j->map, ((const uint32_t *)j->keys)[i]);
-    default: return key_bits(j->map, ((const uint64_t *)j->keys)[i]);
+    case 1: return key_bits(j->map, zs_key_dk(((const uint8_t *)j->keys)[i], j->map.flt));
+    case 2: return key_bits(j->map, zs_key_dk(((const uint16_t *)j->keys)[i], j->map.flt));
+    case 4: return key_bits(j->map, zs_key_dk(((const uint32_t *)j->keys)[i], j->map.flt));
+    default: return key_bits(j->map, zs_key_dk(((const uint64_t *)j->keys)[i], j->map.flt));
     }
 }
 
@@ -225,7 +223,7 @@ static uint64_t *network_sort(uint64_t *a, uint64_t *t, size_t n)
         }                                                                             \
         return a;                                                                     \
     }
-#define ZS_KEY_BITS_OF(x) key_bits(m, (x))
+#define ZS_KEY_BITS_OF(x) key_bits(m, zs_key_dk((x), m.flt))
 ZS_SEG_RADIX(radix_records, rec, ZS_REC_KEY)
 ZS_SEG_RADIX(radix_keys8, uint8_t, ZS_KEY_BITS_OF)
 ZS_SEG_RADIX(radix_keys16, uint16_t, ZS_KEY_BITS_OF)
@@ -376,12 +374,10 @@ zesort_status zs_cpu_sort_segments(void *keys, void *values, const uint64_t *off
     j->max_len = max_len;
     j->kb = key_bytes, j->vb = values ? value_bytes : 0;
     j->bit_lo = bit_lo, j->bit_hi = bit_hi, j->key_flags = key_flags;
-    const uint64_t all = key_bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (key_bytes * 8u)) - 1u;
-    const uint64_t sign = (uint64_t)1 << (key_bytes * 8u - 1u);
-    j->map = (key_map){((key_flags & 3u) != 0 ? sign : 0) ^ ((key_flags & 4u) ? all : 0),
+    j->map = (key_map){zs_key_order_xor(key_bytes, key_flags),
                        bit_hi - bit_lo >= 64 ? UINT64_MAX
                                              : ((uint64_t)1 << (bit_hi - bit_lo)) - 1u,
-                       key_bytes * 8u - 1u, bit_lo, (key_flags & 3u) == 2u};
+                       bit_lo, zs_key_is_float(key_flags)};
     atomic_init(&j->next_block, 0);
     atomic_init(&j->status, ZESORT_OK);
     zs_team_run(team, member_run, j);

@@ -21,12 +21,8 @@
  * largest key in play; when they are equal (all keys equal, or every key in
  * play tied at the boundary) the k-th key is known and the passes stop. At
  * worst (k = n - 1 with distinct keys in one bin) every digit takes one read
- * of the keys: ceil(width / 8) reads plus the compaction.
- *
- * The compaction takes, in input order, every key below the k-th key's bits
- * and the first keys equal to them, as many as the rank needs (a stable
- * sort's choice among ties), branch-free (half the keys taken at random
- * would mispredict every other branch), and stops at the k-th taken.
+ * of the keys: ceil(width / 8) reads plus the compaction
+ * (cpu_topk_compact.c).
  */
 #include "backends/cpu/cpu_topk.h"
 
@@ -35,100 +31,15 @@
 
 #include "backends/cpu/backend_cpu.h"
 #include "backends/cpu/cpu_threads.h"
-
-#define DIGIT_BITS 8u
-#define BINS (1u << DIGIT_BITS)
-
-/* The sort bits of a key: the ordered key (README "Orders": a negative
- * float's bits below the sign flipped, then c: the sign bit for signed and
- * float keys, all bits for descending), its bits [lo, lo + width). */
-typedef struct key_map {
-    uint64_t c, mask;
-    uint64_t fm; /* floats: the bits below the sign (flipped in negative keys); else 0 */
-    unsigned top, lo;
-} key_map;
-
-/* Branch-free, so that the compiler vectorises the counting loops. */
-static inline uint64_t sort_bits(key_map m, uint64_t k)
-{
-    k ^= m.fm & ((uint64_t)0 - (k >> m.top));
-    return ((k ^ m.c) >> m.lo) & m.mask;
-}
+#include "backends/cpu/cpu_topk_state.h"
 
 static key_map make_map(unsigned key_bytes, uint32_t key_flags, unsigned bit_lo, unsigned bit_hi)
 {
-    const unsigned bits = key_bytes * 8u;
-    const uint64_t all = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1u;
-    const uint64_t sign = UINT64_C(1) << (bits - 1u);
     const unsigned w = bit_hi - bit_lo;
-    return (key_map){((key_flags & 3u) ? sign : 0) ^ ((key_flags & 4u) ? all : 0),
-                     w == 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u,
-                     (key_flags & 3u) == 2u ? sign - 1u : 0, bits - 1u, bit_lo};
+    return (key_map){zs_key_order_xor(key_bytes, key_flags),
+                     w == 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u, zs_key_is_float(key_flags),
+                     bit_lo};
 }
-
-/* One body (the variadic part: it may hold commas) for the four key widths:
- * K is the typed keys' pointer in it (the load is then a plain typed read,
- * not a switch per key). */
-#define ZS_BY_WIDTH(keys, kb, ...)                                                     \
-    do {                                                                               \
-        if ((kb) == 1) {                                                               \
-            const uint8_t *K = (keys);                                                 \
-            __VA_ARGS__                                                                \
-        } else if ((kb) == 2) {                                                        \
-            const uint16_t *K = (keys);                                                \
-            __VA_ARGS__                                                                \
-        } else if ((kb) == 4) {                                                        \
-            const uint32_t *K = (keys);                                                \
-            __VA_ARGS__                                                                \
-        } else {                                                                       \
-            const uint64_t *K = (keys);                                                \
-            __VA_ARGS__                                                                \
-        }                                                                              \
-    } while (0)
-
-/* Copies key i of keys (kb bytes) to element j of out. */
-static inline void put_key(void *out, uint64_t j, const void *keys, uint64_t i, unsigned kb)
-{
-    switch (kb) {
-    case 8: ((uint64_t *)out)[j] = ((const uint64_t *)keys)[i]; break;
-    case 4: ((uint32_t *)out)[j] = ((const uint32_t *)keys)[i]; break;
-    default: memcpy((char *)out + j * kb, (const char *)keys + i * kb, kb);
-    }
-}
-
-/* Key i of keys (kb bytes), as an unsigned value. */
-static inline uint64_t load_key(const void *keys, uint64_t i, unsigned kb)
-{
-    switch (kb) {
-    case 8: return ((const uint64_t *)keys)[i];
-    case 4: return ((const uint32_t *)keys)[i];
-    case 2: return ((const uint16_t *)keys)[i];
-    default: return ((const uint8_t *)keys)[i];
-    }
-}
-
-/* A list: sort bits, and (collected mode) input positions. */
-typedef struct list {
-    uint64_t *v, *pos;
-    uint64_t n;
-} list;
-
-/* What the passes know: the keys in play are those whose sort bits above
- * `shift` equal `prefix`; the k-th key is the one of rank `rank` among them,
- * and `less` keys are below them. */
-typedef struct select_state {
-    const void *keys;
-    uint64_t n;
-    unsigned kb;
-    key_map m;
-    unsigned shift;
-    uint64_t prefix, rank, in_play, less;
-    list l;        /* l.v NULL: no list yet */
-    int collected; /* 1: l holds every key below too, with positions */
-    uint64_t hist[BINS];
-    uint64_t lo, hi; /* the smallest and largest sort bits in play */
-    zs_team *team;
-} select_state;
 
 /* Bits above `shift` as a mask (shift may be 64). */
 static inline uint64_t high_mask(unsigned shift)
@@ -143,7 +54,7 @@ static inline uint64_t prefix_value(const select_state *s)
 
 /* One member's share of a pass over every key. */
 typedef struct member_pass {
-    uint64_t hist[BINS];
+    uint64_t hist[ZS_TOPK_BINS];
     uint64_t lo, hi;
     list l; /* what it listed: bits (and positions when collecting) */
 } member_pass;
@@ -170,7 +81,7 @@ static void pass_member(void *arg, unsigned me, unsigned members)
     uint64_t *lv = p->l.v, *lp = p->l.pos;
     ZS_BY_WIDTH(s->keys, s->kb, {
         for (uint64_t i = b; i < e; i++) {
-            const uint64_t v = sort_bits(m, K[i]);
+            const uint64_t v = sort_bits(m, zs_key_dk(K[i], m.flt));
             if (j->mode == 2 && (v & hm) < pv) { /* below the keys in play: taken */
                 lv[ln] = v, lp[ln++] = i;
                 continue;
@@ -270,7 +181,7 @@ static void pass_keys(select_state *s, unsigned dshift, unsigned d)
     zs_team_run(s->team, pass_member, &j);
     s->lo = ~UINT64_C(0), s->hi = 0;
     for (unsigned t = 0; t < members; t++) {
-        for (unsigned b = 0; b < BINS; b++)
+        for (unsigned b = 0; b < ZS_TOPK_BINS; b++)
             s->hist[b] += mp[t].hist[b];
         s->lo = mp[t].lo < s->lo ? mp[t].lo : s->lo;
         s->hi = mp[t].hi > s->hi ? mp[t].hi : s->hi;
@@ -353,7 +264,7 @@ static void guess_member(void *arg, unsigned me, unsigned members)
     if (lp) { /* small k: few keys listed, a branch predicted right */
         ZS_BY_WIDTH(s->keys, s->kb, {
             for (uint64_t i = b; i < e && ln < cap; i++) {
-                const uint64_t v = sort_bits(m, K[i]);
+                const uint64_t v = sort_bits(m, zs_key_dk(K[i], m.flt));
                 if (v <= t_hi)
                     lv[ln] = v, lp[ln++] = i;
             }
@@ -361,7 +272,7 @@ static void guess_member(void *arg, unsigned me, unsigned members)
     } else {
         ZS_BY_WIDTH(s->keys, s->kb, {
             for (uint64_t i = b; i < e && ln < cap; i++) {
-                const uint64_t v = sort_bits(m, K[i]);
+                const uint64_t v = sort_bits(m, zs_key_dk(K[i], m.flt));
                 below += v < t_lo;
                 lv[ln] = v;
                 ln += (v <= t_hi) & (v >= t_lo);
@@ -387,8 +298,11 @@ static int sample_bounds(const select_state *s, uint64_t k, uint64_t *t_lo, uint
 {
     enum { SAMPLES = 4096 };
     uint64_t v[SAMPLES];
-    for (uint64_t j = 0; j < SAMPLES; j++)
-        v[j] = sort_bits(s->m, load_key(s->keys, j * s->n / SAMPLES, s->kb));
+    const key_map m = s->m;
+    ZS_BY_WIDTH(s->keys, s->kb, {
+        for (uint64_t j = 0; j < SAMPLES; j++)
+            v[j] = sort_bits(m, zs_key_dk(K[j * s->n / SAMPLES], m.flt));
+    });
     qsort(v, SAMPLES, sizeof *v, cmp_u64);
     /* the k-th key's rank in the sample, give or take 4 standard deviations
      * (binomial, at most sqrt(mean)) and a few: a miss costs one read more */
@@ -458,7 +372,7 @@ static uint64_t find_kth(select_state *s, unsigned width)
 {
     s->shift = width; /* nothing known: every key in play */
     while (s->shift > 0) {
-        const unsigned d = s->shift >= DIGIT_BITS ? DIGIT_BITS : s->shift;
+        const unsigned d = s->shift >= ZS_TOPK_DIGIT_BITS ? ZS_TOPK_DIGIT_BITS : s->shift;
         const unsigned dshift = s->shift - d;
         memset(s->hist, 0, sizeof s->hist);
         if (s->l.v)
@@ -470,108 +384,6 @@ static uint64_t find_kth(select_state *s, unsigned width)
         narrow(s, dshift, d);
     }
     return s->prefix;
-}
-
-/* The compaction over every key, on the team: each member counts, in its
- * chunk, the keys below the k-th key's bits and those equal to them; then
- * each writes its winners (positions to pos, keys to out: either may be
- * NULL) from its own offset, the equal ones up to its share of `equal`. */
-typedef struct compact_job {
-    const select_state *s;
-    uint64_t kth, equal;
-    uint64_t *pos;
-    void *out;
-    uint64_t lt[ZS_CPU_MAX_THREADS], eq[ZS_CPU_MAX_THREADS];
-    uint64_t at[ZS_CPU_MAX_THREADS], quota[ZS_CPU_MAX_THREADS];
-} compact_job;
-
-static void count_member(void *arg, unsigned me, unsigned members)
-{
-    compact_job *j = arg;
-    const select_state *s = j->s;
-    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members, kth = j->kth;
-    const key_map m = s->m;
-    uint64_t lt = 0, eq = 0;
-    ZS_BY_WIDTH(s->keys, s->kb, {
-        for (uint64_t i = b; i < e; i++) {
-            const uint64_t v = sort_bits(m, K[i]);
-            lt += v < kth;
-            eq += v == kth;
-        }
-    });
-    j->lt[me] = lt, j->eq[me] = eq;
-}
-
-/* Branch-free (half the keys taken at random would mispredict every other
- * branch): slot `taken` is written whether or not the key is taken, and
- * only while taken < the member's total, so never past its own slots. */
-static void write_member(void *arg, unsigned me, unsigned members)
-{
-    compact_job *j = arg;
-    const select_state *s = j->s;
-    const uint64_t b = s->n * me / members, e = s->n * (me + 1) / members, kth = j->kth;
-    const uint64_t quota = j->quota[me], total = j->lt[me] + quota, at = j->at[me];
-    const key_map m = s->m;
-    uint64_t *pos = j->pos;
-    void *out = j->out;
-    uint64_t taken = 0, eq = 0;
-    ZS_BY_WIDTH(s->keys, s->kb, {
-        for (uint64_t i = b; i < e && taken < total; i++) {
-            const uint64_t v = sort_bits(m, K[i]);
-            const uint64_t is_eq = v == kth;
-            const uint64_t take = (v < kth) | (is_eq & (eq < quota));
-            eq += is_eq;
-            if (pos)
-                pos[at + taken] = i;
-            if (out)
-                put_key(out, at + taken, K, i, s->kb);
-            taken += take;
-        }
-    });
-}
-
-static void compact_keys(const select_state *s, uint64_t kth, uint64_t equal, uint64_t k,
-                         uint64_t *pos, void *out)
-{
-    compact_job *j = malloc(sizeof *j);
-    compact_job one;
-    zs_team *team = j ? s->team : NULL; /* no memory: one member, on the stack */
-    j = j ? j : &one;
-    *j = (compact_job){.s = s, .kth = kth, .equal = equal, .pos = pos, .out = out};
-    const unsigned members = zs_team_size(team);
-    if (members > 1)
-        zs_team_run(team, count_member, j);
-    else /* one member: no counts needed, every winner is its */
-        j->lt[0] = k - equal, j->eq[0] = equal;
-    uint64_t at = 0, left = equal;
-    for (unsigned t = 0; t < members; t++) {
-        j->quota[t] = j->eq[t] < left ? j->eq[t] : left;
-        left -= j->quota[t];
-        j->at[t] = at;
-        at += j->lt[t] + j->quota[t];
-    }
-    zs_team_run(team, write_member, j);
-    if (j != &one)
-        free(j);
-}
-
-/* The compaction over a collected list (every winner is in it, in input
- * order). */
-static void compact_list(const select_state *s, uint64_t kth, uint64_t equal, uint64_t k,
-                         uint64_t *pos, void *out)
-{
-    uint64_t taken = 0, eq = 0;
-    for (uint64_t j = 0; j < s->l.n && taken < k; j++) {
-        const uint64_t v = s->l.v[j], i = s->l.pos[j];
-        const uint64_t is_eq = v == kth;
-        const uint64_t take = (v < kth) | (is_eq & (eq < equal));
-        eq += is_eq;
-        if (pos)
-            pos[taken] = i;
-        if (out)
-            put_key(out, taken, s->keys, i, s->kb);
-        taken += take;
-    }
 }
 
 /* The C fallback's team for n keys: a member per ZS_CPU_MIN_KEYS_PER_THREAD
@@ -601,9 +413,9 @@ void zs_cpu_topk_select(const void *keys, uint64_t n, uint64_t k, unsigned key_b
     guess_from_sample(s, k);
     const uint64_t kth = find_kth(s, bit_hi - bit_lo);
     if (s->collected)
-        compact_list(s, kth, s->rank + 1, k, pos, keys_out);
+        zs_topk_compact_list(s, kth, s->rank + 1, k, pos, keys_out);
     else
-        compact_keys(s, kth, s->rank + 1, k, pos, keys_out);
+        zs_topk_compact_keys(s, kth, s->rank + 1, k, pos, keys_out);
     zs_team_stop(s->team);
     free(s->l.v), free(s->l.pos);
     if (s != &local)
@@ -639,7 +451,7 @@ static void bounded_member(void *arg, unsigned me, unsigned members)
             o[c] = K[i];                                                                    \
             if (pos)                                                                        \
                 pos[c] = i;                                                                 \
-            c += sort_bits(m, K[i]) <= t;                                                   \
+            c += sort_bits(m, zs_key_dk(K[i], m.flt)) <= t;                                 \
         }                                                                                   \
     } while (0)
     switch (s->kb) {

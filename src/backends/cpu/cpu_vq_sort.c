@@ -19,7 +19,7 @@
  * branch, then swapped, so random keys cost no branch misprediction.
  *
  * Floats: see sort_block. Partitions compare dk(k) (the signed integer in
- * the float's totalOrder, cpu_radix_kernels.h) computed on the fly, so no
+ * the float's totalOrder, key_order.h) computed on the fly, so no
  * pass turns keys into dk(k) and back.
  */
 #include "backends/cpu/cpu_vq_sort.h"
@@ -27,8 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cpu/cpu_hwy_vqsort.h"
 #include "backends/cpu/cpu_threads.h"
-#include "backends/cpu/cpu_vqsort.h"
+#include "backends/cpu/key_order.h"
 
 /* The keys of `count` members: [lo, hi), split among them while count > 1. */
 typedef struct vq_group {
@@ -49,10 +50,10 @@ typedef struct vq_job {
     enum { VQ_SPLIT, VQ_SORT } what;
 } vq_job;
 
-/* dk of cpu_radix_kernels.h: a negative float gets every bit but the sign
- * flipped, which makes the float's totalOrder that of a signed integer. */
-#define DK32(k) ((k) ^ ((0u - ((k) >> 31)) & (UINT32_MAX >> 1)))
-#define DK64(k) ((k) ^ ((UINT64_C(0) - ((k) >> 63)) & (UINT64_MAX >> 1)))
+/* dk of key_order.h for floats: the float's totalOrder is then that of a
+ * signed integer. */
+#define DK32(k) zs_key_dk32((k), 1)
+#define DK64(k) zs_key_dk64((k), 1)
 #define ZS_SAME(k) (k)
 
 static uint64_t ordered(const vq_job *j, const char *p)
@@ -253,8 +254,7 @@ zesort_status zs_cpu_vq_sort(void *keys, size_t n, unsigned key_bytes, uint32_t 
     vq_job j = {.keys = keys, .n = n, .kb = key_bytes};
     j.kind = (int)(key_flags & 3u);
     j.descending = (key_flags & 4u) != 0;
-    const uint64_t all = key_bytes == 8 ? UINT64_MAX : UINT32_MAX;
-    j.c = (j.kind ? (uint64_t)1 << (key_bytes * 8u - 1u) : 0) ^ (j.descending ? all : 0);
+    j.c = zs_key_order_xor(key_bytes, key_flags);
 
     /* all memory before the first write to the caller's keys */
     zs_team *team = zs_team_start(threads, create_limit);

@@ -8,7 +8,7 @@
 #include "backends/level_zero/ze_common.h"
 
 #include "common/test_hooks.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_select.h"
 
 #include <stdio.h>
 #include <stdlib.h>

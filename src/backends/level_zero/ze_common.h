@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "kernels/kernel_blobs.h"
 #include "plan/plan.h"
+#include "programs/kernel_blobs.h"
 #include "zesort.h"
 
 /* Static name of a Level Zero result, e.g. "ZE_RESULT_ERROR_DEVICE_LOST". */

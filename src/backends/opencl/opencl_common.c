@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common/test_hooks.h"
-#include "kernels/kernel_select.h"
+#include "programs/kernel_select.h"
 
 zesort_status zs_cl_fail(zs_error *e, const char *what, cl_int err)
 {

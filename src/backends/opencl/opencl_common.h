@@ -16,8 +16,8 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "kernels/kernel_blobs.h"
 #include "plan/plan.h"
+#include "programs/kernel_blobs.h"
 
 typedef struct zs_device zs_device;
 

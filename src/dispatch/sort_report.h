@@ -1,11 +1,11 @@
 /*
- * report.h — the public report of a host sort (zesort_sort_report,
+ * sort_report.h — the public report of a host sort (zesort_sort_report,
  * zesort_last_sort_report) as each path of the dispatcher fills it
- * (report.c): one device in one go, a split over parts and devices, and a
+ * (sort_report.c): one device in one go, a split over parts and devices, and a
  * sort made of several (a segmented sort's long segments).
  */
-#ifndef ZESORT_DISPATCH_REPORT_H
-#define ZESORT_DISPATCH_REPORT_H
+#ifndef ZESORT_DISPATCH_SORT_REPORT_H
+#define ZESORT_DISPATCH_SORT_REPORT_H
 
 #include <stdint.h>
 

@@ -1,5 +1,6 @@
 /*
- * context.h — the zesort_context shared by the API layer files.
+ * context.h — the zesort_context: made and locked by the API layer files,
+ * handed down to the dispatcher and the runner, so below both.
  */
 #ifndef ZESORT_CONTEXT_H
 #define ZESORT_CONTEXT_H

@@ -1,9 +1,9 @@
 /*
- * cpu_vqsort_none.c — cpu_vqsort.h in a build without Highway (meson option
+ * cpu_hwy_vqsort_none.c — cpu_hwy_vqsort.h in a build without Highway (meson option
  * `highway` disabled, or libhwy-dev missing): vqsort is never available, so
  * the C fallback's radix passes sort everything.
  */
-#include "backends/cpu/cpu_vqsort.h"
+#include "backends/cpu/cpu_hwy_vqsort.h"
 
 const char *zs_vq_target(void)
 {

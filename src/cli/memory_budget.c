@@ -1,5 +1,5 @@
 /*
- * host_memory.c — how much host memory zesort can use. `bench`, `demo` and
+ * memory_budget.c — how much host memory zesort can use. `bench`, `demo` and
  * `mpi-bench` (its ranks on one machine together) refuse an n whose data
  * cannot fit in this machine before making any (a demo of 2^32 keys
  * allocated 3 x 16 GiB and was OOM-killed); `sort` stops

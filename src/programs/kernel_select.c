@@ -3,7 +3,7 @@
  * to try for it, for the OpenCL and Level Zero backends alike (see
  * kernel_select.h for the rules).
  */
-#include "kernels/kernel_select.h"
+#include "programs/kernel_select.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * main.c — zesort-mpi, the MPI half of the zesort command line: `zesort
+ * mpi_main.c — zesort-mpi, the MPI half of the zesort command line: `zesort
  * mpi-sort` and `zesort mpi-bench` run this program in place of zesort
  * (execv, same process: what mpirun gave the rank stays), so that zesort
  * and libzesort never load MPI. Run directly it takes the same arguments:

@@ -5,7 +5,7 @@
  */
 #include <stdatomic.h>
 
-#include "api/context.h"
+#include "run/context.h"
 
 static _Thread_local zs_error create_error = {"no error"};
 

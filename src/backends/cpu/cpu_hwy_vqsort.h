@@ -1,12 +1,12 @@
 /*
- * cpu_vqsort.h — Highway's vqsort (Debian's libhwy-contrib), seen from C:
+ * cpu_hwy_vqsort.h — Highway's vqsort (Debian's libhwy-contrib), seen from C:
  * the C fallback (backend_cpu.c) sorts the buckets of keys-only, all-bits
  * sorts with it, where equal keys are indistinguishable and stability does
  * not matter. Built when meson finds libhwy (option `highway`); without it
  * every function here says "not available" and the radix sort runs alone.
  */
-#ifndef ZESORT_CPU_VQSORT_H
-#define ZESORT_CPU_VQSORT_H
+#ifndef ZESORT_CPU_HWY_VQSORT_H
+#define ZESORT_CPU_HWY_VQSORT_H
 
 #include <stddef.h>
 

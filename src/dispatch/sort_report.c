@@ -1,7 +1,8 @@
 /*
- * report.c — the public report of a host sort, path by path (report.h).
+ * sort_report.c — the public report of a host sort, path by path
+ * (sort_report.h).
  */
-#include "dispatch/report.h"
+#include "dispatch/sort_report.h"
 
 #include <string.h>
 

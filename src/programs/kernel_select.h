@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-#include "kernels/kernel_blobs.h"
+#include "programs/kernel_blobs.h"
 
 /* "sg", "sg (nv)", "portable" or "serial". */
 const char *zs_flavor_name(zs_flavor flavor);

@@ -1,9 +1,9 @@
-// cpu_vqsort.cc — the C fallback's bridge to Highway's vqsort (see
-// cpu_vqsort.h). The only C++ in the library: a thin shim with
+// cpu_hwy_vqsort.cc — the C fallback's bridge to Highway's vqsort (see
+// cpu_hwy_vqsort.h). The only C++ in the library: a thin shim with
 // no exceptions and nothing of libstdc++ (malloc and placement new), so a
 // static link needs no -lstdc++. vqsort's Sorter allocates its scratch with
 // Highway's aligned allocator.
-#include "backends/cpu/cpu_vqsort.h"
+#include "backends/cpu/cpu_hwy_vqsort.h"
 
 #include <cstdint>
 #include <cstdlib>

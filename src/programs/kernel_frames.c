@@ -15,7 +15,7 @@
 #include <zstd.h>
 
 #include "common/test_hooks.h"
-#include "kernels/kernel_blobs.h"
+#include "programs/kernel_blobs.h"
 
 static pthread_mutex_t g_decompress_lock = PTHREAD_MUTEX_INITIALIZER;
 
