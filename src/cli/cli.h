@@ -416,6 +416,14 @@ int cli_print_help(const char *cmd);
 /* Monotonic wall clock in milliseconds (for progress/report, not for bench). */
 double cli_now_ms(void);
 
+/* ---- median.c: the median of timings -------------------------------------- */
+
+/* The median of v[0..count) (count >= 1; v is sorted): the mean of the two
+ * middle values when count is even. */
+double cli_median(double *v, int count);
+/* The same, but the higher of the two middle values when count is even. */
+double cli_median_high(double *v, int count);
+
 /* ---- bench_segments.c: zesort bench --segments ----------------------------- */
 
 /* Exit 2 with a usage message unless text is LEN[,LEN...] (counts >= 1,
