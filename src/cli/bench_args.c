@@ -9,58 +9,48 @@
 
 static const char CMD[] = "bench";
 
-enum { LIST_STORAGE = 512 };
-
-/* Splits the value `text` of the list flag (--n, --algo) into *count pieces,
- * at most MAX_LIST (copied into storage, LIST_STORAGE bytes). Returns 0 or
- * the usage error's exit code (reported). */
-static int split_flag_list(const char *flag, const char *text, char *storage, const char **piece,
-                           int *count)
+/* One entry of --n: req->n[i]. Returns 0 or the usage error's exit code. */
+static int parse_n_entry(bench_request *req, int i, const char *piece)
 {
-    if (strlen(text) >= LIST_STORAGE)
+    if (cli_parse_count(piece, &req->n[i]) || req->n[i] == 0 || req->n[i] > ZESORT_MAX_KEYS)
+        return cli_usage(CMD, "bad --n value '%s': expected a count from 1 to %llu "
+                         "(suffix k, m, g allowed)", piece, (unsigned long long)ZESORT_MAX_KEYS);
+    return 0;
+}
+
+/* One entry of --algo: req->algo[i], not one of the entries before it. */
+static int parse_algo_entry(bench_request *req, int i, const char *piece)
+{
+    if (cli_parse_algo(piece, &req->algo[i]))
+        return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, small, auto)", piece);
+    for (int j = 0; j < i; ++j) {
+        if (req->algo[j] == req->algo[i])
+            return cli_usage(CMD, "algorithm '%s' given twice", piece);
+    }
+    return 0;
+}
+
+/* The list `text` of flag (--n, --algo): at most MAX_LIST entries, each
+ * parsed by parse_entry, then their number into *count. Returns 0 or the
+ * usage error's exit code (reported). */
+static int parse_list(const char *flag, const char *text, bench_request *req,
+                      int (*parse_entry)(bench_request *, int, const char *), int *count)
+{
+    char storage[512];
+    const char *piece[MAX_LIST];
+    if (strlen(text) >= sizeof storage)
         return cli_usage(CMD, "%s list too long", flag);
-    *count = cli_split_list(text, storage, piece, MAX_LIST);
-    if (*count == -2)
+    int n = cli_split_list(text, storage, piece, MAX_LIST);
+    if (n == -2)
         return cli_usage(CMD, "bad %s list '%s': at most %d entries", flag, text, MAX_LIST);
-    if (*count < 0)
+    if (n < 0)
         return cli_usage(CMD, "bad %s list '%s': empty entry", flag, text);
-    return 0;
-}
-
-static int parse_n_list(const char *text, bench_request *req)
-{
-    char storage[LIST_STORAGE];
-    const char *piece[MAX_LIST];
-    int count, rc;
-    if ((rc = split_flag_list("--n", text, storage, piece, &count)))
-        return rc;
-    for (int i = 0; i < count; ++i) {
-        if (cli_parse_count(piece[i], &req->n[i]) || req->n[i] == 0 ||
-            req->n[i] > ZESORT_MAX_KEYS)
-            return cli_usage(CMD, "bad --n value '%s': expected a count from 1 to %llu "
-                             "(suffix k, m, g allowed)", piece[i],
-                             (unsigned long long)ZESORT_MAX_KEYS);
+    for (int i = 0; i < n; ++i) {
+        int rc = parse_entry(req, i, piece[i]);
+        if (rc)
+            return rc;
     }
-    req->n_count = count;
-    return 0;
-}
-
-static int parse_algo_list(const char *text, bench_request *req)
-{
-    char storage[LIST_STORAGE];
-    const char *piece[MAX_LIST];
-    int count, rc;
-    if ((rc = split_flag_list("--algo", text, storage, piece, &count)))
-        return rc;
-    for (int i = 0; i < count; ++i) {
-        if (cli_parse_algo(piece[i], &req->algo[i]))
-            return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, small, auto)", piece[i]);
-        for (int j = 0; j < i; ++j) {
-            if (req->algo[j] == req->algo[i])
-                return cli_usage(CMD, "algorithm '%s' given twice", piece[i]);
-        }
-    }
-    req->algo_count = count;
+    *count = n;
     return 0;
 }
 
@@ -144,11 +134,11 @@ static int parse_value_flag(bench_request *req, const char *f, const char *v)
 {
     int rc;
     if (strcmp(f, "--n") == 0) {
-        if ((rc = parse_n_list(v, req)))
+        if ((rc = parse_list(f, v, req, parse_n_entry, &req->n_count)))
             return rc;
         req->n_given = 1;
     } else if (strcmp(f, "--algo") == 0) {
-        if ((rc = parse_algo_list(v, req)))
+        if ((rc = parse_list(f, v, req, parse_algo_entry, &req->algo_count)))
             return rc;
         req->algo_given = 1;
     } else if (strcmp(f, "--segments") == 0) {
