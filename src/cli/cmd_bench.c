@@ -350,6 +350,59 @@ static int measure_peer(const bench_request *req, const char *device_hint, bench
 /* ---- the command --------------------------------------------------------------- */
 
 
+/* The table's rows so far: its backend and device, and the measurements. */
+typedef struct bench_rows {
+    const char *backend, *device;
+    cli_measurement *m;
+    size_t count;
+} bench_rows;
+
+/* Every configuration at d's n, each row printed as it is measured: the peer
+ * first (a failing peer stops the run before the long sorts), then the
+ * combos, in groups of the value kinds of one algorithm and scan. */
+static int measure_at(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
+                      int combos, bench_data *d, bench_rows *rows)
+{
+    int rc = 0;
+#ifdef ZESORT_HAVE_BOOST_PEER
+    if (req->peer_boost) {
+        cli_measurement *x = &rows->m[rows->count];
+        if ((rc = measure_peer(req, rows->device, d, x)) != 0)
+            return rc;
+        ++rows->count;
+        cli_bench_print_row(req->report, rows->backend, rows->device, x);
+    }
+#endif
+    const zesort_context_info info = cli_context_info(ctx);
+    value_kind kinds[3];
+    const int group = value_kinds(req, kinds);
+    for (int c = 0; c < combos && rc == 0; c += group) {
+        double ms[3];
+        zesort_algo ran[3];
+        uint64_t launches[3];
+        if (above_small_limit(req, &info, &combo[c], d->n)) {
+            fprintf(req->report, "(small: n = %llu is above its one-launch limit on this "
+                                 "device; no row)\n", (unsigned long long)d->n);
+            continue;
+        }
+        if ((rc = measure(req, ctx, &combo[c], group, d, ms, ran, launches)))
+            break;
+        for (int k = 0; k < group; ++k) {
+            cli_measurement *x = &rows->m[rows->count++];
+            x->algo = zesort_algo_name(combo[c + k].algo);
+            x->ran = zesort_algo_name(ran[k]);
+            x->scan = cli_scan_name(combo[c + k].scan);
+            x->values = value_kind_names[combo[c + k].values];
+            x->n = d->n;
+            x->median_ms = ms[k];
+            x->mkeys_per_s = ms[k] > 0 ? (double)d->n / (ms[k] * 1e3) : 0.0;
+            x->launches = launches[k];
+            cli_bench_print_row(req->report, rows->backend, rows->device, x);
+        }
+    }
+    return rc;
+}
+
 static int run_bench(const bench_request *req)
 {
     bench_combo combo[2 * 3 * MAX_LIST];
@@ -375,52 +428,15 @@ static int run_bench(const bench_request *req)
     const char *flavor = info.flavor;
     cli_bench_print_header(req, ctx);
 
-    size_t done_count = 0;
+    bench_rows rows = {backend, device, m, 0};
     for (int i = 0; i < req->n_count && rc == 0; ++i) {
         bench_data d;
         if ((rc = make_data(req, req->n[i], &d)))
             break;
-#ifdef ZESORT_HAVE_BOOST_PEER
-        /* The peer first: a failing peer stops the run before the long sorts. */
-        if (req->peer_boost) {
-            cli_measurement *x = &m[done_count];
-            if ((rc = measure_peer(req, device, &d, x)) != 0) {
-                free_data(&d);
-                break;
-            }
-            ++done_count;
-            cli_bench_print_row(req->report, backend, device, x);
-        }
-#endif
-        /* combos come in groups of the value kinds of one algorithm and scan */
-        value_kind kinds[3];
-        const int group = value_kinds(req, kinds);
-        for (int c = 0; c < combos && rc == 0; c += group) {
-            double ms[3];
-            zesort_algo ran[3];
-            uint64_t launches[3];
-            if (above_small_limit(req, &info, &combo[c], req->n[i])) {
-                fprintf(req->report, "(small: n = %llu is above its one-launch limit on this "
-                                     "device; no row)\n", (unsigned long long)req->n[i]);
-                continue;
-            }
-            if ((rc = measure(req, ctx, &combo[c], group, &d, ms, ran, launches)))
-                break;
-            for (int k = 0; k < group; ++k) {
-                cli_measurement *x = &m[done_count++];
-                x->algo = zesort_algo_name(combo[c + k].algo);
-                x->ran = zesort_algo_name(ran[k]);
-                x->scan = cli_scan_name(combo[c + k].scan);
-                x->values = value_kind_names[combo[c + k].values];
-                x->n = req->n[i];
-                x->median_ms = ms[k];
-                x->mkeys_per_s = ms[k] > 0 ? (double)req->n[i] / (ms[k] * 1e3) : 0.0;
-                x->launches = launches[k];
-                cli_bench_print_row(req->report, backend, device, x);
-            }
-        }
+        rc = measure_at(req, ctx, combo, combos, &d, &rows);
         free_data(&d);
     }
+    const size_t done_count = rows.count;
     if (rc)
         goto done;
     cli_bench_print_ratios(req, combo, combos, m, done_count);
