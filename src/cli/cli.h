@@ -1,7 +1,9 @@
 /*
  * cli.h — internal interface between the files of the `zesort` command-line
  * tool. Each .c file does one job (argument parsing, file I/O, one command);
- * this header is what they share. The CLI uses only the public API zesort.h.
+ * this header is what they share (bench.h and output_internal.h: what the
+ * files of bench and of the outputs share among themselves). The CLI uses
+ * only the public API zesort.h.
  *
  * Exit status contract (docs/design.md §5.2): 0 success, 2 usage error, 1 any
  * other error. Every error is exactly one line on stderr starting "zesort: ".
