@@ -83,12 +83,6 @@ typedef struct seg_run {
     int repeat;
 } seg_run;
 
-static int cmp_ms(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Median wall ms of `repeat` sorts (after a warm-up) of fresh copies of the
  * input: segmented by (o, s), or whole when o is NULL. */
 static int time_sort(const seg_run *r, const uint64_t *o, uint64_t s, double *ms)
@@ -108,8 +102,7 @@ static int time_sort(const seg_run *r, const uint64_t *o, uint64_t s, double *ms
         if (i >= 0)
             t[i] = cli_now_ms() - t0;
     }
-    qsort(t, (size_t)r->repeat, sizeof *t, cmp_ms);
-    *ms = t[r->repeat / 2];
+    *ms = cli_median_high(t, r->repeat);
     return 0;
 }
 

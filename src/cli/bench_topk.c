@@ -30,12 +30,6 @@ typedef struct topk_run {
     int repeat;
 } topk_run;
 
-static int cmp_ms(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Median wall ms of repeat calls (after a warm-up): the full sort when k is
  * UINT64_MAX, else a top-k of k keys (with indices when `indices`). */
 static int time_call(const topk_run *r, uint64_t k, int indices, double *ms)
@@ -55,8 +49,7 @@ static int time_call(const topk_run *r, uint64_t k, int indices, double *ms)
         if (i >= 0)
             t[i] = cli_now_ms() - t0;
     }
-    qsort(t, (size_t)r->repeat, sizeof *t, cmp_ms);
-    *ms = t[r->repeat / 2];
+    *ms = cli_median_high(t, r->repeat);
     return 0;
 }
 

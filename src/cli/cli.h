@@ -1,7 +1,9 @@
 /*
  * cli.h — internal interface between the files of the `zesort` command-line
  * tool. Each .c file does one job (argument parsing, file I/O, one command);
- * this header is what they share. The CLI uses only the public API zesort.h.
+ * this header is what they share (bench.h and output_internal.h: what the
+ * files of bench and of the outputs share among themselves). The CLI uses
+ * only the public API zesort.h.
  *
  * Exit status contract (docs/design.md §5.2): 0 success, 2 usage error, 1 any
  * other error. Every error is exactly one line on stderr starting "zesort: ".
@@ -266,7 +268,7 @@ int cli_check_host_memory(const char *what, uint64_t n, uint64_t bytes);
  * else 0. */
 int cli_host_memory_excess(const char *what, uint64_t n, uint64_t bytes, char *msg, size_t cap);
 
-/* ---- file_io.c: whole-file reads and atomic writes ------------------------ */
+/* ---- input.c: whole-input reads ------------------------------------------ */
 
 /* 1 when path is "-": standard input as an input, standard output as an
  * output (sort(1)). cli_read_input and cli_output_open take it as such. */
@@ -292,7 +294,9 @@ typedef struct cli_read_limit {
 /* cli_read_file under a limit (NULL: none). */
 int cli_read_input(const char *path, const cli_read_limit *limit, void **data, size_t *size);
 
-/* An output being written (file_io.c says how): a regular file is written to
+/* ---- output.c: safe writes ----------------------------------------------- */
+
+/* An output being written (output.c says how): a regular file is written to
  * a temporary file in its directory (symlinks followed) and renamed over it on
  * commit; until then an existing destination is untouched, and abort (or any
  * fatal signal) removes the temporary file. An existing non-regular file
@@ -332,6 +336,11 @@ int cli_output_commit_pair(cli_output *a, cli_output *b);
 /* Removes the temporary file if it still exists. Safe to call twice. */
 void cli_output_abort(cli_output *out);
 
+/* Whole-buffer convenience: open + write + close + commit. */
+int cli_write_file_atomic(const char *path, const void *data, size_t size);
+
+/* ---- signals.c: fatal signals remove the temporary files ----------------- */
+
 /* Installs the handlers that remove the temporary files on every catchable
  * fatal signal (then re-raise it). Called first thing in main, so that what
  * is there before (an inherited "ignore", a sanitizer's handler) is kept. */
@@ -347,8 +356,7 @@ void cli_signals_reclaim(void);
 void cli_signals_hold(void);
 void cli_signals_release(void);
 
-/* Whole-buffer convenience: open + write + close + commit. */
-int cli_write_file_atomic(const char *path, const void *data, size_t size);
+/* ---- output_path.c: where an output goes --------------------------------- */
 
 /* 1 when path exists and is neither a regular file nor a directory. */
 int cli_is_special_file(const char *path);
@@ -409,6 +417,14 @@ int cli_print_help(const char *cmd);
 
 /* Monotonic wall clock in milliseconds (for progress/report, not for bench). */
 double cli_now_ms(void);
+
+/* ---- median.c: the median of timings -------------------------------------- */
+
+/* The median of v[0..count) (count >= 1; v is sorted): the mean of the two
+ * middle values when count is even. */
+double cli_median(double *v, int count);
+/* The same, but the higher of the two middle values when count is even. */
+double cli_median_high(double *v, int count);
 
 /* ---- bench_segments.c: zesort bench --segments ----------------------------- */
 

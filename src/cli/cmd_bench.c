@@ -6,310 +6,30 @@
  * §1.1), and optionally writes a CSV and a PNG plot. With --peer boost it also
  * times Boost.Compute's sort on the same data (bench/peer_boost.h, built only
  * when Boost is found) and prints zesort's speed over the peer's.
+ * Here the measuring; bench_args.c reads the arguments and bench_report.c
+ * prints and writes the results.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "bench.h"
 #ifdef ZESORT_HAVE_BOOST_PEER
 #include "peer_boost.h"
 #endif
 
 static const char CMD[] = "bench";
 
-enum { MAX_LIST = 32 };
 #define BENCH_SEED UINT64_C(0x5EED2024)
 /* Beyond this n a host reference copy + qsort costs more than it is worth;
  * a multiset checksum proves the permutation instead. */
 #define REFERENCE_MAX_N (UINT64_C(1) << 24)
 
-typedef struct bench_request {
-    uint64_t n[MAX_LIST];
-    int n_count;
-    zesort_algo algo[MAX_LIST];
-    int algo_count;
-    zesort_scan scan[2];
-    int scan_count; /* 0: default (host+device for cm2/cm4, device otherwise) */
-    zesort_key_type type;
-    int pairs;
-    int value_type_set; /* --value-type given */
-    zesort_value_type value_type; /* of --pairs: u32 (default), u64 */
-    zesort_backend backend;
-    int64_t device; /* --device, -1: the backend's choice */
-    int repeat;
-    const char *csv_path;
-    const char *plot_path;
-    int peer_boost; /* --peer boost: also time boost::compute::sort */
-    const char *segments; /* --segments LEN[,LEN...]|ragged: bench_segments.c instead */
-    int n_given, algo_given;
-    cli_input_kind input; /* --input: the keys sorted */
-    int descending;       /* --descending */
-    const char *bits_text; /* --bits LO:HI, parsed once --type is known */
-    unsigned bit_lo, bit_hi;
-    const char *topk_text; /* --topk K: bench_topk.c instead */
-    uint64_t topk;
-} bench_request;
-
-/* Where the table and the ratios go: stdout, or stderr when --csv or --plot
- * writes to standard output ('-'), so that the file there stays clean. */
-static FILE *report;
-
-/* The name of the peer's rows (algo column) and the values of their scan
- * column, which says how the peer was timed. */
-static const char PEER_ALGO[] = "boost-compute";
-#define PEER_EVENTS "events"       /* OpenCL profiling events: device time */
-#define PEER_HOSTCLOCK "hostclock" /* host clock around sort + clFinish */
-
-/* ---- arguments --------------------------------------------------------------- */
-
-static int parse_n_list(const char *text, bench_request *req)
-{
-    char storage[512];
-    const char *piece[MAX_LIST];
-    if (strlen(text) >= sizeof storage)
-        return cli_usage(CMD, "--n list too long");
-    int count = cli_split_list(text, storage, piece, MAX_LIST);
-    if (count == -2)
-        return cli_usage(CMD, "bad --n list '%s': at most %d entries", text, MAX_LIST);
-    if (count < 0)
-        return cli_usage(CMD, "bad --n list '%s': empty entry", text);
-    for (int i = 0; i < count; ++i) {
-        if (cli_parse_count(piece[i], &req->n[i]) || req->n[i] == 0 ||
-            req->n[i] > ZESORT_MAX_KEYS)
-            return cli_usage(CMD, "bad --n value '%s': expected a count from 1 to %llu "
-                             "(suffix k, m, g allowed)", piece[i],
-                             (unsigned long long)ZESORT_MAX_KEYS);
-    }
-    req->n_count = count;
-    return 0;
-}
-
-static int parse_algo_list(const char *text, bench_request *req)
-{
-    char storage[512];
-    const char *piece[MAX_LIST];
-    if (strlen(text) >= sizeof storage)
-        return cli_usage(CMD, "--algo list too long");
-    int count = cli_split_list(text, storage, piece, MAX_LIST);
-    if (count == -2)
-        return cli_usage(CMD, "bad --algo list '%s': at most %d entries", text, MAX_LIST);
-    if (count < 0)
-        return cli_usage(CMD, "bad --algo list '%s': empty entry", text);
-    for (int i = 0; i < count; ++i) {
-        if (cli_parse_algo(piece[i], &req->algo[i]))
-            return cli_usage(CMD, "unknown algorithm '%s' (cm2, cm4, onesweep, small, auto)", piece[i]);
-        for (int j = 0; j < i; ++j) {
-            if (req->algo[j] == req->algo[i])
-                return cli_usage(CMD, "algorithm '%s' given twice", piece[i]);
-        }
-    }
-    req->algo_count = count;
-    return 0;
-}
-
-static int parse_scan_list(const char *text, bench_request *req)
-{
-    char storage[64];
-    const char *piece[2];
-    int count = strlen(text) < sizeof storage ? cli_split_list(text, storage, piece, 2) : -1;
-    if (count < 0)
-        return cli_usage(CMD, "bad --scan list '%s' (host, device or host,device)", text);
-    for (int i = 0; i < count; ++i) {
-        if (cli_parse_scan(piece[i], &req->scan[i]))
-            return cli_usage(CMD, "unknown scan mode '%s' (host, device)", piece[i]);
-    }
-    if (count == 2 && req->scan[0] == req->scan[1])
-        return cli_usage(CMD, "scan mode '%s' given twice", piece[0]);
-    req->scan_count = count;
-    return 0;
-}
-
-static int takes_value(const char *flag)
-{
-    static const char *const flags[] = {"--n",      "--algo",   "--scan",  "--type",
-                                        "--backend", "--repeat", "--csv",   "--plot",
-                                        "--peer",   "--device", "--value-type", "--segments",
-                                        "--bits",   "--input",  "--topk"};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
-        if (strcmp(flag, flags[i]) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* What the flags mean together, once all are read. */
-static int check_bench_args(bench_request *req)
-{
-    int rc;
-    unsigned key_bits = cli_key_bits(req->type);
-    req->bit_lo = 0;
-    req->bit_hi = key_bits;
-    if (req->bits_text && cli_parse_bits(req->bits_text, key_bits, &req->bit_lo, &req->bit_hi))
-        return cli_usage(CMD, "bad --bits '%s': expected LO:HI with 0 <= LO < HI <= %u for %s keys",
-                         req->bits_text, key_bits, cli_key_type_name(req->type));
-    int shaped = req->bits_text || req->descending || req->input != CLI_INPUT_RANDOM;
-    if (req->topk_text && (req->segments || req->pairs || req->peer_boost))
-        return cli_usage(CMD, "--topk times keys only against the full sort: no --segments, "
-                              "--pairs, --value-type or --peer with it");
-    if (req->segments && shaped)
-        return cli_usage(CMD, "--segments times random keys, ascending, all bits: no --bits, "
-                              "--descending or --input with it");
-    /* Two files, or stdout twice: one would replace or garble the other
-     * (both to /dev/null is fine). */
-    int csv_out = req->csv_path && strcmp(req->csv_path, "-") == 0;
-    int plot_out = req->plot_path && strcmp(req->plot_path, "-") == 0;
-    if (csv_out && plot_out)
-        return cli_usage(CMD, "--csv and --plot cannot both write to standard output ('-')");
-    if (req->csv_path && req->plot_path && !csv_out && !plot_out &&
-        cli_same_file(req->csv_path, req->plot_path) && !cli_is_special_file(req->csv_path))
-        return cli_usage(CMD, "--csv and --plot must be different files");
-    report = csv_out || plot_out ? stderr : stdout;
-    if ((rc = cli_check_device_backend(CMD, req->backend, req->device)))
-        return rc;
-    if (req->peer_boost) {
-#ifndef ZESORT_HAVE_BOOST_PEER
-        return cli_usage(CMD, "built without the Boost.Compute peer (install libboost-dev and "
-                              "rebuild)");
-#endif
-        if (req->type != ZESORT_KEY_U32 || req->pairs)
-            return cli_usage(CMD, "--peer boost times u32 keys only (no --type other than u32, "
-                                  "no --pairs)");
-        if (req->bits_text || req->descending)
-            return cli_usage(CMD, "--peer boost sorts all bits ascending (no --bits, "
-                                  "--descending)");
-    }
-    return 0;
-}
-
-/* One flag that takes a value (takes_value), with its value v. Returns 0 or
- * the usage error's exit code (reported). */
-static int parse_value_flag(bench_request *req, const char *f, const char *v)
-{
-    int rc;
-    if (strcmp(f, "--n") == 0) {
-        if ((rc = parse_n_list(v, req)))
-            return rc;
-        req->n_given = 1;
-    } else if (strcmp(f, "--algo") == 0) {
-        if ((rc = parse_algo_list(v, req)))
-            return rc;
-        req->algo_given = 1;
-    } else if (strcmp(f, "--segments") == 0) {
-        if ((rc = cli_args_once(CMD, f, req->segments)) || (rc = cli_bench_segments_check(v)))
-            return rc;
-        req->segments = v;
-    } else if (strcmp(f, "--topk") == 0) {
-        if ((rc = cli_args_once(CMD, f, req->topk_text)))
-            return rc;
-        if (v[0] == '-' || cli_parse_count(v, &req->topk))
-            return cli_usage(CMD, "bad --topk '%s': expected a count of keys", v);
-        req->topk_text = v;
-    } else if (strcmp(f, "--scan") == 0) {
-        if ((rc = parse_scan_list(v, req)))
-            return rc;
-    } else if (strcmp(f, "--type") == 0) {
-        if (cli_parse_key_type(v, &req->type))
-            return cli_usage(CMD, "unknown key type '%s' (u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16)", v);
-    } else if (strcmp(f, "--value-type") == 0) {
-        if (cli_parse_value_type(v, &req->value_type))
-            return cli_usage(CMD, "unknown value type '%s' (u32, u64)", v);
-        req->pairs = req->value_type_set = 1;
-    } else if (strcmp(f, "--backend") == 0) {
-        if (cli_parse_backend(v, &req->backend))
-            return cli_usage(CMD, "unknown backend '%s' (auto, level-zero, opencl, cpu)", v);
-    } else if (strcmp(f, "--repeat") == 0) {
-        uint64_t r;
-        if (cli_parse_count(v, &r) || r < 1 || r > 1000)
-            return cli_usage(CMD, "bad --repeat '%s': expected 1 to 1000", v);
-        req->repeat = (int)r;
-    } else if (strcmp(f, "--csv") == 0) {
-        if ((rc = cli_args_once(CMD, f, req->csv_path)) || (rc = cli_args_path(CMD, f, v)))
-            return rc;
-        req->csv_path = v;
-    } else if (strcmp(f, "--bits") == 0) {
-        if ((rc = cli_args_once(CMD, f, req->bits_text)))
-            return rc;
-        req->bits_text = v;
-    } else if (strcmp(f, "--input") == 0) {
-        if (cli_parse_input_kind(v, &req->input))
-            return cli_usage(CMD, "unknown --input '%s' (random, sorted, reversed, few, "
-                                  "equal, top-bits)", v);
-    } else if (strcmp(f, "--peer") == 0) {
-        if (strcmp(v, "boost") != 0 && strcmp(v, PEER_ALGO) != 0)
-            return cli_usage(CMD, "unknown peer '%s' (boost)", v);
-        req->peer_boost = 1;
-    } else { /* --plot */
-        if ((rc = cli_args_once(CMD, f, req->plot_path)) || (rc = cli_args_path(CMD, f, v)))
-            return rc;
-        req->plot_path = v;
-    }
-    return 0;
-}
-
-static int parse_bench_args(int argc, char **argv, bench_request *req)
-{
-    memset(req, 0, sizeof *req);
-    req->n[0] = UINT64_C(1048576);
-    req->n[1] = UINT64_C(4194304);
-    req->n_count = 2;
-    req->algo[0] = ZESORT_ALGO_CM2;
-    req->algo[1] = ZESORT_ALGO_CM4;
-    req->algo[2] = ZESORT_ALGO_ONESWEEP;
-    req->algo_count = 3;
-    req->type = ZESORT_KEY_U32;
-    req->backend = ZESORT_BACKEND_AUTO;
-    req->device = -1;
-    req->repeat = 5;
-
-    cli_args a;
-    cli_args_init(&a, argc, argv);
-    const char *operand, *v;
-    int kind, rc;
-    while ((kind = cli_args_next(&a, &operand)) != CLI_ARG_END) {
-        if (kind == CLI_ARG_OPERAND)
-            return cli_usage(CMD, "unexpected operand '%s'", operand);
-        const char *f = a.flag;
-        if (strcmp(f, "--pairs") == 0 || strcmp(f, "--descending") == 0) {
-            if ((rc = cli_args_no_value(&a, CMD)))
-                return rc;
-            if (strcmp(f, "--pairs") == 0)
-                req->pairs = 1;
-            else
-                req->descending = 1;
-            continue;
-        }
-        if (strcmp(f, "--device") == 0) {
-            if ((rc = cli_parse_device(&a, CMD, &req->device)))
-                return rc;
-            continue;
-        }
-        if (!takes_value(f))
-            return cli_usage(CMD, "unknown option '%s'", f);
-        if ((rc = cli_args_value(&a, CMD, &v)))
-            return rc;
-        if ((rc = parse_value_flag(req, f, v)))
-            return rc;
-    }
-    return check_bench_args(req);
-}
-
 /* ---- measuring ---------------------------------------------------------------- */
 
-/* What moves with the keys in one measurement. --value-type u64 measures
- * the last three side by side: the cost of 8-byte values against 4-byte
- * ones, and against sorting u32 indices and then gathering the 8-byte
- * values by them. */
-typedef enum value_kind { VALUES_NONE, VALUES_U32, VALUES_U64, VALUES_U32_GATHER } value_kind;
+/* The value kinds' names (bench.h), as the table and the CSV show them. */
 static const char *const value_kind_names[] = {"none", "u32", "u64", "u32+gather"};
-
-/* One configuration to measure at every n. */
-typedef struct bench_combo {
-    zesort_algo algo;
-    zesort_scan scan;
-    value_kind values;
-} bench_combo;
 
 /* The value kinds of the request, in measuring order. */
 static int value_kinds(const bench_request *req, value_kind *kinds)
@@ -423,17 +143,6 @@ static int probe_combos(const bench_request *req, zesort_context *ctx, const ben
     return 0;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int count)
-{
-    qsort(v, (size_t)count, sizeof *v, cmp_double);
-    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
-}
 
 /* Buffers for one n, shared by every configuration measured at that n. */
 typedef struct bench_data {
@@ -602,7 +311,7 @@ static int measure(const bench_request *req, zesort_context *ctx, const bench_co
             launches[k] = info.last_launches;
         }
     for (int k = 0; rc == 0 && k < count; ++k)
-        median_ms[k] = median(times + k * req->repeat, req->repeat);
+        median_ms[k] = cli_median(times + k * req->repeat, req->repeat);
     free(times);
     return rc;
 }
@@ -638,197 +347,60 @@ static int measure_peer(const bench_request *req, const char *device_hint, bench
 }
 #endif
 
-/* ---- reporting ----------------------------------------------------------------- */
-
-static void print_row(const char *backend, const char *device, const cli_measurement *m)
-{
-    if (m->backend)
-        backend = m->backend;
-    if (m->device)
-        device = m->device;
-    /* auto names what it ran: "auto(onesweep)" */
-    char algo[64];
-    if (strcmp(m->algo, m->ran) != 0)
-        snprintf(algo, sizeof algo, "%s(%s)", m->algo, m->ran);
-    else
-        snprintf(algo, sizeof algo, "%s", m->algo);
-    /* Device last and untruncated: driver names are long. */
-    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11llu  %10.4f  %11.2f  %8llu  %s\n", backend,
-            algo, m->scan, m->values, (unsigned long long)m->n, m->median_ms, m->mkeys_per_s,
-            (unsigned long long)m->launches, device);
-    fflush(report); /* rows appear as they are measured */
-}
-
-/* CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; ++s) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static int write_csv(const bench_request *req, const char *backend, const char *device,
-                     const char *flavor, const cli_measurement *m, size_t count)
-{
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return cli_fail("out of host memory");
-    fputs("backend,device,algo,type,pairs,n,median_ms,mkeys_per_s,scan,repeat,flavor,values,"
-          "algo_ran,input,order,bits,launches\n", f);
-    for (size_t i = 0; i < count; ++i) {
-        csv_field(f, m[i].backend ? m[i].backend : backend);
-        fputc(',', f);
-        csv_field(f, m[i].device ? m[i].device : device);
-        fprintf(f, ",%s,%s,%d,%llu,%.6f,%.3f,%s,%d,%s,%s,%s,%s,%s,%u:%u,%llu\n", m[i].algo,
-                cli_key_type_name(req->type), req->pairs, (unsigned long long)m[i].n,
-                m[i].median_ms, m[i].mkeys_per_s, m[i].scan, req->repeat,
-                m[i].backend ? "n/a" : flavor, m[i].values, m[i].ran,
-                cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
-                req->bit_lo, req->bit_hi, (unsigned long long)m[i].launches);
-    }
-    if (fclose(f) != 0) {
-        free(text);
-        return cli_fail("out of host memory");
-    }
-    int rc = cli_write_file_atomic(req->csv_path, text, size);
-    free(text);
-    return rc;
-}
-
-/* The measurement of (algo, scan, n) with the request's first value kind,
- * or with `values` when not NULL. */
-static const cli_measurement *find_values(const cli_measurement *m, size_t count,
-                                          const char *algo, const char *scan, uint64_t n,
-                                          const char *values)
-{
-    for (size_t i = 0; i < count; ++i) {
-        if (m[i].n == n && strcmp(m[i].algo, algo) == 0 && strcmp(m[i].scan, scan) == 0 &&
-            (!values || strcmp(m[i].values, values) == 0))
-            return &m[i];
-    }
-    return NULL;
-}
-
-static const cli_measurement *find(const cli_measurement *m, size_t count, const char *algo,
-                                   const char *scan, uint64_t n)
-{
-    return find_values(m, count, algo, scan, n, NULL);
-}
-
-/* --value-type u64: 8-byte values against 4-byte ones and against u32
- * indices + gather, per algorithm, scan and n (time ratios: over 1 is
- * slower). */
-static void print_value_ratios(const bench_request *req, const bench_combo *combo, int combos,
-                               const cli_measurement *m, size_t count)
-{
-    int printed = 0;
-    for (int c = 0; c < combos; ++c) {
-        if (combo[c].values != VALUES_U64)
-            continue;
-        const char *algo = zesort_algo_name(combo[c].algo), *scan = cli_scan_name(combo[c].scan);
-        for (int i = 0; i < req->n_count; ++i) {
-            const cli_measurement *x = find_values(m, count, algo, scan, req->n[i], "u64");
-            const cli_measurement *y = find_values(m, count, algo, scan, req->n[i], "u32");
-            const cli_measurement *g = find_values(m, count, algo, scan, req->n[i], "u32+gather");
-            if (!x || !y || !g || y->median_ms <= 0 || g->median_ms <= 0)
-                continue;
-            if (!printed++)
-                fprintf(report, "\ncost of 8-byte values (time of u64 values over u32 values, "
-                                "and over sorting u32 indices then gathering u64 values):\n");
-            fprintf(report, "  %-8s scan=%-6s n=%-11llu  u64/u32 %.2fx   u64/(u32+gather) %.2fx\n",
-                    algo, scan, (unsigned long long)req->n[i], x->median_ms / y->median_ms,
-                    x->median_ms / g->median_ms);
-        }
-    }
-}
-
-/* Speed ratios: every algorithm against the first one given (cm4/cm2 by
- * default) per scan mode and n, then device scan against host scan. */
-static void print_ratios(const bench_request *req, const cli_measurement *m, size_t count)
-{
-    static const char *const scans[] = {"host", "device"};
-    int printed = 0;
-    const char *base = zesort_algo_name(req->algo[0]);
-    for (int a = 1; a < req->algo_count; ++a) {
-        const char *algo = zesort_algo_name(req->algo[a]);
-        for (int s = 0; s < 2; ++s) {
-            for (int i = 0; i < req->n_count; ++i) {
-                const cli_measurement *x = find(m, count, algo, scans[s], req->n[i]);
-                const cli_measurement *y = find(m, count, base, scans[s], req->n[i]);
-                if (!x || !y || y->mkeys_per_s <= 0)
-                    continue;
-                if (!printed++)
-                    fprintf(report, "\nspeed ratios (Mkeys/s of the first over the second):\n");
-                fprintf(report, "  %s/%s  scan=%-6s  n=%-11llu  %.2fx\n", algo, base, scans[s],
-                       (unsigned long long)req->n[i], x->mkeys_per_s / y->mkeys_per_s);
-            }
-        }
-    }
-    for (int a = 0; a < req->algo_count; ++a) {
-        const char *algo = zesort_algo_name(req->algo[a]);
-        for (int i = 0; i < req->n_count; ++i) {
-            const cli_measurement *d = find(m, count, algo, "device", req->n[i]);
-            const cli_measurement *h = find(m, count, algo, "host", req->n[i]);
-            if (!d || !h || h->mkeys_per_s <= 0)
-                continue;
-            if (!printed++)
-                fprintf(report, "\nspeed ratios (Mkeys/s of the first over the second):\n");
-            fprintf(report, "  %s device-scan/host-scan  n=%-11llu  %.2fx\n", algo,
-                   (unsigned long long)req->n[i], d->mkeys_per_s / h->mkeys_per_s);
-        }
-    }
-}
-
-/* zesort over the peer: every zesort measurement against the peer's at its n. */
-static void print_peer_ratios(const cli_measurement *m, size_t count)
-{
-    int printed = 0;
-    for (size_t i = 0; i < count; ++i) {
-        if (strcmp(m[i].algo, PEER_ALGO) == 0)
-            continue;
-        const cli_measurement *p = NULL;
-        for (size_t j = 0; j < count && !p; ++j) {
-            if (strcmp(m[j].algo, PEER_ALGO) == 0 && m[j].n == m[i].n)
-                p = &m[j];
-        }
-        if (!p || p->mkeys_per_s <= 0)
-            continue;
-        if (!printed++)
-            fprintf(report, "\nspeed ratios against the peer (Mkeys/s of zesort over %s's sort, "
-                            "timed by %s):\n", PEER_ALGO,
-                    strcmp(p->scan, PEER_EVENTS) == 0 ? "profiling events" : "host clock");
-        fprintf(report, "  %-8s scan=%-6s / %s  n=%-11llu  %.2fx\n", m[i].algo, m[i].scan,
-                PEER_ALGO, (unsigned long long)m[i].n, m[i].mkeys_per_s / p->mkeys_per_s);
-    }
-}
-
 /* ---- the command --------------------------------------------------------------- */
 
-/* What is measured, where, and the table's column names. */
-static void print_header(const bench_request *req, zesort_context *ctx)
+
+/* The table's rows so far: its backend and device, and the measurements. */
+typedef struct bench_rows {
+    const char *backend, *device;
+    cli_measurement *m;
+    size_t count;
+} bench_rows;
+
+/* Every configuration at d's n, each row printed as it is measured: the peer
+ * first (a failing peer stops the run before the long sorts), then the
+ * combos, in groups of the value kinds of one algorithm and scan. */
+static int measure_at(const bench_request *req, zesort_context *ctx, const bench_combo *combo,
+                      int combos, bench_data *d, bench_rows *rows)
 {
+    int rc = 0;
+#ifdef ZESORT_HAVE_BOOST_PEER
+    if (req->peer_boost) {
+        cli_measurement *x = &rows->m[rows->count];
+        if ((rc = measure_peer(req, rows->device, d, x)) != 0)
+            return rc;
+        ++rows->count;
+        cli_bench_print_row(req->report, rows->backend, rows->device, x);
+    }
+#endif
     const zesort_context_info info = cli_context_info(ctx);
-    fprintf(report, "zesort bench: %s keys%s, input %s, %s, bits %u:%u, backend %s, device %u: "
-                    "%s, kernel flavor %s, median of %d after a warm-up\n",
-            cli_key_type_name(req->type),
-            !req->pairs ? "" : req->value_type == ZESORT_VALUE_U64
-                                   ? " + values (u32, u64, u32 indices + host gather of u64)"
-                                   : " + u32 values",
-            cli_input_kind_name(req->input), req->descending ? "descending" : "ascending",
-            req->bit_lo, req->bit_hi, zesort_backend_name(info.backend), info.device_index,
-            info.device, info.flavor, req->repeat);
-    fprintf(report, "%-10s  %-14s  %-9s  %-10s  %11s  %10s  %11s  %8s  %s\n", "backend",
-            "algo", "scan", "values", "n", "median_ms", "mkeys_per_s", "launches", "device");
+    value_kind kinds[3];
+    const int group = value_kinds(req, kinds);
+    for (int c = 0; c < combos && rc == 0; c += group) {
+        double ms[3];
+        zesort_algo ran[3];
+        uint64_t launches[3];
+        if (above_small_limit(req, &info, &combo[c], d->n)) {
+            fprintf(req->report, "(small: n = %llu is above its one-launch limit on this "
+                                 "device; no row)\n", (unsigned long long)d->n);
+            continue;
+        }
+        if ((rc = measure(req, ctx, &combo[c], group, d, ms, ran, launches)))
+            break;
+        for (int k = 0; k < group; ++k) {
+            cli_measurement *x = &rows->m[rows->count++];
+            x->algo = zesort_algo_name(combo[c + k].algo);
+            x->ran = zesort_algo_name(ran[k]);
+            x->scan = cli_scan_name(combo[c + k].scan);
+            x->values = value_kind_names[combo[c + k].values];
+            x->n = d->n;
+            x->median_ms = ms[k];
+            x->mkeys_per_s = ms[k] > 0 ? (double)d->n / (ms[k] * 1e3) : 0.0;
+            x->launches = launches[k];
+            cli_bench_print_row(req->report, rows->backend, rows->device, x);
+        }
+    }
+    return rc;
 }
 
 static int run_bench(const bench_request *req)
@@ -854,60 +426,21 @@ static int run_bench(const bench_request *req)
     const char *backend = zesort_backend_name(info.backend);
     const char *device = info.device;
     const char *flavor = info.flavor;
-    print_header(req, ctx);
+    cli_bench_print_header(req, ctx);
 
-    size_t done_count = 0;
+    bench_rows rows = {backend, device, m, 0};
     for (int i = 0; i < req->n_count && rc == 0; ++i) {
         bench_data d;
         if ((rc = make_data(req, req->n[i], &d)))
             break;
-#ifdef ZESORT_HAVE_BOOST_PEER
-        /* The peer first: a failing peer stops the run before the long sorts. */
-        if (req->peer_boost) {
-            cli_measurement *x = &m[done_count];
-            if ((rc = measure_peer(req, device, &d, x)) != 0) {
-                free_data(&d);
-                break;
-            }
-            ++done_count;
-            print_row(backend, device, x);
-        }
-#endif
-        /* combos come in groups of the value kinds of one algorithm and scan */
-        value_kind kinds[3];
-        const int group = value_kinds(req, kinds);
-        for (int c = 0; c < combos && rc == 0; c += group) {
-            double ms[3];
-            zesort_algo ran[3];
-            uint64_t launches[3];
-            if (above_small_limit(req, &info, &combo[c], req->n[i])) {
-                fprintf(report, "(small: n = %llu is above its one-launch limit on this device; "
-                                "no row)\n", (unsigned long long)req->n[i]);
-                continue;
-            }
-            if ((rc = measure(req, ctx, &combo[c], group, &d, ms, ran, launches)))
-                break;
-            for (int k = 0; k < group; ++k) {
-                cli_measurement *x = &m[done_count++];
-                x->algo = zesort_algo_name(combo[c + k].algo);
-                x->ran = zesort_algo_name(ran[k]);
-                x->scan = cli_scan_name(combo[c + k].scan);
-                x->values = value_kind_names[combo[c + k].values];
-                x->n = req->n[i];
-                x->median_ms = ms[k];
-                x->mkeys_per_s = ms[k] > 0 ? (double)req->n[i] / (ms[k] * 1e3) : 0.0;
-                x->launches = launches[k];
-                print_row(backend, device, x);
-            }
-        }
+        rc = measure_at(req, ctx, combo, combos, &d, &rows);
         free_data(&d);
     }
+    const size_t done_count = rows.count;
     if (rc)
         goto done;
-    print_ratios(req, m, done_count);
-    print_peer_ratios(m, done_count);
-    print_value_ratios(req, combo, combos, m, done_count);
-    if (req->csv_path && (rc = write_csv(req, backend, device, flavor, m, done_count)))
+    cli_bench_print_ratios(req, combo, combos, m, done_count);
+    if (req->csv_path && (rc = cli_bench_write_csv(req, backend, device, flavor, m, done_count)))
         goto done;
     if (req->plot_path) {
         char title[256];
@@ -924,7 +457,7 @@ done:
 int cli_cmd_bench(int argc, char **argv)
 {
     bench_request req;
-    int rc = parse_bench_args(argc, argv, &req);
+    int rc = cli_bench_parse_args(argc, argv, &req);
     if (rc)
         return rc;
     /* Checked first: a missing gnuplot must not waste a long benchmark. */
